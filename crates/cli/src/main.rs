@@ -1,0 +1,3 @@
+//! The `pcl` binary: one entry point for users, dispatching to subcommands.
+
+fn main() {}

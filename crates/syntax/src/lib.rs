@@ -1,0 +1,1 @@
+//! Syntax of PCL: lexer, parser and lossless syntax tree.

@@ -1,0 +1,54 @@
+//! Helpers shared by tests, benches and xtask: where the project and the corpus live.
+
+use std::path::{Path, PathBuf};
+
+/// The root of the repository (the directory holding the workspace `Cargo.toml`).
+pub fn project_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest_dir)
+        .to_path_buf()
+}
+
+/// The directory of our own test fixtures, `tests/data`.
+pub fn test_data_dir() -> PathBuf {
+    project_root().join("tests").join("data")
+}
+
+/// Where the shared corpus lives: `$PCL_CORPUS`, else `../shared/corpus` beside the repository.
+///
+/// Returns `None` when neither exists; callers that need the corpus must fail, not skip.
+pub fn corpus_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PCL_CORPUS") {
+        let dir = PathBuf::from(dir);
+        return dir.is_dir().then_some(dir);
+    }
+    let beside = project_root().parent()?.join("shared").join("corpus");
+    beside.is_dir().then_some(beside)
+}
+
+/// Every file below `dir` (recursively) whose extension is one of `extensions`, sorted.
+pub fn files_with_extensions(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut res = Vec::new();
+    collect_files(&mut res, dir, extensions);
+    res.sort();
+    res
+}
+
+fn collect_files(acc: &mut Vec<PathBuf>, dir: &Path, extensions: &[&str]) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(acc, &path, extensions);
+        } else if path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(|ext| extensions.contains(&ext))
+        {
+            acc.push(path);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+//! Development automation for pcl: `cargo xtask <command>`.
+fn main() {}
