@@ -1,1 +1,96 @@
-//! Syntax of PCL: lexer, parser and lossless syntax tree.
+//! Syntax of PCL (HCL native syntax): lexer, error-recovering parser, lossless tree and typed AST.
+//!
+//! Invariants:
+//! - This crate knows nothing of salsa, schemas, files or LSP. A tree is a value.
+//! - Parsing never fails: it returns a tree and a list of errors. The concatenated token texts
+//!   of the tree equal the input byte for byte, for every input.
+//! - No input overflows the stack: nesting is limited in the parser and reported.
+
+mod grammar;
+mod lexer;
+mod parser;
+mod syntax_kind;
+mod syntax_node;
+mod token_set;
+
+pub use lexer::{LexError, LexedText};
+pub use parser::SyntaxError;
+pub use rowan::{GreenNode, TextRange, TextSize, WalkEvent};
+pub use syntax_kind::SyntaxKind;
+pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};
+
+/// The result of parsing: a lossless tree and the errors found on the way, sorted by position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parse {
+    green: GreenNode,
+    errors: Vec<SyntaxError>,
+}
+
+impl Parse {
+    /// The root node (`SOURCE_FILE`).
+    pub fn syntax_node(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    /// The green (position-independent, shareable) tree.
+    pub fn green(&self) -> &GreenNode {
+        &self.green
+    }
+
+    /// Lexing and parsing errors, sorted by position.
+    pub fn errors(&self) -> &[SyntaxError] {
+        &self.errors
+    }
+}
+
+/// Renders a tree one line per node or token, indented two spaces per depth, as
+/// `KIND@START..END`, tokens followed by their text as a Rust debug string.
+pub fn debug_tree(root: &SyntaxNode) -> String {
+    use std::fmt::Write;
+    let mut res = String::new();
+    let mut depth = 0usize;
+    for event in root.preorder_with_tokens() {
+        match event {
+            WalkEvent::Enter(element) => {
+                let range = element.text_range();
+                let kind = element.kind();
+                let _ = write!(
+                    res,
+                    "{:indent$}{kind:?}@{}..{}",
+                    "",
+                    u32::from(range.start()),
+                    u32::from(range.end()),
+                    indent = depth * 2
+                );
+                match element {
+                    rowan::NodeOrToken::Node(_) => depth += 1,
+                    rowan::NodeOrToken::Token(token) => {
+                        let _ = write!(res, " {:?}", token.text());
+                    }
+                }
+                res.push('\n');
+            }
+            WalkEvent::Leave(rowan::NodeOrToken::Node(_)) => depth -= 1,
+            WalkEvent::Leave(rowan::NodeOrToken::Token(_)) => (),
+        }
+    }
+    res
+}
+
+/// Parses `text` as an HCL/PCL file. Never fails: broken input gives a tree and errors.
+pub fn parse(text: &str) -> Parse {
+    let lexed = LexedText::new(text);
+    let mut parser = parser::Parser::new(parser::Input::new(&lexed));
+    grammar::source_file(&mut parser);
+    let (events, parse_errors) = parser.finish();
+    let green = syntax_node::build_tree(&lexed, events);
+    let mut errors: Vec<SyntaxError> = lexed
+        .errors()
+        .iter()
+        .map(|err| SyntaxError { range: err.range, message: err.message.clone() })
+        .chain(parse_errors)
+        .collect();
+    errors.sort_by_key(|err| (err.range.start(), err.range.end()));
+    errors.dedup();
+    Parse { green, errors }
+}

@@ -1,0 +1,24 @@
+//! The grammar of HCL native syntax, one function per production.
+//!
+//! Conventions (from rust-analyzer): a rule named `opt_x` may produce nothing; other rules
+//! always produce a node or an error, and expect the caller to have checked their first token.
+
+mod expressions;
+mod items;
+mod templates;
+
+use crate::parser::{CHAIN_LIMIT, CompletedMarker, NESTING_LIMIT, Parser};
+use crate::token_set::TokenSet;
+use crate::SyntaxKind::{self, *};
+
+/// Parses a whole file: `SOURCE_FILE { BODY }`.
+pub(crate) fn source_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    items::body(p, None);
+    while !p.at_end() {
+        // Only a stray closing bracket can stop the top-level body early.
+        p.err_and_bump(format!("unexpected {}: it closes nothing", p.describe_current()));
+        items::body(p, None);
+    }
+    m.complete(p, SOURCE_FILE);
+}

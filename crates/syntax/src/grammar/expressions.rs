@@ -1,0 +1,516 @@
+//! Expressions: operators (a Pratt loop), postfix traversals and splats, and atoms.
+
+use super::*;
+
+/// Where an expression may stop; recovery inside lists does not skip past these.
+const EXPR_RECOVERY: TokenSet =
+    TokenSet::new(&[R_PAREN, R_BRACK, R_CURLY, COMMA, CLOSE_QUOTE, HEREDOC_END]);
+
+/// Parses an expression, or reports that one was expected. Returns `None` when nothing could
+/// be parsed (and then nothing was consumed, unless it was an error node).
+pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if p.depth >= NESTING_LIMIT {
+        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        return Some(p.skip_balanced());
+    }
+    p.depth += 1;
+    let res = conditional(p);
+    p.depth -= 1;
+    res
+}
+
+// test conditional
+// a = b ? c : d ? e : f
+fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let cond = binary(p, 0)?;
+    if !p.at_continuation(QUESTION) {
+        return Some(cond);
+    }
+    let m = cond.precede(p);
+    p.bump();
+    if expr(p).is_none() {
+        return Some(m.complete(p, CONDITIONAL_EXPR));
+    }
+    if p.at_continuation(COLON) {
+        p.bump();
+        expr(p);
+    } else {
+        p.error_expected("`:` and the value for a false condition");
+    }
+    Some(m.complete(p, CONDITIONAL_EXPR))
+}
+
+fn precedence(kind: SyntaxKind) -> u8 {
+    match kind {
+        PIPE2 => 1,
+        AMP2 => 2,
+        EQ2 | NEQ => 3,
+        LT | LTEQ | GT | GTEQ => 4,
+        PLUS | MINUS => 5,
+        STAR | SLASH | PERCENT => 6,
+        _ => 0,
+    }
+}
+
+// test binary
+// a = 1 + 2 * 3 - 4 == 5 || !x && -y < 7
+fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
+    let mut lhs = unary(p)?;
+    let chain_start = p.chain;
+    loop {
+        let op = p.current();
+        let op_precedence = precedence(op);
+        if op_precedence <= min_precedence || !p.at_continuation(op) {
+            break;
+        }
+        if !chain_step(p) {
+            break;
+        }
+        let m = lhs.precede(p);
+        p.bump();
+        if binary(p, op_precedence).is_none() {
+            lhs = m.complete(p, BINARY_EXPR);
+            break;
+        }
+        lhs = m.complete(p, BINARY_EXPR);
+    }
+    p.chain = chain_start;
+    Some(lhs)
+}
+
+/// Counts one more level of tree depth in a chain; reports and refuses beyond the limit.
+fn chain_step(p: &mut Parser<'_>) -> bool {
+    if p.chain >= CHAIN_LIMIT {
+        p.error(format!(
+            "expression too long: more than {CHAIN_LIMIT} operators or traversals in a chain; split it into locals"
+        ));
+        p.skip_until(EXPR_RECOVERY, p.newlines_significant());
+        return false;
+    }
+    p.chain += 1;
+    true
+}
+
+fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if !p.at(MINUS) && !p.at(BANG) {
+        return postfix(p);
+    }
+    if p.depth >= NESTING_LIMIT {
+        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        return Some(p.skip_balanced());
+    }
+    let m = p.start();
+    p.bump();
+    p.depth += 1;
+    // A missing operand reports its own error.
+    unary(p);
+    p.depth -= 1;
+    Some(m.complete(p, UNARY_EXPR))
+}
+
+// test postfix
+// a = x.b[0].c.0[*].d.*.e
+fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = atom(p)?;
+    let chain_start = p.chain;
+    loop {
+        if p.at_continuation(DOT) {
+            if !chain_step(p) {
+                break;
+            }
+            lhs = match p.nth(1) {
+                STAR => attr_splat(p, lhs),
+                _ => {
+                    let m = lhs.precede(p);
+                    let kind = dot_step(p);
+                    m.complete(p, if kind == ATTR_STEP { GET_ATTR_EXPR } else { LEGACY_INDEX_EXPR })
+                }
+            };
+        } else if p.at_continuation(L_BRACK) {
+            if !chain_step(p) {
+                break;
+            }
+            lhs = if p.nth(1) == STAR && p.nth(2) == R_BRACK {
+                full_splat(p, lhs)
+            } else {
+                let m = lhs.precede(p);
+                index_brackets(p);
+                m.complete(p, INDEX_EXPR)
+            };
+        } else {
+            break;
+        }
+    }
+    p.chain = chain_start;
+    Some(lhs)
+}
+
+/// `.name` or `.0` (a legacy index); returns `ATTR_STEP` or `LEGACY_INDEX_STEP` as the kind
+/// parsed. The caller wraps the tokens.
+fn dot_step(p: &mut Parser<'_>) -> SyntaxKind {
+    p.bump();
+    match p.current() {
+        IDENT => {
+            p.bump();
+            ATTR_STEP
+        }
+        NUMBER => {
+            let text = p.nth_text(0);
+            if !text.bytes().all(|b| b.is_ascii_digit()) {
+                p.error(format!(
+                    "invalid legacy index `.{text}`: write an index in brackets, like `[0][1]`"
+                ));
+            }
+            p.bump();
+            LEGACY_INDEX_STEP
+        }
+        STAR => {
+            p.error("nested splat expression not allowed: use a `for` expression".to_owned());
+            p.bump();
+            ATTR_STEP
+        }
+        _ => {
+            p.error_expected("an attribute name after `.`");
+            ATTR_STEP
+        }
+    }
+}
+
+/// `[ expr ]`, with newlines ignored inside.
+fn index_brackets(p: &mut Parser<'_>) {
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    if p.at(R_BRACK) {
+        p.error("expected an index between `[` and `]`".to_owned());
+    } else {
+        expr(p);
+    }
+    if !p.at(R_BRACK) {
+        p.error_expected("`]` to close the index");
+        p.skip_until(TokenSet::new(&[R_BRACK]), false);
+    }
+    p.eat(R_BRACK);
+    p.set_newlines_significant(significant);
+}
+
+// test attr_splat
+// a = x.*.b.0
+fn attr_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
+    let m = lhs.precede(p);
+    p.bump();
+    p.bump();
+    while p.at_continuation(DOT) && matches!(p.nth(1), IDENT | NUMBER | STAR) {
+        if !chain_step(p) {
+            break;
+        }
+        let step = p.start();
+        let kind = dot_step(p);
+        step.complete(p, kind);
+    }
+    m.complete(p, SPLAT_EXPR)
+}
+
+// test full_splat
+// a = x[*].b[0].c
+fn full_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
+    let m = lhs.precede(p);
+    p.bump();
+    p.bump();
+    p.bump();
+    loop {
+        if p.at_continuation(DOT) && matches!(p.nth(1), IDENT | NUMBER | STAR) {
+            if !chain_step(p) {
+                break;
+            }
+            let step = p.start();
+            let kind = dot_step(p);
+            step.complete(p, kind);
+        } else if p.at_continuation(L_BRACK) {
+            if !chain_step(p) {
+                break;
+            }
+            if p.nth(1) == STAR && p.nth(2) == R_BRACK {
+                p.error("nested splat expression not allowed: use a `for` expression".to_owned());
+            }
+            let step = p.start();
+            index_brackets(p);
+            step.complete(p, INDEX_STEP);
+        } else {
+            break;
+        }
+    }
+    m.complete(p, SPLAT_EXPR)
+}
+
+fn atom(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let res = match p.current() {
+        NUMBER => {
+            let m = p.start();
+            p.bump();
+            m.complete(p, LITERAL_EXPR)
+        }
+        IDENT => ident_expr(p),
+        OPEN_QUOTE => super::templates::quoted_template(p).0,
+        HEREDOC_START => super::templates::heredoc(p),
+        L_PAREN => paren(p),
+        L_BRACK if p.nth_at_kw(1, "for") => for_tuple(p),
+        L_BRACK => tuple(p),
+        L_CURLY if p.nth_at_kw(1, "for") && p.nth(2) == IDENT => for_object(p),
+        L_CURLY => object(p),
+        _ => {
+            let message = format!("expected an expression, found {}", p.describe_current());
+            if p.at_ts(EXPR_RECOVERY) || p.at(EOF) || (p.newlines_significant() && p.at_line_start())
+            {
+                p.error(message);
+            } else {
+                p.err_and_bump(message);
+            }
+            return None;
+        }
+    };
+    Some(res)
+}
+
+// test ident_expr
+// a = [true, false, null, x, f(1, xs...), ns::g()]
+fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    match p.nth_text(0) {
+        "true" => p.bump_remap(TRUE_KW),
+        "false" => p.bump_remap(FALSE_KW),
+        "null" => p.bump_remap(NULL_KW),
+        _ => {
+            let mut n = 1;
+            while p.nth(n) == COLON2 && p.nth(n + 1) == IDENT {
+                n += 2;
+            }
+            if p.nth(n) != L_PAREN {
+                p.bump();
+                if n > 1 {
+                    p.error("expected `(` after a namespaced function name".to_owned());
+                    while p.at(COLON2) || p.at(IDENT) {
+                        p.bump();
+                    }
+                }
+                return m.complete(p, VARIABLE_EXPR);
+            }
+            for _ in 0..n {
+                p.bump();
+            }
+            arg_list(p);
+            return m.complete(p, CALL_EXPR);
+        }
+    }
+    m.complete(p, LITERAL_EXPR)
+}
+
+fn arg_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open_indent = p.line_indent();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.depth += 1;
+    while !p.at(R_PAREN) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+        if expr(p).is_none() && !p.at_ts(ARG_FOLLOW) {
+            p.skip_until(ARG_FOLLOW, false);
+        }
+        if p.at(DOT3) {
+            p.bump();
+            if !p.at(R_PAREN) {
+                p.error("`...` expands only the last argument: put it right before `)`".to_owned());
+            }
+        }
+        if p.eat(COMMA) {
+            continue;
+        }
+        if !p.at(R_PAREN) {
+            p.error_expected("`,` or `)`");
+            if !p.skip_until(ARG_FOLLOW, false) || !p.eat(COMMA) {
+                break;
+            }
+        }
+    }
+    p.depth -= 1;
+    p.set_newlines_significant(significant);
+    if !p.eat(R_PAREN) && !p.at_ts(ARG_FOLLOW) {
+        p.error_expected("`)` to close the argument list");
+    }
+    m.complete(p, ARG_LIST);
+}
+
+const ARG_FOLLOW: TokenSet = TokenSet::new(&[COMMA, R_PAREN, DOT3]);
+
+// test paren
+// a = (1 + 2) * 3
+fn paren(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    expr(p);
+    if !p.at(R_PAREN) {
+        p.error_expected("`)`");
+        p.skip_until(TokenSet::new(&[R_PAREN]), false);
+    }
+    p.eat(R_PAREN);
+    p.set_newlines_significant(significant);
+    m.complete(p, PAREN_EXPR)
+}
+
+// test tuple
+// a = [1, "two",
+//   three,]
+fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open_indent = p.line_indent();
+    let open_range = p.current_range();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.depth += 1;
+    while !p.at(R_BRACK) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+        if expr(p).is_none() && !p.at_ts(TUPLE_FOLLOW) {
+            p.skip_until(TUPLE_FOLLOW, false);
+        }
+        if p.eat(COMMA) {
+            continue;
+        }
+        if !p.at(R_BRACK) {
+            p.error_expected("`,` or `]`");
+            if !p.skip_until(TUPLE_FOLLOW, false) || !p.eat(COMMA) {
+                break;
+            }
+        }
+    }
+    p.depth -= 1;
+    p.set_newlines_significant(significant);
+    if !p.eat(R_BRACK) {
+        p.error_at(open_range, "unclosed tuple: this `[` has no matching `]`".to_owned());
+    }
+    m.complete(p, TUPLE_EXPR)
+}
+
+const TUPLE_FOLLOW: TokenSet = TokenSet::new(&[COMMA, R_BRACK]);
+
+// test object
+// a = { b = 1, "c" = 2
+//   (d) : 3
+//   4 = x }
+fn object(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open_indent = p.line_indent();
+    let open_range = p.current_range();
+    p.bump();
+    let significant = p.set_newlines_significant(true);
+    p.depth += 1;
+    while !p.at(R_CURLY) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+        object_item(p);
+        if p.eat(COMMA) || p.at(R_CURLY) || p.at_line_start() {
+            continue;
+        }
+        p.error_expected("`,`, a newline or `}` after the object item");
+        p.skip_until(TokenSet::new(&[COMMA]), true);
+        p.eat(COMMA);
+    }
+    p.depth -= 1;
+    p.set_newlines_significant(significant);
+    if !p.eat(R_CURLY) {
+        p.error_at(open_range, "unclosed object: this `{` has no matching `}`".to_owned());
+    }
+    m.complete(p, OBJECT_EXPR)
+}
+
+fn object_item(p: &mut Parser<'_>) {
+    let m = p.start();
+    let key = p.start();
+    if expr(p).is_none() {
+        key.abandon(p);
+        p.skip_until(TokenSet::new(&[COMMA, EQ, COLON]), true);
+        if !p.at(EQ) && !p.at(COLON) {
+            m.complete(p, OBJECT_ITEM);
+            return;
+        }
+    } else {
+        key.complete(p, OBJECT_KEY);
+    }
+    if p.at_continuation(EQ) || p.at_continuation(COLON) {
+        p.bump();
+        if p.at_line_start() || p.at(EOF) {
+            p.error_expected("a value after the object key");
+        } else {
+            expr(p);
+        }
+    } else {
+        p.error_expected("`=` or `:` after the object key");
+    }
+    m.complete(p, OBJECT_ITEM);
+}
+
+// test for_tuple
+// a = [for i, v in xs: v * 2 if i > 0]
+fn for_tuple(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.depth += 1;
+    for_intro(p);
+    expr(p);
+    opt_for_cond(p);
+    p.depth -= 1;
+    if !p.at(R_BRACK) {
+        p.error_expected("`]` to close the `for` expression");
+        p.skip_until(TokenSet::new(&[R_BRACK]), false);
+    }
+    p.eat(R_BRACK);
+    p.set_newlines_significant(significant);
+    m.complete(p, FOR_TUPLE_EXPR)
+}
+
+// test for_object
+// a = {for k, v in m: k => v... if v != null}
+fn for_object(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.depth += 1;
+    for_intro(p);
+    expr(p);
+    if p.expect(FAT_ARROW) {
+        expr(p);
+        p.eat(DOT3);
+    }
+    opt_for_cond(p);
+    p.depth -= 1;
+    if !p.at(R_CURLY) {
+        p.error_expected("`}` to close the `for` expression");
+        p.skip_until(TokenSet::new(&[R_CURLY]), false);
+    }
+    p.eat(R_CURLY);
+    p.set_newlines_significant(significant);
+    m.complete(p, FOR_OBJECT_EXPR)
+}
+
+/// `for k, v in collection :`
+fn for_intro(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump_remap(FOR_KW);
+    if p.expect(IDENT) && p.eat(COMMA) {
+        p.expect(IDENT);
+    }
+    if p.nth_at_kw(0, "in") {
+        p.bump_remap(IN_KW);
+        expr(p);
+        p.expect(COLON);
+    } else {
+        p.error_expected("`in`");
+    }
+    m.complete(p, FOR_INTRO);
+}
+
+fn opt_for_cond(p: &mut Parser<'_>) {
+    if !p.nth_at_kw(0, "if") {
+        return;
+    }
+    let m = p.start();
+    p.bump_remap(IF_KW);
+    expr(p);
+    m.complete(p, FOR_COND);
+}

@@ -1,0 +1,189 @@
+//! Bodies, attributes and blocks.
+
+use super::*;
+
+/// What a block body knows of its block.
+#[derive(Clone, Copy)]
+pub(super) struct BlockCtx {
+    /// Indentation of the line holding the opening `{`.
+    pub(super) open_indent: u32,
+    /// The closing `}` may follow an attribute on the same line (single-line blocks).
+    pub(super) close_on_same_line: bool,
+}
+
+/// Items until the end of input, or until the `}` closing the block `block`.
+pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
+    let m = p.start();
+    loop {
+        if p.at(EOF) {
+            break;
+        }
+        if let Some(ctx) = block {
+            if p.at(R_CURLY) || p.at_outdented_line(ctx.open_indent) {
+                break;
+            }
+        } else if p.at_ts(CLOSING) {
+            break;
+        }
+        item(p, block);
+    }
+    m.complete(p, BODY);
+}
+
+const SINGLE_LINE_END: TokenSet = TokenSet::new(&[R_CURLY, COMMA]);
+const CLOSING: TokenSet = TokenSet::new(&[R_CURLY, R_BRACK, R_PAREN]);
+
+fn item(p: &mut Parser<'_>, block: Option<BlockCtx>) {
+    if p.at(IDENT) {
+        match p.nth(1) {
+            EQ => return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line)),
+            IDENT | OPEN_QUOTE | L_CURLY => {
+                return self::block(p, block.is_some_and(|ctx| ctx.close_on_same_line));
+            }
+            _ => (),
+        }
+        let name = p.nth_text(0);
+        p.bump();
+        p.error(format!(
+            "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
+            p.describe_current()
+        ));
+    } else {
+        p.error(format!(
+            "expected an attribute (`name = value`) or a block (`type \"label\" {{ … }}`), found {}",
+            p.describe_token()
+        ));
+    }
+    p.skip_until(TokenSet::new(&[]), true);
+}
+
+// test attribute
+// a = 1
+fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
+    let m = p.start();
+    p.bump();
+    p.bump();
+    let significant = p.set_newlines_significant(true);
+    if p.at_line_start() || p.at(EOF) {
+        p.error_expected("an expression after `=`");
+    } else {
+        super::expressions::expr(p);
+    }
+    p.set_newlines_significant(significant);
+    m.complete(p, ATTRIBUTE);
+    item_end(p, close_on_same_line);
+}
+
+/// After an attribute or block: the item must end its line.
+fn item_end(p: &mut Parser<'_>, close_on_same_line: bool) {
+    if p.at(EOF) || p.at_line_start() || (close_on_same_line && p.at_ts(SINGLE_LINE_END)) {
+        // In a single-line block, the block reports a `,` itself.
+        return;
+    }
+    let message = if p.at(COMMA) {
+        "unexpected `,`: each attribute must be on its own line".to_owned()
+    } else {
+        format!("expected a newline after the attribute value, found {}", p.describe_current())
+    };
+    p.error(message);
+    p.skip_until(TokenSet::new(&[]), true);
+}
+
+// test block
+// resource "a" b {
+//   x = 1
+// }
+fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
+    let m = p.start();
+    let open_indent = p.line_indent();
+    p.bump();
+    loop {
+        match p.current() {
+            IDENT => {
+                let label = p.start();
+                p.bump();
+                label.complete(p, BLOCK_LABEL);
+            }
+            OPEN_QUOTE => {
+                let label = p.start();
+                let range_start = p.current_range().start();
+                let (_, has_sequences) = super::templates::quoted_template(p);
+                if has_sequences {
+                    let range = rowan::TextRange::new(range_start, p.prev_range(1).end());
+                    p.error_at(
+                        range,
+                        "block labels cannot contain interpolations or directives: use a plain string"
+                            .to_owned(),
+                    );
+                }
+                label.complete(p, BLOCK_LABEL);
+            }
+            _ => break,
+        }
+    }
+    if !p.at(L_CURLY) || p.at_line_start() {
+        p.error_expected("`{` to open the block body");
+        if !p.at_line_start() {
+            p.skip_until(TokenSet::new(&[]), true);
+        }
+        m.complete(p, BLOCK);
+        return;
+    }
+    if p.depth >= NESTING_LIMIT {
+        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        p.skip_balanced();
+        m.complete(p, BLOCK);
+        return;
+    }
+    let open_range = p.current_range();
+    p.bump();
+    p.depth += 1;
+    let single_line = !p.at_line_start() && !p.at(R_CURLY) && !p.at(EOF);
+    if single_line {
+        single_line_body(p, open_indent);
+    } else {
+        body(p, Some(BlockCtx { open_indent, close_on_same_line: false }));
+    }
+    p.depth -= 1;
+    if !p.eat(R_CURLY) {
+        p.error_at(open_range, "unclosed block: this `{` has no matching `}`".to_owned());
+    }
+    m.complete(p, BLOCK);
+    item_end(p, close_on_same_line);
+}
+
+// test single_line_block
+// a { b = "foo" }
+fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
+    let m = p.start();
+    let ctx = BlockCtx { open_indent, close_on_same_line: true };
+    if p.at(IDENT) && matches!(p.nth(1), IDENT | OPEN_QUOTE | L_CURLY) {
+        // Point at the nested block's head, up to and including its `{`.
+        let mut n = 1;
+        while matches!(p.nth(n), IDENT | OPEN_QUOTE | TEMPLATE_CHUNK | CLOSE_QUOTE) {
+            n += 1;
+        }
+        let last = if p.nth(n) == L_CURLY { n } else { n - 1 };
+        let range = p.current_range().cover(p.nth_range(last));
+        p.error_at(range, "a single-line block cannot contain another block".to_owned());
+    }
+    item(p, Some(ctx));
+    if p.at(COMMA) && !p.at_line_start() {
+        p.error(
+            "only one attribute is allowed in a single-line block: put each attribute on its own line"
+                .to_owned(),
+        );
+        p.skip_until(TokenSet::new(&[R_CURLY]), false);
+    } else if p.at_line_start() && !p.at(EOF) && !p.at(R_CURLY) {
+        p.error(
+            "the closing `}` of a single-line block must be on the same line: put the body on its own lines"
+                .to_owned(),
+        );
+    }
+    // Recover from the errors above: the rest is a normal body, where a `}` may still follow
+    // on the same line as an attribute.
+    while !p.at(EOF) && !p.at(R_CURLY) && !p.at_outdented_line(open_indent) {
+        item(p, Some(ctx));
+    }
+    m.complete(p, BODY);
+}

@@ -1,0 +1,198 @@
+//! Templates: quoted strings and heredocs, with `${ }` interpolations and `%{ }` directives.
+
+use super::*;
+
+// test quoted_template
+// a = "x ${y} %{if z}t%{else}f%{endif} $${lit} \n"
+/// A quoted template; returns the node and whether it holds interpolations or directives.
+pub(super) fn quoted_template(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
+    let m = p.start();
+    p.bump();
+    let has_sequences = template_parts(p, &[]);
+    // A missing closing quote was reported by the lexer.
+    p.eat(CLOSE_QUOTE);
+    (m.complete(p, TEMPLATE_EXPR), has_sequences)
+}
+
+// test heredoc
+// a = <<-EOT
+//   hello ${name}
+//   EOT
+pub(super) fn heredoc(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump();
+    template_parts(p, &[]);
+    // A missing end marker was reported by the lexer.
+    p.eat(HEREDOC_END);
+    m.complete(p, HEREDOC_EXPR)
+}
+
+/// Template parts until the end of the template or a directive named in `closers`
+/// (`else`, `endif`, `endfor`). Returns whether any interpolation or directive was seen.
+fn template_parts(p: &mut Parser<'_>, closers: &[&str]) -> bool {
+    let mut has_sequences = false;
+    loop {
+        match p.current() {
+            TEMPLATE_CHUNK => p.bump(),
+            INTERP_START => {
+                has_sequences = true;
+                interpolation(p);
+            }
+            DIRECTIVE_START => {
+                has_sequences = true;
+                let keyword = directive_keyword(p);
+                match keyword {
+                    "if" => template_if(p),
+                    "for" => template_for(p),
+                    _ if closers.contains(&keyword) => return has_sequences,
+                    "else" | "endif" => {
+                        p.error(format!("unexpected `%{{ {keyword} }}` without a matching `%{{ if }}`"));
+                        skip_directive(p);
+                    }
+                    "endfor" => {
+                        p.error("unexpected `%{ endfor }` without a matching `%{ for }`".to_owned());
+                        skip_directive(p);
+                    }
+                    _ => {
+                        p.error(
+                            "expected a directive keyword after `%{`: `if`, `else`, `endif`, `for` or `endfor`"
+                                .to_owned(),
+                        );
+                        skip_directive(p);
+                    }
+                }
+            }
+            _ => return has_sequences,
+        }
+    }
+}
+
+/// The keyword of the directive starting at the current `%{`, or "".
+fn directive_keyword<'t>(p: &Parser<'t>) -> &'t str {
+    let n = if p.nth(1) == TILDE { 2 } else { 1 };
+    if p.nth(n) == IDENT { p.nth_text(n) } else { "" }
+}
+
+fn skip_directive(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    p.skip_until(TokenSet::new(&[R_CURLY]), false);
+    p.eat(R_CURLY);
+    m.complete(p, ERROR);
+}
+
+/// `${ expr }`, with optional `~` strip markers.
+fn interpolation(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.eat(TILDE);
+    if p.at(R_CURLY) || p.at(TILDE) {
+        p.error("expected an expression inside `${ }`".to_owned());
+    } else {
+        super::expressions::expr(p);
+    }
+    p.eat(TILDE);
+    close_sequence(p, "`}` to close the interpolation");
+    p.set_newlines_significant(significant);
+    m.complete(p, TEMPLATE_INTERP);
+}
+
+/// The `}` ending an interpolation or directive; on junk, skips to it.
+fn close_sequence(p: &mut Parser<'_>, expected: &str) {
+    if p.eat(R_CURLY) {
+        return;
+    }
+    p.error_expected(expected);
+    p.skip_until(TokenSet::new(&[R_CURLY]), false);
+    p.eat(R_CURLY);
+}
+
+/// `%{ keyword` with newlines ignored until the directive's `}`; returns the previous setting.
+fn directive_open(p: &mut Parser<'_>, keyword: SyntaxKind) -> bool {
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.eat(TILDE);
+    p.bump_remap(keyword);
+    significant
+}
+
+fn directive_close(p: &mut Parser<'_>, significant: bool) {
+    p.eat(TILDE);
+    close_sequence(p, "`}` to close the directive");
+    p.set_newlines_significant(significant);
+}
+
+fn template_if(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open_range = p.current_range();
+    let directive = p.start();
+    let significant = directive_open(p, IF_KW);
+    super::expressions::expr(p);
+    directive_close(p, significant);
+    directive.complete(p, TEMPLATE_IF_DIRECTIVE);
+    branch(p, &["else", "endif"]);
+    if directive_keyword(p) == "else" {
+        let directive = p.start();
+        let significant = directive_open(p, ELSE_KW);
+        directive_close(p, significant);
+        directive.complete(p, TEMPLATE_ELSE_DIRECTIVE);
+        branch(p, &["endif"]);
+    }
+    if directive_keyword(p) == "endif" {
+        let directive = p.start();
+        let significant = directive_open(p, ENDIF_KW);
+        directive_close(p, significant);
+        directive.complete(p, TEMPLATE_ENDIF_DIRECTIVE);
+    } else {
+        p.error_at(open_range, "unclosed `%{ if }`: add `%{ endif }`".to_owned());
+    }
+    m.complete(p, TEMPLATE_IF);
+}
+
+fn branch(p: &mut Parser<'_>, closers: &[&str]) {
+    let m = p.start();
+    p.depth += 1;
+    if p.depth >= NESTING_LIMIT {
+        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        while !p.at(EOF) && !p.at_ts(TEMPLATE_END) && !closers.contains(&directive_keyword(p)) {
+            p.skip_balanced();
+        }
+    } else {
+        template_parts(p, closers);
+    }
+    p.depth -= 1;
+    m.complete(p, TEMPLATE_PARTS);
+}
+
+const TEMPLATE_END: TokenSet = TokenSet::new(&[CLOSE_QUOTE, HEREDOC_END]);
+
+// test template_for
+// a = "%{ for k, v in m ~}${k}=${v} %{~ endfor }"
+fn template_for(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open_range = p.current_range();
+    let directive = p.start();
+    let significant = directive_open(p, FOR_KW);
+    if p.expect(IDENT) && p.eat(COMMA) {
+        p.expect(IDENT);
+    }
+    if p.nth_at_kw(0, "in") {
+        p.bump_remap(IN_KW);
+        super::expressions::expr(p);
+    } else {
+        p.error_expected("`in`");
+    }
+    directive_close(p, significant);
+    directive.complete(p, TEMPLATE_FOR_DIRECTIVE);
+    branch(p, &["endfor"]);
+    if directive_keyword(p) == "endfor" {
+        let directive = p.start();
+        let significant = directive_open(p, ENDFOR_KW);
+        directive_close(p, significant);
+        directive.complete(p, TEMPLATE_ENDFOR_DIRECTIVE);
+    } else {
+        p.error_at(open_range, "unclosed `%{ for }`: add `%{ endfor }`".to_owned());
+    }
+    m.complete(p, TEMPLATE_FOR);
+}

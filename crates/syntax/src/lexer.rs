@@ -1,0 +1,521 @@
+//! The lexer: text to a flat list of tokens, with a mode stack for templates.
+//!
+//! One logos DFA cannot express HCL's context dependence, so a small driver keeps a stack of
+//! modes. Code (top level and inside `${ }`/`%{ }`) is lexed by the logos-derived [`CodeToken`];
+//! quoted templates and heredocs are scanned by hand. Lexing never stops early: bytes that make
+//! no sense become `ERROR_TOKEN`s with an error, and the concatenated token texts always equal
+//! the input.
+
+use logos::Logos;
+use rowan::{TextRange, TextSize};
+
+use crate::SyntaxKind;
+use crate::SyntaxKind::*;
+
+/// A lexing error: what is wrong and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// The tokens of a text: kinds and start offsets, plus errors.
+#[derive(Debug)]
+pub struct LexedText<'a> {
+    text: &'a str,
+    kinds: Vec<SyntaxKind>,
+    starts: Vec<u32>,
+    errors: Vec<LexError>,
+}
+
+impl<'a> LexedText<'a> {
+    /// Lexes `text`. Texts of 4 GiB and more are not supported (offsets are `u32`).
+    pub fn new(text: &'a str) -> LexedText<'a> {
+        let mut lexer = Lexer {
+            text,
+            res: LexedText {
+                text,
+                kinds: Vec::with_capacity(text.len() / 4),
+                starts: Vec::with_capacity(text.len() / 4),
+                errors: Vec::new(),
+            },
+            stack: Vec::new(),
+            pos: 0,
+        };
+        lexer.run();
+        lexer.res.starts.push(text.len() as u32);
+        lexer.res
+    }
+
+    /// The number of tokens.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    pub fn kind(&self, idx: usize) -> SyntaxKind {
+        self.kinds[idx]
+    }
+
+    pub fn kinds(&self) -> &[SyntaxKind] {
+        &self.kinds
+    }
+
+    pub fn text(&self, idx: usize) -> &'a str {
+        &self.text[self.range_usize(idx)]
+    }
+
+    pub fn range(&self, idx: usize) -> TextRange {
+        TextRange::new(TextSize::new(self.starts[idx]), TextSize::new(self.starts[idx + 1]))
+    }
+
+    /// The length of the text, as an offset.
+    pub fn range_end(&self) -> u32 {
+        self.text.len() as u32
+    }
+
+    pub fn errors(&self) -> &[LexError] {
+        &self.errors
+    }
+
+    fn range_usize(&self, idx: usize) -> std::ops::Range<usize> {
+        self.starts[idx] as usize..self.starts[idx + 1] as usize
+    }
+}
+
+/// What the lexer is inside of.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// `${ … }` or `%{ … }`: code, until the `}` that balances the opening.
+    Interp { depth: u32 },
+    /// `" … "`, opened at `open`.
+    Quoted { open: u32 },
+    /// A heredoc whose introducer `<<ID` spans `intro`, with the marker `ID` at `marker`.
+    Heredoc { intro: (u32, u32), marker: (u32, u32), at_line_start: bool },
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    res: LexedText<'a>,
+    stack: Vec<Mode>,
+    pos: usize,
+}
+
+impl Lexer<'_> {
+    fn run(&mut self) {
+        if self.text.starts_with('\u{feff}') {
+            self.push(WHITESPACE, 0);
+            self.pos = '\u{feff}'.len_utf8();
+        }
+        while self.pos < self.text.len() {
+            match self.stack.last().copied() {
+                None | Some(Mode::Interp { .. }) => self.lex_code(),
+                Some(Mode::Quoted { open }) => self.lex_quoted(open),
+                Some(Mode::Heredoc { intro, marker, at_line_start }) => {
+                    self.lex_heredoc(intro, marker, at_line_start)
+                }
+            }
+        }
+        // Modes still open at the end of input.
+        while let Some(mode) = self.stack.pop() {
+            match mode {
+                Mode::Quoted { open } => self.error(
+                    open as usize,
+                    self.text.len(),
+                    "unterminated string: add a closing `\"`".to_owned(),
+                ),
+                Mode::Heredoc { intro, marker, .. } => {
+                    let marker = &self.text[marker.0 as usize..marker.1 as usize];
+                    self.error(
+                        intro.0 as usize,
+                        intro.1 as usize,
+                        format!(
+                            "unterminated heredoc: add a line holding only `{marker}` to close it"
+                        ),
+                    )
+                }
+                // The parser reports the missing `}` with more context.
+                Mode::Interp { .. } => (),
+            }
+        }
+    }
+
+    fn push(&mut self, kind: SyntaxKind, start: usize) {
+        self.res.kinds.push(kind);
+        self.res.starts.push(start as u32);
+    }
+
+    fn error(&mut self, start: usize, end: usize, message: String) {
+        let range = TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32));
+        self.res.errors.push(LexError { range, message });
+    }
+
+    /// Lexes code tokens until the mode changes or the input ends.
+    fn lex_code(&mut self) {
+        let base = self.pos;
+        let mut lex = CodeToken::lexer(&self.text[base..]);
+        while let Some(token) = lex.next() {
+            let span = lex.span();
+            let (start, end) = (base + span.start, base + span.end);
+            let kind = match token {
+                Ok(CodeToken::Simple(kind)) => kind,
+                Ok(CodeToken::LineComment) => COMMENT,
+                Ok(CodeToken::BlockComment) => {
+                    let Some(close) = self.text[end..].find("*/") else {
+                        self.push(COMMENT, start);
+                        self.error(
+                            start,
+                            self.text.len(),
+                            "unterminated comment: add `*/` to close it".to_owned(),
+                        );
+                        self.pos = self.text.len();
+                        return;
+                    };
+                    self.push(COMMENT, start);
+                    self.pos = end + close + 2;
+                    return;
+                }
+                Ok(CodeToken::Ident) => {
+                    self.push(IDENT, start);
+                    let rest = &self.text[end..];
+                    if rest.as_bytes().first().is_some_and(|b| !b.is_ascii()) {
+                        self.pos = end + ident_continue_len(rest);
+                        return;
+                    }
+                    continue;
+                }
+                Ok(CodeToken::LCurly) => {
+                    if let Some(Mode::Interp { depth }) = self.stack.last_mut() {
+                        *depth += 1;
+                    }
+                    L_CURLY
+                }
+                Ok(CodeToken::RCurly) => {
+                    self.push(R_CURLY, start);
+                    match self.stack.last_mut() {
+                        Some(Mode::Interp { depth: 0 }) => {
+                            self.stack.pop();
+                            self.pos = end;
+                            return;
+                        }
+                        Some(Mode::Interp { depth }) => *depth -= 1,
+                        _ => (),
+                    }
+                    continue;
+                }
+                Ok(CodeToken::Quote) => {
+                    self.push(OPEN_QUOTE, start);
+                    self.stack.push(Mode::Quoted { open: start as u32 });
+                    self.pos = end;
+                    return;
+                }
+                Ok(CodeToken::HeredocIntro) => {
+                    self.lex_heredoc_intro(start);
+                    return;
+                }
+                Err(()) => {
+                    self.lex_invalid(start);
+                    return;
+                }
+            };
+            self.push(kind, start);
+        }
+        self.pos = self.text.len();
+    }
+
+    /// At `start` the code lexer found no token: an identifier with non-ASCII letters, or junk.
+    fn lex_invalid(&mut self, start: usize) {
+        let rest = &self.text[start..];
+        let Some(ch) = rest.chars().next() else {
+            self.pos = self.text.len();
+            return;
+        };
+        if unicode_ident::is_xid_start(ch) {
+            self.push(IDENT, start);
+            self.pos = start + ch.len_utf8() + ident_continue_len(&rest[ch.len_utf8()..]);
+            return;
+        }
+        let end = start + ch.len_utf8();
+        let message = match ch {
+            '\r' => "a carriage return must be followed by a line feed".to_owned(),
+            '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
+            '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
+            _ if ch.is_control() => format!("unexpected control character {ch:?}"),
+            _ => format!("unexpected character `{ch}`"),
+        };
+        // Merge a run of invalid characters into one token and one error.
+        let last = self.res.kinds.len().wrapping_sub(1);
+        let merges = self.res.kinds.last() == Some(&ERROR_TOKEN)
+            && self.res.errors.last().is_some_and(|err| err.range.end() == TextSize::new(start as u32))
+            && self.res.starts.get(last) == Some(&(self.res.errors.last().map_or(0, |e| u32::from(e.range.start()))));
+        if merges {
+            if let Some(err) = self.res.errors.last_mut() {
+                err.range = TextRange::new(err.range.start(), TextSize::new(end as u32));
+                err.message = format!(
+                    "unexpected characters `{}`",
+                    &self.text[u32::from(err.range.start()) as usize..end]
+                );
+            }
+        } else {
+            self.push(ERROR_TOKEN, start);
+            self.error(start, end, message);
+        }
+        self.pos = end;
+    }
+
+    /// `<<` at `start`: a heredoc introducer `<<ID` or `<<-ID` followed by a line break, or junk.
+    fn lex_heredoc_intro(&mut self, start: usize) {
+        let bytes = self.text.as_bytes();
+        let mut idx = start + 2;
+        if bytes.get(idx) == Some(&b'-') {
+            idx += 1;
+        }
+        let marker_start = idx;
+        let marker_len = match self.text[idx..].chars().next() {
+            Some(ch) if ch == '_' || unicode_ident::is_xid_start(ch) => {
+                ch.len_utf8() + ident_continue_len(&self.text[idx + ch.len_utf8()..])
+            }
+            _ => 0,
+        };
+        let marker_end = marker_start + marker_len;
+        let newline_len = match &bytes[marker_end.min(bytes.len())..] {
+            [b'\n', ..] => 1,
+            [b'\r', b'\n', ..] => 2,
+            _ => 0,
+        };
+        if marker_len == 0 || newline_len == 0 {
+            self.push(ERROR_TOKEN, start);
+            self.error(
+                start,
+                start + 2,
+                "expected a heredoc: `<<ID` or `<<-ID` followed by a line break".to_owned(),
+            );
+            self.pos = start + 2;
+            return;
+        }
+        let end = marker_end + newline_len;
+        self.push(HEREDOC_START, start);
+        self.stack.push(Mode::Heredoc {
+            intro: (start as u32, marker_end as u32),
+            marker: (marker_start as u32, marker_end as u32),
+            at_line_start: true,
+        });
+        self.pos = end;
+    }
+
+    fn lex_quoted(&mut self, open: u32) {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let mut idx = start;
+        while idx < bytes.len() {
+            match bytes[idx] {
+                b'"' => {
+                    self.push_chunk(start, idx);
+                    self.push(CLOSE_QUOTE, idx);
+                    self.stack.pop();
+                    self.pos = idx + 1;
+                    return;
+                }
+                b'\\' => idx += self.escape_len(idx),
+                b'\n' | b'\r' => {
+                    self.push_chunk(start, idx);
+                    self.stack.pop();
+                    self.error(
+                        open as usize,
+                        idx,
+                        "unterminated string: add a closing `\"` before the end of the line"
+                            .to_owned(),
+                    );
+                    self.pos = idx;
+                    return;
+                }
+                b'$' | b'%' => match template_sequence_at(bytes, idx) {
+                    TemplateSequence::Literal => idx += 3,
+                    TemplateSequence::Start(kind) => {
+                        self.push_chunk(start, idx);
+                        self.push(kind, idx);
+                        self.stack.push(Mode::Interp { depth: 0 });
+                        self.pos = idx + 2;
+                        return;
+                    }
+                    TemplateSequence::None => idx += 1,
+                },
+                _ => idx += 1,
+            }
+        }
+        self.push_chunk(start, bytes.len());
+        self.pos = bytes.len();
+    }
+
+    /// The length of the escape sequence at `idx` (a backslash); reports invalid ones.
+    fn escape_len(&mut self, idx: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let (len, valid) = match bytes.get(idx + 1) {
+            Some(b'n' | b'r' | b't' | b'"' | b'\\') => (2, true),
+            Some(b'u') => hex_escape_len(bytes, idx, 4),
+            Some(b'U') => hex_escape_len(bytes, idx, 8),
+            // A backslash at the end of the line: the newline is reported as unterminated.
+            None | Some(b'\n' | b'\r') => (1, false),
+            Some(_) => {
+                let ch_len = self.text[idx + 1..].chars().next().map_or(1, char::len_utf8);
+                (1 + ch_len, false)
+            }
+        };
+        if !valid {
+            let seq = &self.text[idx..idx + len];
+            self.error(
+                idx,
+                idx + len,
+                format!(
+                    "invalid escape sequence `{seq}`: use \\n, \\r, \\t, \\\", \\\\, \\uNNNN or \\UNNNNNNNN (hex digits naming a Unicode scalar value)"
+                ),
+            );
+        }
+        len
+    }
+
+    fn lex_heredoc(&mut self, intro: (u32, u32), marker: (u32, u32), at_line_start: bool) {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let line_end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |it| start + it);
+        if at_line_start {
+            let line = self.text[start..line_end].strip_suffix('\r').unwrap_or(&self.text[start..line_end]);
+            let marker_text = &self.text[marker.0 as usize..marker.1 as usize];
+            if line.trim_matches([' ', '\t']) == marker_text {
+                self.push(HEREDOC_END, start);
+                self.stack.pop();
+                self.pos = start + line.len();
+                return;
+            }
+        }
+        let mut idx = start;
+        while idx < line_end {
+            match bytes[idx] {
+                b'$' | b'%' => match template_sequence_at(bytes, idx) {
+                    TemplateSequence::Literal => idx += 3,
+                    TemplateSequence::Start(kind) => {
+                        self.push_chunk(start, idx);
+                        self.push(kind, idx);
+                        self.set_heredoc_line_start(intro, marker, false);
+                        self.stack.push(Mode::Interp { depth: 0 });
+                        self.pos = idx + 2;
+                        return;
+                    }
+                    TemplateSequence::None => idx += 1,
+                },
+                _ => idx += 1,
+            }
+        }
+        let end = (line_end + 1).min(bytes.len());
+        self.push_chunk(start, end);
+        self.set_heredoc_line_start(intro, marker, true);
+        self.pos = end;
+    }
+
+    fn set_heredoc_line_start(&mut self, intro: (u32, u32), marker: (u32, u32), at_line_start: bool) {
+        if let Some(top) = self.stack.last_mut() {
+            *top = Mode::Heredoc { intro, marker, at_line_start };
+        }
+    }
+
+    fn push_chunk(&mut self, start: usize, end: usize) {
+        if start < end {
+            self.push(TEMPLATE_CHUNK, start);
+        }
+    }
+}
+
+enum TemplateSequence {
+    /// `$${` or `%%{`: literal text.
+    Literal,
+    /// `${` or `%{`.
+    Start(SyntaxKind),
+    None,
+}
+
+fn template_sequence_at(bytes: &[u8], idx: usize) -> TemplateSequence {
+    let sigil = bytes[idx];
+    match (bytes.get(idx + 1), bytes.get(idx + 2)) {
+        (Some(b'{'), _) => {
+            TemplateSequence::Start(if sigil == b'$' { INTERP_START } else { DIRECTIVE_START })
+        }
+        (Some(&next), Some(b'{')) if next == sigil => TemplateSequence::Literal,
+        _ => TemplateSequence::None,
+    }
+}
+
+/// `\u` or `\U` at `idx` followed by up to `digits` hex digits: (length, whether valid).
+fn hex_escape_len(bytes: &[u8], idx: usize, digits: usize) -> (usize, bool) {
+    let hex = bytes[idx + 2..].iter().take(digits).take_while(|b| b.is_ascii_hexdigit()).count();
+    if hex < digits {
+        return (2 + hex, false);
+    }
+    let value = bytes[idx + 2..idx + 2 + digits]
+        .iter()
+        .fold(0u32, |acc, &b| acc.wrapping_mul(16) + (b as char).to_digit(16).unwrap_or(0));
+    (2 + digits, char::from_u32(value).is_some())
+}
+
+/// The byte length of identifier-continuing characters (`-` included) at the start of `text`.
+fn ident_continue_len(text: &str) -> usize {
+    text.char_indices()
+        .find(|&(_, ch)| !(ch == '-' || unicode_ident::is_xid_continue(ch)))
+        .map_or(text.len(), |(idx, _)| idx)
+}
+
+/// Tokens of code: the top level and the inside of `${ }` and `%{ }`.
+#[derive(Logos, Debug, Clone, Copy, PartialEq)]
+enum CodeToken {
+    #[regex(r"[ \t]+", |_| WHITESPACE)]
+    #[regex(r"\r?\n", |_| NEWLINE)]
+    #[regex(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", |_| NUMBER)]
+    #[token("+", |_| PLUS)]
+    #[token("-", |_| MINUS)]
+    #[token("*", |_| STAR)]
+    #[token("/", |_| SLASH)]
+    #[token("%", |_| PERCENT)]
+    #[token("==", |_| EQ2)]
+    #[token("!=", |_| NEQ)]
+    #[token("<", |_| LT)]
+    #[token(">", |_| GT)]
+    #[token("<=", |_| LTEQ)]
+    #[token(">=", |_| GTEQ)]
+    #[token("&&", |_| AMP2)]
+    #[token("||", |_| PIPE2)]
+    #[token("!", |_| BANG)]
+    #[token("=", |_| EQ)]
+    #[token(":", |_| COLON)]
+    #[token("::", |_| COLON2)]
+    #[token("?", |_| QUESTION)]
+    #[token("=>", |_| FAT_ARROW)]
+    #[token("...", |_| DOT3)]
+    #[token(",", |_| COMMA)]
+    #[token(".", |_| DOT)]
+    #[token("(", |_| L_PAREN)]
+    #[token(")", |_| R_PAREN)]
+    #[token("[", |_| L_BRACK)]
+    #[token("]", |_| R_BRACK)]
+    #[token("~", |_| TILDE)]
+    Simple(SyntaxKind),
+    #[regex(r"#[^\r\n]*", allow_greedy = true)]
+    #[regex(r"//[^\r\n]*", allow_greedy = true)]
+    LineComment,
+    #[token("/*")]
+    BlockComment,
+    #[regex(r"[a-zA-Z_][a-zA-Z0-9_\-]*")]
+    Ident,
+    #[token("{")]
+    LCurly,
+    #[token("}")]
+    RCurly,
+    #[token("\"")]
+    Quote,
+    #[token("<<")]
+    HeredocIntro,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,445 @@
+//! The parser's cursor over significant tokens, its markers and its output events.
+//!
+//! The grammar sees only significant tokens (no trivia); each carries a bit saying whether a
+//! newline came before it, because newlines end attributes and separate object items. The
+//! parser emits flat [`Event`]s that `build_tree` turns into a rowan tree, re-inserting trivia.
+
+use rowan::{TextRange, TextSize};
+
+use crate::lexer::LexedText;
+use crate::token_set::TokenSet;
+use crate::SyntaxKind::{self, *};
+
+/// How many levels of brackets, blocks and templates may nest before parsing gives up on the
+/// inner part with a "nested too deeply" error. Guards the stack of the recursive descent.
+pub(crate) const NESTING_LIMIT: u32 = 128;
+
+/// How deep the tree may grow through chains of operators and traversals (`a.b.c…`, `a+b+c…`).
+/// Guards the stack of code that walks or drops trees recursively.
+pub(crate) const CHAIN_LIMIT: u32 = 2048;
+
+/// One step of parser output.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Event {
+    /// Starts a node. `forward_parent` links to a node started later that must enclose this one
+    /// (see [`CompletedMarker::precede`]).
+    Start { kind: SyntaxKind, forward_parent: Option<u32> },
+    Finish,
+    /// One significant token, with its kind possibly remapped (an `IDENT` becoming `FOR_KW`).
+    Token { kind: SyntaxKind },
+    /// A `Start` that was abandoned.
+    Tombstone,
+}
+
+/// The significant tokens of a text, as the grammar sees them.
+pub(crate) struct Input<'t> {
+    lexed: &'t LexedText<'t>,
+    kinds: Vec<SyntaxKind>,
+    /// Index of each significant token in `lexed`.
+    raw: Vec<u32>,
+    /// Whether a newline precedes each significant token (true for the first).
+    newline_before: Vec<bool>,
+    /// The indentation, in bytes, of the line each significant token is on.
+    line_indent: Vec<u32>,
+    /// Whether brackets of any kind fail to balance; enables indentation-based recovery.
+    unbalanced: bool,
+}
+
+impl<'t> Input<'t> {
+    pub(crate) fn new(lexed: &'t LexedText<'t>) -> Input<'t> {
+        let n_raw = lexed.len();
+        let mut res = Input {
+            lexed,
+            kinds: Vec::with_capacity(n_raw / 2),
+            raw: Vec::with_capacity(n_raw / 2),
+            newline_before: Vec::with_capacity(n_raw / 2),
+            line_indent: Vec::with_capacity(n_raw / 2),
+            unbalanced: false,
+        };
+        let mut newline = true;
+        let mut indent = 0u32;
+        let mut balance = [0i64; 3];
+        for (idx, &kind) in lexed.kinds().iter().enumerate() {
+            match kind {
+                NEWLINE => newline = true,
+                WHITESPACE | COMMENT => (),
+                _ => {
+                    if newline {
+                        indent = match idx.checked_sub(1) {
+                            Some(prev) if lexed.kind(prev) == WHITESPACE => {
+                                u32::from(lexed.range(prev).len())
+                            }
+                            _ => 0,
+                        };
+                    }
+                    match kind {
+                        L_PAREN => balance[0] += 1,
+                        R_PAREN => balance[0] -= 1,
+                        L_BRACK => balance[1] += 1,
+                        R_BRACK => balance[1] -= 1,
+                        L_CURLY | INTERP_START | DIRECTIVE_START => balance[2] += 1,
+                        R_CURLY => balance[2] -= 1,
+                        _ => (),
+                    }
+                    res.kinds.push(kind);
+                    res.raw.push(idx as u32);
+                    res.newline_before.push(newline);
+                    res.line_indent.push(indent);
+                    newline = matches!(kind, HEREDOC_START);
+                }
+            }
+        }
+        res.unbalanced = balance != [0; 3];
+        res
+    }
+}
+
+/// A parse error: a message and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+pub(crate) struct Parser<'t> {
+    input: Input<'t>,
+    pos: usize,
+    events: Vec<Event>,
+    errors: Vec<SyntaxError>,
+    steps: u32,
+    /// Current nesting of brackets, blocks and templates.
+    pub(crate) depth: u32,
+    /// Current tree depth added by operator and traversal chains.
+    pub(crate) chain: u32,
+    newlines_significant: bool,
+}
+
+const PARSER_STEP_LIMIT: u32 = 64;
+
+impl<'t> Parser<'t> {
+    pub(crate) fn new(input: Input<'t>) -> Parser<'t> {
+        Parser {
+            events: Vec::with_capacity(input.kinds.len() * 2),
+            input,
+            pos: 0,
+            errors: Vec::new(),
+            steps: 0,
+            depth: 0,
+            chain: 0,
+            newlines_significant: true,
+        }
+    }
+
+    pub(crate) fn finish(self) -> (Vec<Event>, Vec<SyntaxError>) {
+        (self.events, self.errors)
+    }
+
+    /// The kind of the current token (`EOF` at the end).
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    /// The kind of the token `n` ahead.
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+    }
+
+    /// The text of the token `n` ahead (empty at the end).
+    pub(crate) fn nth_text(&self, n: usize) -> &'t str {
+        match self.input.raw.get(self.pos + n) {
+            Some(&raw) => self.input.lexed.text(raw as usize),
+            None => "",
+        }
+    }
+
+    pub(crate) fn at(&mut self, kind: SyntaxKind) -> bool {
+        self.tick();
+        self.current() == kind
+    }
+
+    pub(crate) fn at_ts(&mut self, set: TokenSet) -> bool {
+        self.tick();
+        set.contains(self.current())
+    }
+
+    /// Whether the token `n` ahead is the identifier `kw` (a contextual keyword).
+    pub(crate) fn nth_at_kw(&self, n: usize, kw: &str) -> bool {
+        self.nth(n) == IDENT && self.nth_text(n) == kw
+    }
+
+    /// Whether the current token starts a new line.
+    pub(crate) fn at_line_start(&self) -> bool {
+        self.input.newline_before.get(self.pos).copied().unwrap_or(true)
+    }
+
+    /// Whether the current token is `kind` and continues the expression on the left: a newline
+    /// ends an expression where newlines are significant (bodies and object constructors).
+    pub(crate) fn at_continuation(&mut self, kind: SyntaxKind) -> bool {
+        self.at(kind) && !(self.newlines_significant && self.at_line_start())
+    }
+
+    /// Whether a newline before the current token ends the current construct.
+    pub(crate) fn newlines_significant(&self) -> bool {
+        self.newlines_significant
+    }
+
+    /// Sets whether newlines are significant, returning the previous setting.
+    pub(crate) fn set_newlines_significant(&mut self, significant: bool) -> bool {
+        std::mem::replace(&mut self.newlines_significant, significant)
+    }
+
+    /// The indentation of the line the current token is on.
+    pub(crate) fn line_indent(&self) -> u32 {
+        self.input.line_indent.get(self.pos).copied().unwrap_or(0)
+    }
+
+    /// Whether the current token starts a line indented no deeper than `open_indent`, in a file
+    /// whose brackets do not balance: then it most likely does not belong to an unclosed
+    /// construct opened on a line with that indentation.
+    pub(crate) fn at_outdented_line(&self, open_indent: u32) -> bool {
+        self.input.unbalanced
+            && self.at_line_start()
+            && self.line_indent() <= open_indent
+            && !matches!(self.current(), R_CURLY | R_BRACK | R_PAREN | EOF)
+    }
+
+    pub(crate) fn bump(&mut self) {
+        let kind = self.current();
+        self.bump_remap(kind);
+    }
+
+    /// Consumes the current token, giving it `kind` in the tree.
+    pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
+        if self.pos >= self.input.kinds.len() {
+            return;
+        }
+        self.pos += 1;
+        self.steps = 0;
+        self.events.push(Event::Token { kind });
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if !self.at(kind) {
+            return false;
+        }
+        self.bump();
+        true
+    }
+
+    /// Consumes `kind` or reports that it was expected.
+    pub(crate) fn expect(&mut self, kind: SyntaxKind) -> bool {
+        if self.eat(kind) {
+            return true;
+        }
+        self.error_expected(kind.describe());
+        false
+    }
+
+    /// Reports "expected `what`, found …" at the current token.
+    pub(crate) fn error_expected(&mut self, what: &str) {
+        let found = self.describe_current();
+        self.error(format!("expected {what}, found {found}"));
+    }
+
+    /// How the current token reads in an error message; a significant line break before it
+    /// reads as "a newline".
+    pub(crate) fn describe_current(&self) -> String {
+        if self.newlines_significant && self.at_line_start() && self.pos > 0 && !self.at_end() {
+            return "a newline".to_owned();
+        }
+        self.describe_token()
+    }
+
+    /// How the current token itself reads in an error message.
+    pub(crate) fn describe_token(&self) -> String {
+        match self.current() {
+            EOF => "end of file".to_owned(),
+            IDENT => format!("`{}`", self.nth_text(0)),
+            TEMPLATE_CHUNK => "template text".to_owned(),
+            kind => kind.describe().to_owned(),
+        }
+    }
+
+    /// Reports an error at the current token; at a significant line break or the end of the
+    /// input, at the end of the previous token instead.
+    pub(crate) fn error(&mut self, message: String) {
+        let range = self.current_error_range();
+        self.errors.push(SyntaxError { range, message });
+    }
+
+    /// Reports an error at an explicit range.
+    pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+        self.errors.push(SyntaxError { range, message });
+    }
+
+    /// The range of the current token.
+    pub(crate) fn current_range(&self) -> TextRange {
+        self.nth_range(0)
+    }
+
+    /// The range of the token `n` ahead.
+    pub(crate) fn nth_range(&self, n: usize) -> TextRange {
+        match self.input.raw.get(self.pos + n) {
+            Some(&raw) => self.input.lexed.range(raw as usize),
+            None => TextRange::empty(TextSize::new(self.input.lexed.range_end())),
+        }
+    }
+
+    /// The range of the token `n` significant tokens back (`n` ≥ 1), or an empty range at 0.
+    pub(crate) fn prev_range(&self, n: usize) -> TextRange {
+        match self.pos.checked_sub(n).and_then(|idx| self.input.raw.get(idx)) {
+            Some(&raw) => self.input.lexed.range(raw as usize),
+            None => TextRange::empty(TextSize::new(0)),
+        }
+    }
+
+    fn current_error_range(&self) -> TextRange {
+        let at_break = self.current() == EOF
+            || (self.newlines_significant && self.at_line_start() && self.pos > 0);
+        if !at_break {
+            return self.current_range();
+        }
+        // Point at the line break right after the previous token, or at the end of the input.
+        let Some(prev) = self.pos.checked_sub(1) else { return self.current_range() };
+        let after_prev = self.input.raw[prev] as usize + 1;
+        let lexed = self.input.lexed;
+        (after_prev..lexed.len())
+            .take_while(|&idx| lexed.kind(idx).is_trivia())
+            .find(|&idx| lexed.kind(idx) == NEWLINE)
+            .map_or_else(|| self.current_range(), |idx| lexed.range(idx))
+    }
+
+    /// Wraps the current token in an `ERROR` node and reports `message` at it.
+    pub(crate) fn err_and_bump(&mut self, message: String) {
+        self.error(message);
+        let m = self.start();
+        self.bump();
+        m.complete(self, ERROR);
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        let pos = self.events.len() as u32;
+        self.events.push(Event::Tombstone);
+        Marker { pos }
+    }
+
+    /// Guards against a grammar loop that makes no progress.
+    fn tick(&mut self) {
+        self.steps += 1;
+        debug_assert!(self.steps < PARSER_STEP_LIMIT * 1024, "the parser seems stuck");
+    }
+
+    /// Whether the parser has consumed every token.
+    pub(crate) fn at_end(&self) -> bool {
+        self.pos >= self.input.kinds.len()
+    }
+
+    /// Consumes tokens into an `ERROR` node until a token of `stop` at bracket depth 0, a line
+    /// start at depth 0 (when `stop_at_line_start`), a closing bracket that would go below
+    /// depth 0, or the end of input. Returns whether anything was consumed.
+    pub(crate) fn skip_until(&mut self, stop: TokenSet, stop_at_line_start: bool) -> bool {
+        let m = self.start();
+        let mut balance = 0u32;
+        let mut consumed = false;
+        loop {
+            let kind = self.current();
+            if kind == EOF {
+                break;
+            }
+            if balance == 0 {
+                if consumed && stop_at_line_start && self.at_line_start() {
+                    break;
+                }
+                if stop.contains(kind) || matches!(kind, R_CURLY | R_BRACK | R_PAREN) && consumed {
+                    break;
+                }
+                if matches!(kind, R_CURLY | R_BRACK | R_PAREN | CLOSE_QUOTE | HEREDOC_END) {
+                    break;
+                }
+            }
+            match kind {
+                L_PAREN | L_BRACK | L_CURLY | INTERP_START | DIRECTIVE_START | OPEN_QUOTE
+                | HEREDOC_START => balance += 1,
+                R_PAREN | R_BRACK | R_CURLY | CLOSE_QUOTE | HEREDOC_END => {
+                    balance = balance.saturating_sub(1)
+                }
+                _ => (),
+            }
+            self.bump();
+            consumed = true;
+        }
+        if consumed {
+            m.complete(self, ERROR);
+        } else {
+            m.abandon(self);
+        }
+        consumed
+    }
+
+    /// Consumes one balanced unit (a token, or an opening bracket through its match) into an
+    /// `ERROR` node. Used when nesting is too deep to parse the unit.
+    pub(crate) fn skip_balanced(&mut self) -> CompletedMarker {
+        let m = self.start();
+        let mut balance = 0u32;
+        loop {
+            match self.current() {
+                EOF => break,
+                L_PAREN | L_BRACK | L_CURLY | INTERP_START | DIRECTIVE_START | OPEN_QUOTE
+                | HEREDOC_START => balance += 1,
+                R_PAREN | R_BRACK | R_CURLY | CLOSE_QUOTE | HEREDOC_END => {
+                    if balance == 0 {
+                        break;
+                    }
+                    balance -= 1;
+                }
+                _ => (),
+            }
+            self.bump();
+            if balance == 0 {
+                break;
+            }
+        }
+        m.complete(self, ERROR)
+    }
+}
+
+/// A node being parsed; `complete` or `abandon` it.
+#[must_use]
+pub(crate) struct Marker {
+    pos: u32,
+}
+
+impl Marker {
+    pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        let idx = self.pos as usize;
+        if let Event::Tombstone = p.events[idx] {
+            p.events[idx] = Event::Start { kind, forward_parent: None };
+        }
+        p.events.push(Event::Finish);
+        CompletedMarker { pos: self.pos }
+    }
+
+    pub(crate) fn abandon(self, p: &mut Parser<'_>) {
+        let idx = self.pos as usize;
+        if idx == p.events.len() - 1 {
+            p.events.pop();
+        }
+    }
+}
+
+/// A finished node, which can still be wrapped in a new parent.
+#[derive(Clone, Copy)]
+pub(crate) struct CompletedMarker {
+    pos: u32,
+}
+
+impl CompletedMarker {
+    /// Starts a node that encloses this one: `a` becomes the first child of `a.b`.
+    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+        let new = p.start();
+        if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
+            *forward_parent = Some(new.pos);
+        }
+        new
+    }
+}
