@@ -85,11 +85,20 @@ fn source_files(path: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 fn collect_dir(acc: &mut Vec<PathBuf>, dir: &Path) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|err| format!("cannot read directory `{}`: {}", dir.display(), io_reason(&err)))?;
+    let entries = std::fs::read_dir(dir).map_err(|err| {
+        format!(
+            "cannot read directory `{}`: {}",
+            dir.display(),
+            io_reason(&err)
+        )
+    })?;
     for entry in entries {
         let entry = entry.map_err(|err| {
-            format!("cannot read directory `{}`: {}", dir.display(), io_reason(&err))
+            format!(
+                "cannot read directory `{}`: {}",
+                dir.display(),
+                io_reason(&err)
+            )
         })?;
         let path = entry.path();
         if path.is_dir() {

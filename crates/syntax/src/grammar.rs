@@ -7,9 +7,9 @@ mod expressions;
 mod items;
 mod templates;
 
+use crate::SyntaxKind::{self, *};
 use crate::parser::{CHAIN_LIMIT, CompletedMarker, NESTING_LIMIT, Parser};
 use crate::token_set::TokenSet;
-use crate::SyntaxKind::{self, *};
 
 /// Parses a whole file: `SOURCE_FILE { BODY }`.
 pub(crate) fn source_file(p: &mut Parser<'_>) {
@@ -17,7 +17,10 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
     items::body(p, None);
     while !p.at_end() {
         // Only a stray closing bracket can stop the top-level body early.
-        p.err_and_bump(format!("unexpected {}: it closes nothing", p.describe_current()));
+        p.err_and_bump(format!(
+            "unexpected {}: it closes nothing",
+            p.describe_token()
+        ));
         items::body(p, None);
     }
     m.complete(p, SOURCE_FILE);

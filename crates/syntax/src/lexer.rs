@@ -69,7 +69,10 @@ impl<'a> LexedText<'a> {
     }
 
     pub fn range(&self, idx: usize) -> TextRange {
-        TextRange::new(TextSize::new(self.starts[idx]), TextSize::new(self.starts[idx + 1]))
+        TextRange::new(
+            TextSize::new(self.starts[idx]),
+            TextSize::new(self.starts[idx + 1]),
+        )
     }
 
     /// The length of the text, as an offset.
@@ -94,7 +97,11 @@ enum Mode {
     /// `" … "`, opened at `open`.
     Quoted { open: u32 },
     /// A heredoc whose introducer `<<ID` spans `intro`, with the marker `ID` at `marker`.
-    Heredoc { intro: (u32, u32), marker: (u32, u32), at_line_start: bool },
+    Heredoc {
+        intro: (u32, u32),
+        marker: (u32, u32),
+        at_line_start: bool,
+    },
 }
 
 struct Lexer<'a> {
@@ -114,9 +121,11 @@ impl Lexer<'_> {
             match self.stack.last().copied() {
                 None | Some(Mode::Interp { .. }) => self.lex_code(),
                 Some(Mode::Quoted { open }) => self.lex_quoted(open),
-                Some(Mode::Heredoc { intro, marker, at_line_start }) => {
-                    self.lex_heredoc(intro, marker, at_line_start)
-                }
+                Some(Mode::Heredoc {
+                    intro,
+                    marker,
+                    at_line_start,
+                }) => self.lex_heredoc(intro, marker, at_line_start),
             }
         }
         // Modes still open at the end of input.
@@ -206,6 +215,15 @@ impl Lexer<'_> {
                     }
                     continue;
                 }
+                Ok(CodeToken::Quote) if self.in_unclosed_interp_of_quoted(start) => {
+                    // `"${x"`: the interpolation lacks its `}` and this quote closes the
+                    // string. The parser reports the missing `}`.
+                    self.push(CLOSE_QUOTE, start);
+                    self.stack.pop();
+                    self.stack.pop();
+                    self.pos = end;
+                    return;
+                }
                 Ok(CodeToken::Quote) => {
                     self.push(OPEN_QUOTE, start);
                     self.stack.push(Mode::Quoted { open: start as u32 });
@@ -224,6 +242,26 @@ impl Lexer<'_> {
             self.push(kind, start);
         }
         self.pos = self.text.len();
+    }
+
+    /// Whether a `"` at `start`, inside `${ }` of a quoted string, cannot open a nested string
+    /// because no closing quote follows on its line: then it closes the outer string.
+    fn in_unclosed_interp_of_quoted(&self, start: usize) -> bool {
+        let [.., Mode::Quoted { .. }, Mode::Interp { depth: 0 }] = self.stack[..] else {
+            return false;
+        };
+        let bytes = self.text.as_bytes();
+        let mut idx = start + 1;
+        while idx < bytes.len() {
+            match bytes[idx] {
+                b'"' => return false,
+                b'\\' => idx += 2,
+                b'\n' | b'\r' => return true,
+                b'$' | b'%' if bytes.get(idx + 1) == Some(&b'{') => return false,
+                _ => idx += 1,
+            }
+        }
+        true
     }
 
     /// At `start` the code lexer found no token: an identifier with non-ASCII letters, or junk.
@@ -249,8 +287,19 @@ impl Lexer<'_> {
         // Merge a run of invalid characters into one token and one error.
         let last = self.res.kinds.len().wrapping_sub(1);
         let merges = self.res.kinds.last() == Some(&ERROR_TOKEN)
-            && self.res.errors.last().is_some_and(|err| err.range.end() == TextSize::new(start as u32))
-            && self.res.starts.get(last) == Some(&(self.res.errors.last().map_or(0, |e| u32::from(e.range.start()))));
+            && self
+                .res
+                .errors
+                .last()
+                .is_some_and(|err| err.range.end() == TextSize::new(start as u32))
+            && self.res.starts.get(last)
+                == Some(
+                    &(self
+                        .res
+                        .errors
+                        .last()
+                        .map_or(0, |e| u32::from(e.range.start()))),
+                );
         if merges {
             if let Some(err) = self.res.errors.last_mut() {
                 err.range = TextRange::new(err.range.start(), TextSize::new(end as u32));
@@ -360,7 +409,10 @@ impl Lexer<'_> {
             // A backslash at the end of the line: the newline is reported as unterminated.
             None | Some(b'\n' | b'\r') => (1, false),
             Some(_) => {
-                let ch_len = self.text[idx + 1..].chars().next().map_or(1, char::len_utf8);
+                let ch_len = self.text[idx + 1..]
+                    .chars()
+                    .next()
+                    .map_or(1, char::len_utf8);
                 (1 + ch_len, false)
             }
         };
@@ -380,9 +432,14 @@ impl Lexer<'_> {
     fn lex_heredoc(&mut self, intro: (u32, u32), marker: (u32, u32), at_line_start: bool) {
         let bytes = self.text.as_bytes();
         let start = self.pos;
-        let line_end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |it| start + it);
+        let line_end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |it| start + it);
         if at_line_start {
-            let line = self.text[start..line_end].strip_suffix('\r').unwrap_or(&self.text[start..line_end]);
+            let line = self.text[start..line_end]
+                .strip_suffix('\r')
+                .unwrap_or(&self.text[start..line_end]);
             let marker_text = &self.text[marker.0 as usize..marker.1 as usize];
             if line.trim_matches([' ', '\t']) == marker_text {
                 self.push(HEREDOC_END, start);
@@ -415,9 +472,18 @@ impl Lexer<'_> {
         self.pos = end;
     }
 
-    fn set_heredoc_line_start(&mut self, intro: (u32, u32), marker: (u32, u32), at_line_start: bool) {
+    fn set_heredoc_line_start(
+        &mut self,
+        intro: (u32, u32),
+        marker: (u32, u32),
+        at_line_start: bool,
+    ) {
         if let Some(top) = self.stack.last_mut() {
-            *top = Mode::Heredoc { intro, marker, at_line_start };
+            *top = Mode::Heredoc {
+                intro,
+                marker,
+                at_line_start,
+            };
         }
     }
 
@@ -439,9 +505,11 @@ enum TemplateSequence {
 fn template_sequence_at(bytes: &[u8], idx: usize) -> TemplateSequence {
     let sigil = bytes[idx];
     match (bytes.get(idx + 1), bytes.get(idx + 2)) {
-        (Some(b'{'), _) => {
-            TemplateSequence::Start(if sigil == b'$' { INTERP_START } else { DIRECTIVE_START })
-        }
+        (Some(b'{'), _) => TemplateSequence::Start(if sigil == b'$' {
+            INTERP_START
+        } else {
+            DIRECTIVE_START
+        }),
         (Some(&next), Some(b'{')) if next == sigil => TemplateSequence::Literal,
         _ => TemplateSequence::None,
     }
@@ -449,13 +517,19 @@ fn template_sequence_at(bytes: &[u8], idx: usize) -> TemplateSequence {
 
 /// `\u` or `\U` at `idx` followed by up to `digits` hex digits: (length, whether valid).
 fn hex_escape_len(bytes: &[u8], idx: usize, digits: usize) -> (usize, bool) {
-    let hex = bytes[idx + 2..].iter().take(digits).take_while(|b| b.is_ascii_hexdigit()).count();
+    let hex = bytes[idx + 2..]
+        .iter()
+        .take(digits)
+        .take_while(|b| b.is_ascii_hexdigit())
+        .count();
     if hex < digits {
         return (2 + hex, false);
     }
     let value = bytes[idx + 2..idx + 2 + digits]
         .iter()
-        .fold(0u32, |acc, &b| acc.wrapping_mul(16) + (b as char).to_digit(16).unwrap_or(0));
+        .fold(0u32, |acc, &b| {
+            acc.wrapping_mul(16) + (b as char).to_digit(16).unwrap_or(0)
+        });
     (2 + digits, char::from_u32(value).is_some())
 }
 
@@ -516,6 +590,3 @@ enum CodeToken {
     #[token("<<")]
     HeredocIntro,
 }
-
-#[cfg(test)]
-mod tests;

@@ -6,12 +6,16 @@
 //!   of the tree equal the input byte for byte, for every input.
 //! - No input overflows the stack: nesting is limited in the parser and reported.
 
+pub mod ast;
 mod grammar;
 mod lexer;
 mod parser;
 mod syntax_kind;
 mod syntax_node;
 mod token_set;
+
+#[cfg(test)]
+mod tests;
 
 pub use lexer::{LexError, LexedText};
 pub use parser::SyntaxError;
@@ -35,6 +39,13 @@ impl Parse {
     /// The green (position-independent, shareable) tree.
     pub fn green(&self) -> &GreenNode {
         &self.green
+    }
+
+    /// The typed root.
+    pub fn tree(&self) -> ast::SourceFile {
+        use ast::AstNode;
+        // The root is always SOURCE_FILE, so the cast cannot fail.
+        ast::SourceFile::cast(self.syntax_node()).unwrap_or_else(|| unreachable!())
     }
 
     /// Lexing and parsing errors, sorted by position.
@@ -87,7 +98,10 @@ pub fn parse(text: &str) -> Parse {
     let mut errors: Vec<SyntaxError> = lexed
         .errors()
         .iter()
-        .map(|err| SyntaxError { range: err.range, message: err.message.clone() })
+        .map(|err| SyntaxError {
+            range: err.range,
+            message: err.message.clone(),
+        })
         .chain(parse_errors)
         .collect();
     errors.sort_by_key(|err| (err.range.start(), err.range.end()));

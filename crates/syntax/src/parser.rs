@@ -6,9 +6,9 @@
 
 use rowan::{TextRange, TextSize};
 
+use crate::SyntaxKind::{self, *};
 use crate::lexer::LexedText;
 use crate::token_set::TokenSet;
-use crate::SyntaxKind::{self, *};
 
 /// How many levels of brackets, blocks and templates may nest before parsing gives up on the
 /// inner part with a "nested too deeply" error. Guards the stack of the recursive descent.
@@ -23,10 +23,15 @@ pub(crate) const CHAIN_LIMIT: u32 = 2048;
 pub(crate) enum Event {
     /// Starts a node. `forward_parent` links to a node started later that must enclose this one
     /// (see [`CompletedMarker::precede`]).
-    Start { kind: SyntaxKind, forward_parent: Option<u32> },
+    Start {
+        kind: SyntaxKind,
+        forward_parent: Option<u32>,
+    },
     Finish,
     /// One significant token, with its kind possibly remapped (an `IDENT` becoming `FOR_KW`).
-    Token { kind: SyntaxKind },
+    Token {
+        kind: SyntaxKind,
+    },
     /// A `Start` that was abandoned.
     Tombstone,
 }
@@ -169,7 +174,11 @@ impl<'t> Parser<'t> {
 
     /// Whether the current token starts a new line.
     pub(crate) fn at_line_start(&self) -> bool {
-        self.input.newline_before.get(self.pos).copied().unwrap_or(true)
+        self.input
+            .newline_before
+            .get(self.pos)
+            .copied()
+            .unwrap_or(true)
     }
 
     /// Whether the current token is `kind` and continues the expression on the left: a newline
@@ -264,12 +273,25 @@ impl<'t> Parser<'t> {
     /// input, at the end of the previous token instead.
     pub(crate) fn error(&mut self, message: String) {
         let range = self.current_error_range();
+        self.error_at(range, message);
+    }
+
+    /// Reports an error at an explicit range. Only the first error at a position is kept:
+    /// later ones are follow-ups of the same mistake.
+    pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+        if self
+            .errors
+            .last()
+            .is_some_and(|last| last.range.start() == range.start())
+        {
+            return;
+        }
         self.errors.push(SyntaxError { range, message });
     }
 
-    /// Reports an error at an explicit range.
-    pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
-        self.errors.push(SyntaxError { range, message });
+    /// Whether the current token starts a line where newlines end expressions.
+    pub(crate) fn at_significant_line_start(&self) -> bool {
+        self.newlines_significant && self.at_line_start() && self.pos > 0
     }
 
     /// The range of the current token.
@@ -287,7 +309,11 @@ impl<'t> Parser<'t> {
 
     /// The range of the token `n` significant tokens back (`n` ≥ 1), or an empty range at 0.
     pub(crate) fn prev_range(&self, n: usize) -> TextRange {
-        match self.pos.checked_sub(n).and_then(|idx| self.input.raw.get(idx)) {
+        match self
+            .pos
+            .checked_sub(n)
+            .and_then(|idx| self.input.raw.get(idx))
+        {
             Some(&raw) => self.input.lexed.range(raw as usize),
             None => TextRange::empty(TextSize::new(0)),
         }
@@ -300,7 +326,9 @@ impl<'t> Parser<'t> {
             return self.current_range();
         }
         // Point at the line break right after the previous token, or at the end of the input.
-        let Some(prev) = self.pos.checked_sub(1) else { return self.current_range() };
+        let Some(prev) = self.pos.checked_sub(1) else {
+            return self.current_range();
+        };
         let after_prev = self.input.raw[prev] as usize + 1;
         let lexed = self.input.lexed;
         (after_prev..lexed.len())
@@ -326,7 +354,15 @@ impl<'t> Parser<'t> {
     /// Guards against a grammar loop that makes no progress.
     fn tick(&mut self) {
         self.steps += 1;
-        debug_assert!(self.steps < PARSER_STEP_LIMIT * 1024, "the parser seems stuck");
+        debug_assert!(
+            self.steps < PARSER_STEP_LIMIT * 1024,
+            "the parser seems stuck"
+        );
+    }
+
+    /// How many significant tokens were consumed; loops compare it to ensure progress.
+    pub(crate) fn progress(&self) -> usize {
+        self.pos
     }
 
     /// Whether the parser has consumed every token.
@@ -353,7 +389,10 @@ impl<'t> Parser<'t> {
                 if stop.contains(kind) || matches!(kind, R_CURLY | R_BRACK | R_PAREN) && consumed {
                     break;
                 }
-                if matches!(kind, R_CURLY | R_BRACK | R_PAREN | CLOSE_QUOTE | HEREDOC_END) {
+                if matches!(
+                    kind,
+                    R_CURLY | R_BRACK | R_PAREN | CLOSE_QUOTE | HEREDOC_END
+                ) {
                     break;
                 }
             }
@@ -413,7 +452,10 @@ impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
         let idx = self.pos as usize;
         if let Event::Tombstone = p.events[idx] {
-            p.events[idx] = Event::Start { kind, forward_parent: None };
+            p.events[idx] = Event::Start {
+                kind,
+                forward_parent: None,
+            };
         }
         p.events.push(Event::Finish);
         CompletedMarker { pos: self.pos }

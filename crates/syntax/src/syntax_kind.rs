@@ -130,7 +130,10 @@ impl SyntaxKind {
 
     /// Whitespace, newlines and comments.
     pub fn is_trivia(self) -> bool {
-        matches!(self, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::COMMENT)
+        matches!(
+            self,
+            SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::COMMENT
+        )
     }
 
     /// Whether this kind is a token (as opposed to a node).
@@ -309,7 +312,10 @@ const KIND_ORDER: [SyntaxKind; SyntaxKind::COUNT as usize] = {
 const _: () = {
     let mut idx = 0;
     while idx < KIND_ORDER.len() {
-        assert!(KIND_ORDER[idx] as usize == idx, "KIND_ORDER must follow the declaration order");
+        assert!(
+            KIND_ORDER[idx] as usize == idx,
+            "KIND_ORDER must follow the declaration order"
+        );
         idx += 1;
     }
 };

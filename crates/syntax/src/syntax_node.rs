@@ -2,9 +2,9 @@
 
 use rowan::{GreenNode, GreenNodeBuilder, Language};
 
+use crate::SyntaxKind;
 use crate::lexer::LexedText;
 use crate::parser::Event;
-use crate::SyntaxKind;
 
 /// The rowan language of PCL trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,16 +33,27 @@ pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 /// first to their last significant token; trivia at the end of the input goes to the root.
 /// Every token of `lexed` ends up in the tree, in order.
 pub(crate) fn build_tree(lexed: &LexedText<'_>, mut events: Vec<Event>) -> GreenNode {
-    let mut sink = Sink { lexed, builder: GreenNodeBuilder::new(), raw_pos: 0, depth: 0 };
+    let mut sink = Sink {
+        lexed,
+        builder: GreenNodeBuilder::new(),
+        raw_pos: 0,
+        depth: 0,
+    };
     let mut forward_kinds = Vec::new();
     for idx in 0..events.len() {
         match std::mem::replace(&mut events[idx], Event::Tombstone) {
-            Event::Start { kind, forward_parent } => {
+            Event::Start {
+                kind,
+                forward_parent,
+            } => {
                 forward_kinds.push(kind);
                 let mut next = forward_parent;
                 while let Some(fwd) = next {
                     next = match std::mem::replace(&mut events[fwd as usize], Event::Tombstone) {
-                        Event::Start { kind, forward_parent } => {
+                        Event::Start {
+                            kind,
+                            forward_parent,
+                        } => {
                             forward_kinds.push(kind);
                             forward_parent
                         }
@@ -86,7 +97,8 @@ impl Sink<'_, '_> {
                 if kind.is_trivia() {
                     self.raw_token(kind);
                 } else {
-                    self.builder.start_node(rowan::SyntaxKind(SyntaxKind::ERROR as u16));
+                    self.builder
+                        .start_node(rowan::SyntaxKind(SyntaxKind::ERROR as u16));
                     self.raw_token(kind);
                     self.builder.finish_node();
                 }

@@ -38,7 +38,9 @@ pub fn files_with_extensions(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
 }
 
 fn collect_files(acc: &mut Vec<PathBuf>, dir: &Path, extensions: &[&str]) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {

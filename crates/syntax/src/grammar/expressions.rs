@@ -10,7 +10,9 @@ const EXPR_RECOVERY: TokenSet =
 /// be parsed (and then nothing was consumed, unless it was an error node).
 pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     if p.depth >= NESTING_LIMIT {
-        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        p.error(format!(
+            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
+        ));
         return Some(p.skip_balanced());
     }
     p.depth += 1;
@@ -28,16 +30,27 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     let m = cond.precede(p);
     p.bump();
-    if expr(p).is_none() {
+    if !operand_follows(p, "`?`") || expr(p).is_none() {
         return Some(m.complete(p, CONDITIONAL_EXPR));
     }
     if p.at_continuation(COLON) {
         p.bump();
-        expr(p);
+        if operand_follows(p, "`:`") {
+            expr(p);
+        }
     } else {
         p.error_expected("`:` and the value for a false condition");
     }
     Some(m.complete(p, CONDITIONAL_EXPR))
+}
+
+/// Whether an operand may follow an operator here: not after a significant line break.
+fn operand_follows(p: &mut Parser<'_>, after: &str) -> bool {
+    if p.at_significant_line_start() || p.at(EOF) {
+        p.error_expected(&format!("an expression after {after}"));
+        return false;
+    }
+    true
 }
 
 fn precedence(kind: SyntaxKind) -> u8 {
@@ -68,7 +81,7 @@ fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
         }
         let m = lhs.precede(p);
         p.bump();
-        if binary(p, op_precedence).is_none() {
+        if !operand_follows(p, op.describe()) || binary(p, op_precedence).is_none() {
             lhs = m.complete(p, BINARY_EXPR);
             break;
         }
@@ -96,20 +109,25 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         return postfix(p);
     }
     if p.depth >= NESTING_LIMIT {
-        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        p.error(format!(
+            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
+        ));
         return Some(p.skip_balanced());
     }
     let m = p.start();
+    let op = p.current();
     p.bump();
     p.depth += 1;
-    // A missing operand reports its own error.
-    unary(p);
+    if operand_follows(p, op.describe()) {
+        // A missing operand reports its own error.
+        unary(p);
+    }
     p.depth -= 1;
     Some(m.complete(p, UNARY_EXPR))
 }
 
 // test postfix
-// a = x.b[0].c.0[*].d.*.e
+// a = x.b[0].c.0.d
 fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let mut lhs = atom(p)?;
     let chain_start = p.chain;
@@ -123,7 +141,14 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 _ => {
                     let m = lhs.precede(p);
                     let kind = dot_step(p);
-                    m.complete(p, if kind == ATTR_STEP { GET_ATTR_EXPR } else { LEGACY_INDEX_EXPR })
+                    m.complete(
+                        p,
+                        if kind == ATTR_STEP {
+                            GET_ATTR_EXPR
+                        } else {
+                            LEGACY_INDEX_EXPR
+                        },
+                    )
                 }
             };
         } else if p.at_continuation(L_BRACK) {
@@ -149,6 +174,10 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 /// parsed. The caller wraps the tokens.
 fn dot_step(p: &mut Parser<'_>) -> SyntaxKind {
     p.bump();
+    if p.at_significant_line_start() {
+        p.error_expected("an attribute name after `.`");
+        return ATTR_STEP;
+    }
     match p.current() {
         IDENT => {
             p.bump();
@@ -229,11 +258,15 @@ fn full_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
             if !chain_step(p) {
                 break;
             }
+            let step = p.start();
             if p.nth(1) == STAR && p.nth(2) == R_BRACK {
                 p.error("nested splat expression not allowed: use a `for` expression".to_owned());
+                for _ in 0..3 {
+                    p.bump();
+                }
+            } else {
+                index_brackets(p);
             }
-            let step = p.start();
-            index_brackets(p);
             step.complete(p, INDEX_STEP);
         } else {
             break;
@@ -259,7 +292,9 @@ fn atom(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         L_CURLY => object(p),
         _ => {
             let message = format!("expected an expression, found {}", p.describe_current());
-            if p.at_ts(EXPR_RECOVERY) || p.at(EOF) || (p.newlines_significant() && p.at_line_start())
+            if p.at_ts(EXPR_RECOVERY)
+                || p.at(EOF)
+                || (p.newlines_significant() && p.at_line_start())
             {
                 p.error(message);
             } else {
@@ -307,10 +342,11 @@ fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
 fn arg_list(p: &mut Parser<'_>) {
     let m = p.start();
     let open_indent = p.line_indent();
+    let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.depth += 1;
-    while !p.at(R_PAREN) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+    while !list_ends(p, R_PAREN, open_indent) {
         if expr(p).is_none() && !p.at_ts(ARG_FOLLOW) {
             p.skip_until(ARG_FOLLOW, false);
         }
@@ -323,22 +359,35 @@ fn arg_list(p: &mut Parser<'_>) {
         if p.eat(COMMA) {
             continue;
         }
-        if !p.at(R_PAREN) {
-            p.error_expected("`,` or `)`");
-            if !p.skip_until(ARG_FOLLOW, false) || !p.eat(COMMA) {
-                break;
-            }
+        if list_ends(p, R_PAREN, open_indent) {
+            break;
+        }
+        p.error_expected("`,` or `)`");
+        if !p.skip_until(ARG_FOLLOW, false) || !p.eat(COMMA) {
+            break;
         }
     }
     p.depth -= 1;
     p.set_newlines_significant(significant);
-    if !p.eat(R_PAREN) && !p.at_ts(ARG_FOLLOW) {
-        p.error_expected("`)` to close the argument list");
+    if !p.eat(R_PAREN) {
+        p.error_at(
+            open_range,
+            "unclosed argument list: this `(` has no matching `)`".to_owned(),
+        );
     }
     m.complete(p, ARG_LIST);
 }
 
 const ARG_FOLLOW: TokenSet = TokenSet::new(&[COMMA, R_PAREN, DOT3]);
+
+/// Whether a bracketed list closed by `close` ends here: at its closer, at another closing
+/// bracket or the end of a template, at the end of input, or (in a file whose brackets do not
+/// balance) at a line indented no deeper than the line that opened the list.
+fn list_ends(p: &mut Parser<'_>, close: SyntaxKind, open_indent: u32) -> bool {
+    p.at(close) || p.at(EOF) || p.at_ts(LIST_STOP) || p.at_outdented_line(open_indent)
+}
+
+const LIST_STOP: TokenSet = TokenSet::new(&[R_PAREN, R_BRACK, R_CURLY, CLOSE_QUOTE, HEREDOC_END]);
 
 // test paren
 // a = (1 + 2) * 3
@@ -366,24 +415,28 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.depth += 1;
-    while !p.at(R_BRACK) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+    while !list_ends(p, R_BRACK, open_indent) {
         if expr(p).is_none() && !p.at_ts(TUPLE_FOLLOW) {
             p.skip_until(TUPLE_FOLLOW, false);
         }
         if p.eat(COMMA) {
             continue;
         }
-        if !p.at(R_BRACK) {
-            p.error_expected("`,` or `]`");
-            if !p.skip_until(TUPLE_FOLLOW, false) || !p.eat(COMMA) {
-                break;
-            }
+        if list_ends(p, R_BRACK, open_indent) {
+            break;
+        }
+        p.error_expected("`,` or `]`");
+        if !p.skip_until(TUPLE_FOLLOW, false) || !p.eat(COMMA) {
+            break;
         }
     }
     p.depth -= 1;
     p.set_newlines_significant(significant);
     if !p.eat(R_BRACK) {
-        p.error_at(open_range, "unclosed tuple: this `[` has no matching `]`".to_owned());
+        p.error_at(
+            open_range,
+            "unclosed tuple: this `[` has no matching `]`".to_owned(),
+        );
     }
     m.complete(p, TUPLE_EXPR)
 }
@@ -401,9 +454,14 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump();
     let significant = p.set_newlines_significant(true);
     p.depth += 1;
-    while !p.at(R_CURLY) && !p.at(EOF) && !p.at_outdented_line(open_indent) {
+    while !list_ends(p, R_CURLY, open_indent) {
+        let before = p.progress();
         object_item(p);
-        if p.eat(COMMA) || p.at(R_CURLY) || p.at_line_start() {
+        if p.progress() == before {
+            p.err_and_bump(format!("unexpected {} in the object", p.describe_token()));
+            continue;
+        }
+        if p.eat(COMMA) || p.at_line_start() || list_ends(p, R_CURLY, open_indent) {
             continue;
         }
         p.error_expected("`,`, a newline or `}` after the object item");
@@ -413,7 +471,10 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     p.depth -= 1;
     p.set_newlines_significant(significant);
     if !p.eat(R_CURLY) {
-        p.error_at(open_range, "unclosed object: this `{` has no matching `}`".to_owned());
+        p.error_at(
+            open_range,
+            "unclosed object: this `{` has no matching `}`".to_owned(),
+        );
     }
     m.complete(p, OBJECT_EXPR)
 }
@@ -431,7 +492,7 @@ fn object_item(p: &mut Parser<'_>) {
     } else {
         key.complete(p, OBJECT_KEY);
     }
-    if p.at_continuation(EQ) || p.at_continuation(COLON) {
+    if p.at(EQ) || p.at(COLON) {
         p.bump();
         if p.at_line_start() || p.at(EOF) {
             p.error_expected("a value after the object key");
@@ -498,10 +559,11 @@ fn for_intro(p: &mut Parser<'_>) {
     if p.nth_at_kw(0, "in") {
         p.bump_remap(IN_KW);
         expr(p);
-        p.expect(COLON);
     } else {
         p.error_expected("`in`");
+        p.skip_until(TokenSet::new(&[COLON]), false);
     }
+    p.expect(COLON);
     m.complete(p, FOR_INTRO);
 }
 

@@ -25,7 +25,11 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
         } else if p.at_ts(CLOSING) {
             break;
         }
+        let before = p.progress();
         item(p, block);
+        if p.progress() == before {
+            p.err_and_bump(format!("unexpected {}", p.describe_token()));
+        }
     }
     m.complete(p, BODY);
 }
@@ -64,13 +68,19 @@ fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
     p.bump();
     p.bump();
     let significant = p.set_newlines_significant(true);
-    if p.at_line_start() || p.at(EOF) {
+    let value = if p.at_line_start() || p.at(EOF) {
         p.error_expected("an expression after `=`");
+        None
     } else {
-        super::expressions::expr(p);
-    }
+        super::expressions::expr(p)
+    };
     p.set_newlines_significant(significant);
     m.complete(p, ATTRIBUTE);
+    if value.is_none() && !p.at_line_start() {
+        // The missing value was reported; skip the rest of the line quietly.
+        p.skip_until(TokenSet::new(&[]), true);
+        return;
+    }
     item_end(p, close_on_same_line);
 }
 
@@ -83,7 +93,10 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool) {
     let message = if p.at(COMMA) {
         "unexpected `,`: each attribute must be on its own line".to_owned()
     } else {
-        format!("expected a newline after the attribute value, found {}", p.describe_current())
+        format!(
+            "expected a newline after the attribute value, found {}",
+            p.describe_current()
+        )
     };
     p.error(message);
     p.skip_until(TokenSet::new(&[]), true);
@@ -130,7 +143,9 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         return;
     }
     if p.depth >= NESTING_LIMIT {
-        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        p.error(format!(
+            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
+        ));
         p.skip_balanced();
         m.complete(p, BLOCK);
         return;
@@ -142,11 +157,20 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     if single_line {
         single_line_body(p, open_indent);
     } else {
-        body(p, Some(BlockCtx { open_indent, close_on_same_line: false }));
+        body(
+            p,
+            Some(BlockCtx {
+                open_indent,
+                close_on_same_line: false,
+            }),
+        );
     }
     p.depth -= 1;
     if !p.eat(R_CURLY) {
-        p.error_at(open_range, "unclosed block: this `{` has no matching `}`".to_owned());
+        p.error_at(
+            open_range,
+            "unclosed block: this `{` has no matching `}`".to_owned(),
+        );
     }
     m.complete(p, BLOCK);
     item_end(p, close_on_same_line);
@@ -156,7 +180,10 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
 // a { b = "foo" }
 fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     let m = p.start();
-    let ctx = BlockCtx { open_indent, close_on_same_line: true };
+    let ctx = BlockCtx {
+        open_indent,
+        close_on_same_line: true,
+    };
     if p.at(IDENT) && matches!(p.nth(1), IDENT | OPEN_QUOTE | L_CURLY) {
         // Point at the nested block's head, up to and including its `{`.
         let mut n = 1;
@@ -165,7 +192,10 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
         }
         let last = if p.nth(n) == L_CURLY { n } else { n - 1 };
         let range = p.current_range().cover(p.nth_range(last));
-        p.error_at(range, "a single-line block cannot contain another block".to_owned());
+        p.error_at(
+            range,
+            "a single-line block cannot contain another block".to_owned(),
+        );
     }
     item(p, Some(ctx));
     if p.at(COMMA) && !p.at_line_start() {
@@ -174,7 +204,7 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
                 .to_owned(),
         );
         p.skip_until(TokenSet::new(&[R_CURLY]), false);
-    } else if p.at_line_start() && !p.at(EOF) && !p.at(R_CURLY) {
+    } else if p.at_line_start() && !p.at(EOF) {
         p.error(
             "the closing `}` of a single-line block must be on the same line: put the body on its own lines"
                 .to_owned(),
@@ -183,7 +213,11 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     // Recover from the errors above: the rest is a normal body, where a `}` may still follow
     // on the same line as an attribute.
     while !p.at(EOF) && !p.at(R_CURLY) && !p.at_outdented_line(open_indent) {
+        let before = p.progress();
         item(p, Some(ctx));
+        if p.progress() == before {
+            p.err_and_bump(format!("unexpected {}", p.describe_token()));
+        }
     }
     m.complete(p, BODY);
 }

@@ -46,11 +46,15 @@ fn template_parts(p: &mut Parser<'_>, closers: &[&str]) -> bool {
                     "for" => template_for(p),
                     _ if closers.contains(&keyword) => return has_sequences,
                     "else" | "endif" => {
-                        p.error(format!("unexpected `%{{ {keyword} }}` without a matching `%{{ if }}`"));
+                        p.error(format!(
+                            "unexpected `%{{ {keyword} }}` without a matching `%{{ if }}`"
+                        ));
                         skip_directive(p);
                     }
                     "endfor" => {
-                        p.error("unexpected `%{ endfor }` without a matching `%{ for }`".to_owned());
+                        p.error(
+                            "unexpected `%{ endfor }` without a matching `%{ for }`".to_owned(),
+                        );
                         skip_directive(p);
                     }
                     _ => {
@@ -145,7 +149,10 @@ fn template_if(p: &mut Parser<'_>) {
         directive_close(p, significant);
         directive.complete(p, TEMPLATE_ENDIF_DIRECTIVE);
     } else {
-        p.error_at(open_range, "unclosed `%{ if }`: add `%{ endif }`".to_owned());
+        p.error_at(
+            open_range,
+            "unclosed `%{ if }`: add `%{ endif }`".to_owned(),
+        );
     }
     m.complete(p, TEMPLATE_IF);
 }
@@ -154,7 +161,9 @@ fn branch(p: &mut Parser<'_>, closers: &[&str]) {
     let m = p.start();
     p.depth += 1;
     if p.depth >= NESTING_LIMIT {
-        p.error(format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"));
+        p.error(format!(
+            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
+        ));
         while !p.at(EOF) && !p.at_ts(TEMPLATE_END) && !closers.contains(&directive_keyword(p)) {
             p.skip_balanced();
         }
@@ -192,7 +201,10 @@ fn template_for(p: &mut Parser<'_>) {
         directive_close(p, significant);
         directive.complete(p, TEMPLATE_ENDFOR_DIRECTIVE);
     } else {
-        p.error_at(open_range, "unclosed `%{ for }`: add `%{ endfor }`".to_owned());
+        p.error_at(
+            open_range,
+            "unclosed `%{ for }`: add `%{ endfor }`".to_owned(),
+        );
     }
     m.complete(p, TEMPLATE_FOR);
 }

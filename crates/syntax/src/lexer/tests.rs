@@ -1,1 +1,0 @@
-//! Lexer tests.

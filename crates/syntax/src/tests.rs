@@ -1,0 +1,254 @@
+//! Data-driven snapshot tests over `tests/data/{lexer,parser}/{ok,err}` and the inline
+//! `// test name` examples of the grammar, plus deep-nesting and mutation tests.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use expect_test::expect_file;
+
+use crate::{LexedText, Parse, SyntaxKind, debug_tree, parse};
+
+/// Renders tokens and lexer errors.
+fn lex_dump(text: &str) -> String {
+    let lexed = LexedText::new(text);
+    let mut res = String::new();
+    for idx in 0..lexed.len() {
+        let range = lexed.range(idx);
+        let _ = writeln!(
+            res,
+            "{:?}@{}..{} {:?}",
+            lexed.kind(idx),
+            u32::from(range.start()),
+            u32::from(range.end()),
+            lexed.text(idx)
+        );
+    }
+    for err in lexed.errors() {
+        let _ = writeln!(
+            res,
+            "error {}..{}: {}",
+            u32::from(err.range.start()),
+            u32::from(err.range.end()),
+            err.message
+        );
+    }
+    res
+}
+
+/// Renders the tree and the errors of a parse.
+fn parse_dump(parse: &Parse) -> String {
+    let mut res = debug_tree(&parse.syntax_node());
+    for err in parse.errors() {
+        let _ = writeln!(
+            res,
+            "error {}..{}: {}",
+            u32::from(err.range.start()),
+            u32::from(err.range.end()),
+            err.message
+        );
+    }
+    res
+}
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let dir = pcl_test_utils::test_data_dir().join(dir);
+    let files = pcl_test_utils::files_with_extensions(&dir, &["pp"]);
+    assert!(!files.is_empty(), "no fixtures in {}", dir.display());
+    files
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+#[test]
+fn lexer_fixtures() {
+    for (dir, expect_errors) in [("lexer/ok", false), ("lexer/err", true)] {
+        for path in fixtures(dir) {
+            let text = read(&path);
+            let lexed = LexedText::new(&text);
+            assert_eq!(
+                !lexed.errors().is_empty(),
+                expect_errors,
+                "{}: errors: {:?}",
+                path.display(),
+                lexed.errors()
+            );
+            expect_file![path.with_extension("txt")].assert_eq(&lex_dump(&text));
+        }
+    }
+}
+
+#[test]
+fn parser_fixtures() {
+    for (dir, expect_errors) in [("parser/ok", false), ("parser/err", true)] {
+        for path in fixtures(dir) {
+            let text = read(&path);
+            let parse = parse(&text);
+            assert_eq!(
+                !parse.errors().is_empty(),
+                expect_errors,
+                "{}: errors: {:?}",
+                path.display(),
+                parse.errors()
+            );
+            assert_lossless(&text, &parse);
+            expect_file![path.with_extension("rast")].assert_eq(&parse_dump(&parse));
+        }
+    }
+}
+
+/// The `// test name` examples above grammar rules, snapshotted in `tests/data/parser/inline`.
+#[test]
+fn parser_inline_tests() {
+    let grammar_dir = pcl_test_utils::project_root().join("crates/syntax/src/grammar");
+    let sources = pcl_test_utils::files_with_extensions(&grammar_dir, &["rs"]);
+    let mut n_tests = 0;
+    for source in sources {
+        let text = read(&source);
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next() {
+            let Some(name) = line.trim().strip_prefix("// test ") else {
+                continue;
+            };
+            let mut program = String::new();
+            while let Some(code) = lines
+                .peek()
+                .map(|it| it.trim())
+                .filter(|it| !it.starts_with("///"))
+                .and_then(|it| it.strip_prefix("//"))
+            {
+                program.push_str(code.strip_prefix(' ').unwrap_or(code));
+                program.push('\n');
+                lines.next();
+            }
+            let parse = parse(&program);
+            assert!(
+                parse.errors().is_empty(),
+                "inline test {name}: {:?}",
+                parse.errors()
+            );
+            let path = pcl_test_utils::test_data_dir().join(format!("parser/inline/{name}.rast"));
+            expect_file![path].assert_eq(&format!("{program}---\n{}", parse_dump(&parse)));
+            n_tests += 1;
+        }
+    }
+    assert!(n_tests > 10, "found only {n_tests} inline tests");
+}
+
+fn assert_lossless(text: &str, parse: &Parse) {
+    let root = parse.syntax_node();
+    assert_eq!(root.to_string(), text, "the tree must reproduce the input");
+    let len = text.len() as u32;
+    for err in parse.errors() {
+        assert!(
+            u32::from(err.range.end()) <= len,
+            "error out of range: {err:?}"
+        );
+    }
+}
+
+fn assert_nesting_limited(text: &str) {
+    let parse = parse(text);
+    assert_lossless(text, &parse);
+    assert!(
+        parse
+            .errors()
+            .iter()
+            .any(|err| err.message.starts_with("nested too deeply")),
+        "expected a nesting error, got {:?}",
+        parse.errors().first()
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 100_000;
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}"), ("\"${", "}\"")] {
+        let text = format!("a = {}1{}\n", open.repeat(depth), close.repeat(depth));
+        assert_nesting_limited(&text);
+    }
+    assert_nesting_limited(&format!("a = {}1\n", "-".repeat(depth)));
+    assert_nesting_limited(&format!("{}{}", "b {\n".repeat(depth), "}\n".repeat(depth)));
+    assert_nesting_limited(&format!("a = \"{}\"\n", "%{ if x }".repeat(depth)));
+    assert_nesting_limited(&format!("a = {}\n", "x ? y : ".repeat(depth) + "z"));
+}
+
+#[test]
+fn long_chains_are_bounded() {
+    let text = format!(
+        "a = x{}\nb = 1{}\n",
+        ".y".repeat(100_000),
+        " + 1".repeat(100_000)
+    );
+    let parse = parse(&text);
+    assert_lossless(&text, &parse);
+    assert!(
+        parse
+            .errors()
+            .iter()
+            .any(|err| err.message.starts_with("expression too long"))
+    );
+}
+
+/// A seeded mutation loop: random edits of the fixtures never panic, always round-trip and
+/// keep errors inside the input.
+#[test]
+fn mutated_fixtures_round_trip() {
+    const PIECES: &[&str] = &[
+        "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~", "<<EOT\n", "<<-X\n", "EOT", "\n", "=",
+        ",", ".", "*", "...", "\\", "#", "/*", "é", "\r", "for ", " in ", "if ", "endif", ":", "?",
+        "=>", "0.1", "$${",
+    ];
+    let mut files: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
+        .iter()
+        .flat_map(|dir| fixtures(dir))
+        .map(|path| read(&path))
+        .collect();
+    files.sort();
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for round in 0..20_000 {
+        let mut text = files[round % files.len()].clone();
+        for _ in 0..1 + rng.below(4) {
+            let mut pos = rng.below(text.len() + 1);
+            while !text.is_char_boundary(pos) {
+                pos -= 1;
+            }
+            match rng.below(3) {
+                0 => text.insert_str(pos, PIECES[rng.below(PIECES.len())]),
+                1 => {
+                    let mut end = (pos + 1 + rng.below(8)).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    text.replace_range(pos..end, "");
+                }
+                _ => text.truncate(pos),
+            }
+        }
+        let parse = std::panic::catch_unwind(|| parse(&text))
+            .unwrap_or_else(|_| panic!("parser panicked on {text:?}"));
+        assert_lossless(&text, &parse);
+        let lexed = LexedText::new(&text);
+        let concatenated: String = (0..lexed.len()).map(|idx| lexed.text(idx)).collect();
+        assert_eq!(concatenated, text);
+    }
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound.max(1) as u64) as usize
+    }
+}
+
+#[test]
+fn every_token_kind_round_trips_through_raw() {
+    for raw in 0..SyntaxKind::COUNT {
+        assert_eq!(SyntaxKind::from_raw(raw) as u16, raw);
+    }
+}

@@ -1,0 +1,2 @@
+resource "a" "b"
+x = 1

@@ -1,0 +1,4 @@
+a { b = "foo", c = "bar" }
+a { b = "foo"
+}
+a { d {} }

@@ -1,0 +1,5 @@
+a = "%{ endif }"
+b = "%{ if x }yes"
+c = "%{ for v in xs }${v}"
+d = "%{ bogus }"
+e = "%{ endfor }"

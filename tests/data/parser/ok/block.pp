@@ -1,0 +1,6 @@
+resource "name" type {
+  x = 1
+}
+empty {}
+labels "a" "b" c {
+}

@@ -1,0 +1,4 @@
+# leading
+resource a "t" { // trailing
+  /* inside */ x = 1 # after
+}

@@ -1,0 +1,6 @@
+a = <<EOT
+hello ${name}
+EOT
+b = <<-EOT
+    %{ if x }yes%{ endif }
+    EOT

@@ -1,0 +1,5 @@
+a = 1
+b = 1.5e3
+c = true
+d = false
+e = null

@@ -1,0 +1,5 @@
+resource r "t" {
+  options {
+    dependsOn = [x]
+  }
+}

@@ -1,0 +1,5 @@
+a = "hi ${name}!"
+b = "%{ if c }yes%{ else }no%{ endif }"
+c = "%{ for k, v in m ~}${k}=${v}%{~ endfor }"
+d = "${~ x ~}"
+e = ""
