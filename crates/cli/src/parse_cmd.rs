@@ -137,7 +137,11 @@ fn parse_file(outcome: &mut Outcome, path: &Path, print_tree: bool) {
     let config = term::Config::default();
     let mut rendered = String::new();
     for error in parse.errors() {
-        let range = usize::from(error.range.start())..usize::from(error.range.end());
+        let mut range = usize::from(error.range.start())..usize::from(error.range.end());
+        if matches!(&text[range.clone()], "\n" | "\r\n") {
+            // A caret at the end of the line reads better than a label spanning two lines.
+            range.end = range.start;
+        }
         let diagnostic = Diagnostic::error()
             .with_message(&error.message)
             .with_labels(vec![Label::primary((), range).with_message(&error.message)]);
