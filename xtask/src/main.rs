@@ -1,2 +1,57 @@
 //! Development automation for pcl: `cargo xtask <command>`.
-fn main() {}
+//!
+//! Commands:
+//! - `gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE`: writes a
+//!   large generated program, the same the benches use, e.g. for side-by-side runs of other
+//!   parsers.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail, format_err};
+use pcl_test_utils::generate::{self, Shape};
+
+const USAGE: &str = "usage: cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE";
+
+#[allow(clippy::print_stdout, clippy::print_stderr)]
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.split_first() {
+        Some((command, rest)) if command == "gen-program" => gen_program(rest),
+        Some((command, _)) if command == "--help" || command == "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some((command, _)) => bail!("unknown command `{command}`\n{USAGE}"),
+        None => bail!("no command given\n{USAGE}"),
+    }
+}
+
+#[allow(clippy::print_stderr)]
+fn gen_program(args: &[String]) -> anyhow::Result<()> {
+    let mut shape = Shape::Config;
+    let mut bytes = 1_000_000usize;
+    let mut seed = 1u64;
+    let mut out: Option<PathBuf> = None;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format_err!("`{flag}` needs a value"));
+        match flag.as_str() {
+            "--shape" => {
+                let name = value()?;
+                shape = Shape::ALL
+                    .into_iter()
+                    .find(|shape| shape.name() == name)
+                    .ok_or_else(|| format_err!("unknown shape `{name}`: use config, templates or nested"))?;
+            }
+            "--bytes" => bytes = value()?.parse().context("`--bytes` takes a whole number")?,
+            "--seed" => seed = value()?.parse().context("`--seed` takes a whole number")?,
+            "-o" | "--out" => out = Some(PathBuf::from(value()?)),
+            other => bail!("unknown option `{other}`\n{USAGE}"),
+        }
+    }
+    let out = out.ok_or_else(|| format_err!("`-o FILE` is required\n{USAGE}"))?;
+    let text = generate::program(shape, bytes, seed);
+    std::fs::write(&out, &text).with_context(|| format!("cannot write `{}`", out.display()))?;
+    eprintln!("wrote {} bytes of {} program to {}", text.len(), shape.name(), out.display());
+    Ok(())
+}

@@ -35,8 +35,8 @@ impl<'a> LexedText<'a> {
             text,
             res: LexedText {
                 text,
-                kinds: Vec::with_capacity(text.len() / 4),
-                starts: Vec::with_capacity(text.len() / 4),
+                kinds: Vec::with_capacity(text.len() / 3),
+                starts: Vec::with_capacity(text.len() / 3 + 1),
                 errors: Vec::new(),
             },
             stack: Vec::new(),
@@ -170,7 +170,6 @@ impl Lexer<'_> {
             let span = lex.span();
             let (start, end) = (base + span.start, base + span.end);
             let kind = match token {
-                Ok(CodeToken::Simple(kind)) => kind,
                 Ok(CodeToken::LineComment) => COMMENT,
                 Ok(CodeToken::BlockComment) => {
                     let Some(close) = self.text[end..].find("*/") else {
@@ -238,6 +237,7 @@ impl Lexer<'_> {
                     self.lex_invalid(start);
                     return;
                 }
+                Ok(simple) => simple.simple_kind(),
             };
             self.push(kind, start);
         }
@@ -359,8 +359,10 @@ impl Lexer<'_> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         let mut idx = start;
-        while idx < bytes.len() {
-            match bytes[idx] {
+        loop {
+            idx = skip_plain(bytes, idx, &QUOTED_SPECIAL);
+            let Some(&byte) = bytes.get(idx) else { break };
+            match byte {
                 b'"' => {
                     self.push_chunk(start, idx);
                     self.push(CLOSE_QUOTE, idx);
@@ -381,7 +383,7 @@ impl Lexer<'_> {
                     self.pos = idx;
                     return;
                 }
-                b'$' | b'%' => match template_sequence_at(bytes, idx) {
+                _ => match template_sequence_at(bytes, idx) {
                     TemplateSequence::Literal => idx += 3,
                     TemplateSequence::Start(kind) => {
                         self.push_chunk(start, idx);
@@ -392,7 +394,6 @@ impl Lexer<'_> {
                     }
                     TemplateSequence::None => idx += 1,
                 },
-                _ => idx += 1,
             }
         }
         self.push_chunk(start, bytes.len());
@@ -449,21 +450,22 @@ impl Lexer<'_> {
             }
         }
         let mut idx = start;
-        while idx < line_end {
-            match bytes[idx] {
-                b'$' | b'%' => match template_sequence_at(bytes, idx) {
-                    TemplateSequence::Literal => idx += 3,
-                    TemplateSequence::Start(kind) => {
-                        self.push_chunk(start, idx);
-                        self.push(kind, idx);
-                        self.set_heredoc_line_start(intro, marker, false);
-                        self.stack.push(Mode::Interp { depth: 0 });
-                        self.pos = idx + 2;
-                        return;
-                    }
-                    TemplateSequence::None => idx += 1,
-                },
-                _ => idx += 1,
+        loop {
+            idx = skip_plain(bytes, idx, &HEREDOC_SPECIAL).min(line_end);
+            if idx >= line_end {
+                break;
+            }
+            match template_sequence_at(bytes, idx) {
+                TemplateSequence::Literal => idx += 3,
+                TemplateSequence::Start(kind) => {
+                    self.push_chunk(start, idx);
+                    self.push(kind, idx);
+                    self.set_heredoc_line_start(intro, marker, false);
+                    self.stack.push(Mode::Interp { depth: 0 });
+                    self.pos = idx + 2;
+                    return;
+                }
+                TemplateSequence::None => idx += 1,
             }
         }
         let end = (line_end + 1).min(bytes.len());
@@ -492,6 +494,32 @@ impl Lexer<'_> {
             self.push(TEMPLATE_CHUNK, start);
         }
     }
+}
+
+/// A byte table: `true` for the bytes that end plain text in a mode.
+type ByteSet = [bool; 256];
+
+const fn byte_set(special: &[u8]) -> ByteSet {
+    let mut res = [false; 256];
+    let mut idx = 0;
+    while idx < special.len() {
+        res[special[idx] as usize] = true;
+        idx += 1;
+    }
+    res
+}
+
+/// Bytes that end plain text in a quoted template.
+static QUOTED_SPECIAL: ByteSet = byte_set(b"\"\\$%\n\r");
+/// Bytes that end plain text within a heredoc line.
+static HEREDOC_SPECIAL: ByteSet = byte_set(b"$%\n");
+
+/// The index of the first byte at or after `idx` that is in `special`, or the length.
+fn skip_plain(bytes: &[u8], idx: usize, special: &ByteSet) -> usize {
+    bytes[idx.min(bytes.len())..]
+        .iter()
+        .position(|&b| special[b as usize])
+        .map_or(bytes.len(), |offset| idx + offset)
 }
 
 enum TemplateSequence {
@@ -541,39 +569,71 @@ fn ident_continue_len(text: &str) -> usize {
 }
 
 /// Tokens of code: the top level and the inside of `${ }` and `%{ }`.
+///
+/// Plain unit variants keep the generated state machine lean; `kind` maps them to
+/// `SyntaxKind`.
 #[derive(Logos, Debug, Clone, Copy, PartialEq)]
 enum CodeToken {
-    #[regex(r"[ \t]+", |_| WHITESPACE)]
-    #[regex(r"\r?\n", |_| NEWLINE)]
-    #[regex(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", |_| NUMBER)]
-    #[token("+", |_| PLUS)]
-    #[token("-", |_| MINUS)]
-    #[token("*", |_| STAR)]
-    #[token("/", |_| SLASH)]
-    #[token("%", |_| PERCENT)]
-    #[token("==", |_| EQ2)]
-    #[token("!=", |_| NEQ)]
-    #[token("<", |_| LT)]
-    #[token(">", |_| GT)]
-    #[token("<=", |_| LTEQ)]
-    #[token(">=", |_| GTEQ)]
-    #[token("&&", |_| AMP2)]
-    #[token("||", |_| PIPE2)]
-    #[token("!", |_| BANG)]
-    #[token("=", |_| EQ)]
-    #[token(":", |_| COLON)]
-    #[token("::", |_| COLON2)]
-    #[token("?", |_| QUESTION)]
-    #[token("=>", |_| FAT_ARROW)]
-    #[token("...", |_| DOT3)]
-    #[token(",", |_| COMMA)]
-    #[token(".", |_| DOT)]
-    #[token("(", |_| L_PAREN)]
-    #[token(")", |_| R_PAREN)]
-    #[token("[", |_| L_BRACK)]
-    #[token("]", |_| R_BRACK)]
-    #[token("~", |_| TILDE)]
-    Simple(SyntaxKind),
+    #[regex(r"[ \t]+")]
+    Whitespace,
+    #[regex(r"\r?\n")]
+    Newline,
+    #[regex(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")]
+    Number,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("==")]
+    Eq2,
+    #[token("!=")]
+    Neq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    Lteq,
+    #[token(">=")]
+    Gteq,
+    #[token("&&")]
+    Amp2,
+    #[token("||")]
+    Pipe2,
+    #[token("!")]
+    Bang,
+    #[token("=")]
+    Eq,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    Colon2,
+    #[token("?")]
+    Question,
+    #[token("=>")]
+    FatArrow,
+    #[token("...")]
+    Dot3,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBrack,
+    #[token("]")]
+    RBrack,
+    #[token("~")]
+    Tilde,
     #[regex(r"#[^\r\n]*", allow_greedy = true)]
     #[regex(r"//[^\r\n]*", allow_greedy = true)]
     LineComment,
@@ -590,3 +650,49 @@ enum CodeToken {
     #[token("<<")]
     HeredocIntro,
 }
+
+impl CodeToken {
+    /// The syntax kind of a token that needs no special handling by the driver.
+    fn simple_kind(self) -> SyntaxKind {
+        match self {
+            CodeToken::Whitespace => WHITESPACE,
+            CodeToken::Newline => NEWLINE,
+            CodeToken::Number => NUMBER,
+            CodeToken::Plus => PLUS,
+            CodeToken::Minus => MINUS,
+            CodeToken::Star => STAR,
+            CodeToken::Slash => SLASH,
+            CodeToken::Percent => PERCENT,
+            CodeToken::Eq2 => EQ2,
+            CodeToken::Neq => NEQ,
+            CodeToken::Lt => LT,
+            CodeToken::Gt => GT,
+            CodeToken::Lteq => LTEQ,
+            CodeToken::Gteq => GTEQ,
+            CodeToken::Amp2 => AMP2,
+            CodeToken::Pipe2 => PIPE2,
+            CodeToken::Bang => BANG,
+            CodeToken::Eq => EQ,
+            CodeToken::Colon => COLON,
+            CodeToken::Colon2 => COLON2,
+            CodeToken::Question => QUESTION,
+            CodeToken::FatArrow => FAT_ARROW,
+            CodeToken::Dot3 => DOT3,
+            CodeToken::Comma => COMMA,
+            CodeToken::Dot => DOT,
+            CodeToken::LParen => L_PAREN,
+            CodeToken::RParen => R_PAREN,
+            CodeToken::LBrack => L_BRACK,
+            CodeToken::RBrack => R_BRACK,
+            CodeToken::Tilde => TILDE,
+            CodeToken::LineComment
+            | CodeToken::BlockComment
+            | CodeToken::Ident
+            | CodeToken::LCurly
+            | CodeToken::RCurly
+            | CodeToken::Quote
+            | CodeToken::HeredocIntro => ERROR_TOKEN,
+        }
+    }
+}
+

@@ -1,4 +1,7 @@
-//! Helpers shared by tests, benches and xtask: where the project and the corpus live.
+//! Helpers shared by tests, benches and xtask: where the project and the corpus live, and
+//! generators of large programs.
+
+pub mod generate;
 
 use std::path::{Path, PathBuf};
 

@@ -151,9 +151,19 @@ ast_node!(
     /// `.0` after a splat.
     LegacyIndexStep, LEGACY_INDEX_STEP
 );
+ast_node!(
+    /// A nested `[*]` or `.*` among the steps of a full splat: the steps after it apply to
+    /// each element of what the steps before it produced.
+    NestedSplatStep, SPLAT_STEP
+);
 ast_enum!(
     /// One traversal step applied to each element of a splat.
-    SplatStep { Attr(AttrStep), Index(IndexStep), LegacyIndex(LegacyIndexStep) }
+    SplatStep {
+        Attr(AttrStep),
+        Index(IndexStep),
+        LegacyIndex(LegacyIndexStep),
+        Splat(NestedSplatStep),
+    }
 );
 ast_node!(
     /// `[for k, v in c: e if p]`

@@ -241,13 +241,25 @@ fn attr_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
 
 // test full_splat
 // a = x[*].b[0].c
+// b = x[*].y[*].z
+// c = x[*].y.*.z
+/// `[*]` and the traversal steps after it, applied to each element. A nested `[*]` or `.*`
+/// among the steps is a `SPLAT_STEP`: the steps after it apply to each element of that.
 fn full_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
     let m = lhs.precede(p);
     p.bump();
     p.bump();
     p.bump();
     loop {
-        if p.at_continuation(DOT) && matches!(p.nth(1), IDENT | NUMBER | STAR) {
+        if p.at_continuation(DOT) && p.nth(1) == STAR {
+            if !chain_step(p) {
+                break;
+            }
+            let step = p.start();
+            p.bump();
+            p.bump();
+            step.complete(p, SPLAT_STEP);
+        } else if p.at_continuation(DOT) && matches!(p.nth(1), IDENT | NUMBER) {
             if !chain_step(p) {
                 break;
             }
@@ -260,14 +272,14 @@ fn full_splat(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
             }
             let step = p.start();
             if p.nth(1) == STAR && p.nth(2) == R_BRACK {
-                p.error("nested splat expression not allowed: use a `for` expression".to_owned());
                 for _ in 0..3 {
                     p.bump();
                 }
+                step.complete(p, SPLAT_STEP);
             } else {
                 index_brackets(p);
+                step.complete(p, INDEX_STEP);
             }
-            step.complete(p, INDEX_STEP);
         } else {
             break;
         }
