@@ -166,7 +166,11 @@ impl Lexer<'_> {
     fn lex_code(&mut self) {
         let base = self.pos;
         let mut lex = CodeToken::lexer(&self.text[base..]);
-        while let Some(token) = lex.next() {
+        loop {
+            let fast_start = base + lex.span().end;
+            let fast_end = self.lex_frequent(fast_start);
+            lex.bump(fast_end - fast_start);
+            let Some(token) = lex.next() else { break };
             let span = lex.span();
             let (start, end) = (base + span.start, base + span.end);
             let kind = match token {
@@ -242,6 +246,39 @@ impl Lexer<'_> {
             self.push(kind, start);
         }
         self.pos = self.text.len();
+    }
+
+    /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers) from `start`
+    /// without going through the logos state machine, and returns where it stopped. They make
+    /// up most tokens of real programs; logos handles everything else, with the same rules.
+    fn lex_frequent(&mut self, start: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut idx = start;
+        while let Some(&byte) = bytes.get(idx) {
+            let end = match byte {
+                b' ' | b'\t' => {
+                    idx + bytes[idx..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+                }
+                b'\n' => idx + 1,
+                _ if IDENT_START.contains(byte) => {
+                    let end = idx + bytes[idx..].iter().take_while(|&&b| IDENT_CONTINUE.contains(b)).count();
+                    if bytes.get(end).is_some_and(|b| !b.is_ascii()) {
+                        // Non-ASCII identifier characters: the slow path handles them.
+                        break;
+                    }
+                    end
+                }
+                _ => break,
+            };
+            let kind = match byte {
+                b' ' | b'\t' => WHITESPACE,
+                b'\n' => NEWLINE,
+                _ => IDENT,
+            };
+            self.push(kind, idx);
+            idx = end;
+        }
+        idx
     }
 
     /// Whether a `"` at `start`, inside `${ }` of a quoted string, cannot open a nested string
@@ -496,29 +533,51 @@ impl Lexer<'_> {
     }
 }
 
-/// A byte table: `true` for the bytes that end plain text in a mode.
-type ByteSet = [bool; 256];
+/// A set of bytes, as a lookup table.
+struct ByteSet([bool; 256]);
 
-const fn byte_set(special: &[u8]) -> ByteSet {
-    let mut res = [false; 256];
-    let mut idx = 0;
-    while idx < special.len() {
-        res[special[idx] as usize] = true;
-        idx += 1;
+impl ByteSet {
+    const fn new(members: &[u8]) -> ByteSet {
+        let mut res = [false; 256];
+        let mut idx = 0;
+        while idx < members.len() {
+            res[members[idx] as usize] = true;
+            idx += 1;
+        }
+        ByteSet(res)
     }
-    res
+
+    /// The ASCII letters, plus `extra`.
+    const fn letters_and(extra: &[u8]) -> ByteSet {
+        let mut res = ByteSet::new(extra);
+        let mut letter = 0;
+        while letter < 26 {
+            res.0[(b'a' + letter) as usize] = true;
+            res.0[(b'A' + letter) as usize] = true;
+            letter += 1;
+        }
+        res
+    }
+
+    fn contains(&self, byte: u8) -> bool {
+        self.0[byte as usize]
+    }
 }
 
 /// Bytes that end plain text in a quoted template.
-static QUOTED_SPECIAL: ByteSet = byte_set(b"\"\\$%\n\r");
+static QUOTED_SPECIAL: ByteSet = ByteSet::new(b"\"\\$%\n\r");
 /// Bytes that end plain text within a heredoc line.
-static HEREDOC_SPECIAL: ByteSet = byte_set(b"$%\n");
+static HEREDOC_SPECIAL: ByteSet = ByteSet::new(b"$%\n");
+/// Bytes that start an ASCII identifier (the same rule as `CodeToken::Ident`).
+static IDENT_START: ByteSet = ByteSet::letters_and(b"_");
+/// Bytes that continue an ASCII identifier (the same rule as `CodeToken::Ident`).
+static IDENT_CONTINUE: ByteSet = ByteSet::letters_and(b"_-0123456789");
 
 /// The index of the first byte at or after `idx` that is in `special`, or the length.
 fn skip_plain(bytes: &[u8], idx: usize, special: &ByteSet) -> usize {
     bytes[idx.min(bytes.len())..]
         .iter()
-        .position(|&b| special[b as usize])
+        .position(|&b| special.contains(b))
         .map_or(bytes.len(), |offset| idx + offset)
 }
 

@@ -1,0 +1,17 @@
+//! Fuzz target: any UTF-8 input parses without panicking, the tree reproduces the input byte
+//! for byte, and every error lies inside the input.
+//!
+//! `cargo +nightly fuzz run parse` from `fuzz/`.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let parse = pcl_syntax::parse(text);
+    assert_eq!(parse.syntax_node().to_string(), text);
+    for error in parse.errors() {
+        assert!(usize::from(error.range.end()) <= text.len());
+    }
+});
