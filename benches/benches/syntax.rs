@@ -26,12 +26,17 @@ static INPUTS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
             res.push((name, generate::program(shape, size, 42)));
         }
     }
-    for path in std::env::var("PCL_BENCH_FILES").unwrap_or_default().split(',') {
+    for path in std::env::var("PCL_BENCH_FILES")
+        .unwrap_or_default()
+        .split(',')
+    {
         if path.is_empty() {
             continue;
         }
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
-        let name = std::path::Path::new(path).file_name().map_or(path.into(), |it| it.to_string_lossy());
+        let name = std::path::Path::new(path)
+            .file_name()
+            .map_or(path.into(), |it| it.to_string_lossy());
         res.push((format!("file:{name}"), text));
     }
     res
@@ -43,9 +48,10 @@ fn input_names() -> Vec<&'static str> {
 
 /// A thousand small files of about 2 KB each.
 static SMALL_FILES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    (0..1000u64).map(|seed| generate::program(Shape::ALL[seed as usize % 3], 2_000, seed + 1)).collect()
+    (0..1000u64)
+        .map(|seed| generate::program(Shape::ALL[seed as usize % 3], 2_000, seed + 1))
+        .collect()
 });
-
 
 fn input(name: &str) -> &'static str {
     INPUTS
@@ -58,19 +64,25 @@ fn input(name: &str) -> &'static str {
 #[divan::bench(args = input_names(), sample_count = 10, sample_size = 1)]
 fn lex(bencher: Bencher<'_, '_>, name: &str) {
     let text = input(name);
-    bencher.counter(BytesCount::of_str(text)).bench(|| pcl_syntax::LexedText::new(text).len());
+    bencher
+        .counter(BytesCount::of_str(text))
+        .bench(|| pcl_syntax::LexedText::new(text).len());
 }
 
 #[divan::bench(args = input_names(), sample_count = 10, sample_size = 1)]
 fn parse(bencher: Bencher<'_, '_>, name: &str) {
     let text = input(name);
-    bencher.counter(BytesCount::of_str(text)).bench(|| pcl_syntax::parse(text));
+    bencher
+        .counter(BytesCount::of_str(text))
+        .bench(|| pcl_syntax::parse(text));
 }
 
 #[divan::bench(args = input_names(), sample_count = 10, sample_size = 1)]
 fn hcl_edit_parse(bencher: Bencher<'_, '_>, name: &str) {
     let text = input(name);
-    bencher.counter(BytesCount::of_str(text)).bench(|| hcl_edit::parser::parse_body(text).is_ok());
+    bencher
+        .counter(BytesCount::of_str(text))
+        .bench(|| hcl_edit::parser::parse_body(text).is_ok());
 }
 
 fn small_files_bytes() -> usize {
@@ -79,16 +91,26 @@ fn small_files_bytes() -> usize {
 
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn parse_small_files(bencher: Bencher<'_, '_>) {
-    bencher.counter(BytesCount::new(small_files_bytes())).bench(|| {
-        SMALL_FILES.iter().map(|text| pcl_syntax::parse(text).errors().len()).sum::<usize>()
-    });
+    bencher
+        .counter(BytesCount::new(small_files_bytes()))
+        .bench(|| {
+            SMALL_FILES
+                .iter()
+                .map(|text| pcl_syntax::parse(text).errors().len())
+                .sum::<usize>()
+        });
 }
 
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn hcl_edit_parse_small_files(bencher: Bencher<'_, '_>) {
-    bencher.counter(BytesCount::new(small_files_bytes())).bench(|| {
-        SMALL_FILES.iter().filter(|text| hcl_edit::parser::parse_body(text).is_ok()).count()
-    });
+    bencher
+        .counter(BytesCount::new(small_files_bytes()))
+        .bench(|| {
+            SMALL_FILES
+                .iter()
+                .filter(|text| hcl_edit::parser::parse_body(text).is_ok())
+                .count()
+        });
 }
 
 /// An error-dense input: the config program with a junk token on every fifth line.
@@ -98,9 +120,17 @@ fn parse_error_dense(bencher: Bencher<'_, '_>) {
         input("config-1mb")
             .lines()
             .enumerate()
-            .map(|(idx, line)| if idx % 5 == 0 { format!("{line} ) @\n") } else { format!("{line}\n") })
+            .map(|(idx, line)| {
+                if idx % 5 == 0 {
+                    format!("{line} ) @\n")
+                } else {
+                    format!("{line}\n")
+                }
+            })
             .collect()
     });
     let text: &str = &BROKEN;
-    bencher.counter(BytesCount::of_str(text)).bench(|| pcl_syntax::parse(text).errors().len());
+    bencher
+        .counter(BytesCount::of_str(text))
+        .bench(|| pcl_syntax::parse(text).errors().len());
 }

@@ -41,7 +41,10 @@ fn retained<T>(build: impl FnOnce() -> T) -> (isize, T) {
 
 #[allow(clippy::print_stdout)]
 fn main() {
-    println!("{:<16} {:>12} {:>14} {:>14}", "input", "bytes", "pcl B/byte", "hcl-edit B/byte");
+    println!(
+        "{:<16} {:>12} {:>14} {:>14}",
+        "input", "bytes", "pcl B/byte", "hcl-edit B/byte"
+    );
     for shape in Shape::ALL {
         let text = generate::program(shape, 10_000_000, 42);
         let (ours, parse) = retained(|| pcl_syntax::parse(&text));

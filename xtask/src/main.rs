@@ -34,14 +34,19 @@ fn gen_program(args: &[String]) -> anyhow::Result<()> {
     let mut out: Option<PathBuf> = None;
     let mut args = args.iter();
     while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format_err!("`{flag}` needs a value"));
+        let mut value = || {
+            args.next()
+                .ok_or_else(|| format_err!("`{flag}` needs a value"))
+        };
         match flag.as_str() {
             "--shape" => {
                 let name = value()?;
                 shape = Shape::ALL
                     .into_iter()
                     .find(|shape| shape.name() == name)
-                    .ok_or_else(|| format_err!("unknown shape `{name}`: use config, templates or nested"))?;
+                    .ok_or_else(|| {
+                        format_err!("unknown shape `{name}`: use config, templates or nested")
+                    })?;
             }
             "--bytes" => bytes = value()?.parse().context("`--bytes` takes a whole number")?,
             "--seed" => seed = value()?.parse().context("`--seed` takes a whole number")?,
@@ -52,6 +57,11 @@ fn gen_program(args: &[String]) -> anyhow::Result<()> {
     let out = out.ok_or_else(|| format_err!("`-o FILE` is required\n{USAGE}"))?;
     let text = generate::program(shape, bytes, seed);
     std::fs::write(&out, &text).with_context(|| format!("cannot write `{}`", out.display()))?;
-    eprintln!("wrote {} bytes of {} program to {}", text.len(), shape.name(), out.display());
+    eprintln!(
+        "wrote {} bytes of {} program to {}",
+        text.len(),
+        shape.name(),
+        out.display()
+    );
     Ok(())
 }

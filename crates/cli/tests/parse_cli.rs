@@ -127,7 +127,11 @@ fn directories_are_walked_for_pcl_and_hcl_files() {
     assert!(run.stderr.contains("b.hcl:1:5"), "{}", run.stderr);
     assert!(run.stderr.contains("c.tf:1:5"), "{}", run.stderr);
     assert!(!run.stderr.contains("notes.txt"), "{}", run.stderr);
-    assert!(run.stderr.ends_with("2 syntax errors in 2 of 3 files\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with("2 syntax errors in 2 of 3 files\n"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -161,11 +165,24 @@ fn invalid_utf8_names_the_byte() {
 #[test]
 fn usage_errors_exit_2() {
     let dir = scratch("usage", &[]);
-    for args in [&["parse"][..], &["parse", "--frobnicate", "x.pp"], &["frobnicate"], &[]] {
+    for args in [
+        &["parse"][..],
+        &["parse", "--frobnicate", "x.pp"],
+        &["frobnicate"],
+        &[],
+    ] {
         let run = pcl(args, &dir);
         assert_eq!(run.code, 2, "{args:?}");
-        assert!(run.stderr.starts_with("error: "), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("usage: pcl"), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("usage: pcl"),
+            "{args:?}: {}",
+            run.stderr
+        );
     }
     let run = pcl(&["help"], &dir);
     assert_eq!(run.code, 0);

@@ -76,3 +76,6 @@ fn token_of(node: &SyntaxNode, kinds: &[SyntaxKind]) -> Option<SyntaxToken> {
         .filter_map(|it| it.into_token())
         .find(|it| kinds.contains(&it.kind()))
 }
+
+#[cfg(test)]
+mod tests;

@@ -257,11 +257,18 @@ impl Lexer<'_> {
         while let Some(&byte) = bytes.get(idx) {
             let end = match byte {
                 b' ' | b'\t' => {
-                    idx + bytes[idx..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+                    idx + bytes[idx..]
+                        .iter()
+                        .take_while(|&&b| b == b' ' || b == b'\t')
+                        .count()
                 }
                 b'\n' => idx + 1,
                 _ if IDENT_START.contains(byte) => {
-                    let end = idx + bytes[idx..].iter().take_while(|&&b| IDENT_CONTINUE.contains(b)).count();
+                    let end = idx
+                        + bytes[idx..]
+                            .iter()
+                            .take_while(|&&b| IDENT_CONTINUE.contains(b))
+                            .count();
                     if bytes.get(end).is_some_and(|b| !b.is_ascii()) {
                         // Non-ASCII identifier characters: the slow path handles them.
                         break;
@@ -754,4 +761,3 @@ impl CodeToken {
         }
     }
 }
-

@@ -289,7 +289,7 @@ const KIND_ORDER: [SyntaxKind; SyntaxKind::COUNT as usize] = {
         ATTR_STEP,
         INDEX_STEP,
         LEGACY_INDEX_STEP,
-    SPLAT_STEP,
+        SPLAT_STEP,
         FOR_TUPLE_EXPR,
         FOR_OBJECT_EXPR,
         FOR_INTRO,

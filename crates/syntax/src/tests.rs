@@ -258,7 +258,12 @@ fn generated_programs_parse_without_errors() {
     for shape in pcl_test_utils::generate::Shape::ALL {
         let text = pcl_test_utils::generate::program(shape, 50_000, 7);
         let parse = parse(&text);
-        assert!(parse.errors().is_empty(), "{}: {:?}", shape.name(), &parse.errors()[..1]);
+        assert!(
+            parse.errors().is_empty(),
+            "{}: {:?}",
+            shape.name(),
+            &parse.errors()[..1]
+        );
         assert_lossless(&text, &parse);
     }
 }

@@ -15,9 +15,8 @@ const DECODER_DIAGNOSTICS: &[(&str, &str)] = &[(
 )];
 
 fn corpus() -> PathBuf {
-    pcl_test_utils::corpus_dir().expect(
-        "the shared corpus was not found: set PCL_CORPUS or put it at ../shared/corpus",
-    )
+    pcl_test_utils::corpus_dir()
+        .expect("the shared corpus was not found: set PCL_CORPUS or put it at ../shared/corpus")
 }
 
 fn read(path: &Path) -> String {
@@ -32,26 +31,47 @@ fn corpus_programs_parse_without_errors_and_round_trip() {
         &corpus.join("hcl-spec/fuzz-decoded/FuzzParseConfig"),
         &["hcl"],
     ));
-    assert!(files.len() > 300, "expected the whole corpus, found {} files", files.len());
+    assert!(
+        files.len() > 300,
+        "expected the whole corpus, found {} files",
+        files.len()
+    );
     let mut failures = Vec::new();
     for path in &files {
         let text = read(path);
         let parse = pcl_syntax::parse(&text);
         if parse.syntax_node().to_string() != text {
-            failures.push(format!("{}: the tree does not reproduce the input", path.display()));
+            failures.push(format!(
+                "{}: the tree does not reproduce the input",
+                path.display()
+            ));
         }
         for err in parse.errors() {
-            failures.push(format!("{}: {:?}: {}", path.display(), err.range, err.message));
+            failures.push(format!(
+                "{}: {:?}: {}",
+                path.display(),
+                err.range,
+                err.message
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn spec_suite_errors_are_where_expected() {
     let suite = corpus().join("hcl-spec/specsuite/tests");
     let inputs = pcl_test_utils::files_with_extensions(&suite, &["hcl"]);
-    assert!(inputs.len() > 10, "spec suite not found in {}", suite.display());
+    assert!(
+        inputs.len() > 10,
+        "spec suite not found in {}",
+        suite.display()
+    );
     let mut n_expected = 0;
     let mut failures = Vec::new();
     for input in &inputs {
@@ -82,7 +102,10 @@ fn spec_suite_errors_are_where_expected() {
             ));
         }
     }
-    assert!(n_expected >= 7, "expected the spec suite's syntax diagnostics, found {n_expected}");
+    assert!(
+        n_expected >= 7,
+        "expected the spec suite's syntax diagnostics, found {n_expected}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -90,12 +113,24 @@ fn spec_suite_errors_are_where_expected() {
 /// with our own parser.
 fn expected_error_ranges(test_file: &str) -> Vec<(u32, u32)> {
     let parse = pcl_syntax::parse(test_file);
-    assert!(parse.errors().is_empty(), "the .t file must parse: {:?}", parse.errors());
+    assert!(
+        parse.errors().is_empty(),
+        "the .t file must parse: {:?}",
+        parse.errors()
+    );
     let mut res = Vec::new();
-    let Some(body) = parse.tree().body() else { return res };
+    let Some(body) = parse.tree().body() else {
+        return res;
+    };
     for diagnostics in blocks_named(&body, "diagnostics") {
-        for error in diagnostics.body().iter().flat_map(|body| blocks_named(body, "error")) {
-            let Some(error_body) = error.body() else { continue };
+        for error in diagnostics
+            .body()
+            .iter()
+            .flat_map(|body| blocks_named(body, "error"))
+        {
+            let Some(error_body) = error.body() else {
+                continue;
+            };
             let byte = |name: &str| {
                 blocks_named(&error_body, name)
                     .into_iter()
@@ -120,7 +155,9 @@ fn byte_attribute(block: &ast::Block) -> Option<u32> {
         .body()?
         .attributes()
         .find(|attr| attr.name().is_some_and(|tok| tok.text() == "byte"))?;
-    let ast::Expr::Literal(literal) = attribute.value()? else { return None };
+    let ast::Expr::Literal(literal) = attribute.value()? else {
+        return None;
+    };
     let value = literal.number_value()?.ok()?;
     u32::try_from(value.to_integer()?).ok()
 }
