@@ -248,39 +248,52 @@ impl Lexer<'_> {
         self.pos = self.text.len();
     }
 
-    /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers) from `start`
-    /// without going through the logos state machine, and returns where it stopped. They make
-    /// up most tokens of real programs; logos handles everything else, with the same rules.
+    /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers, one-byte
+    /// punctuation) from `start` without going through the logos state machine, and returns
+    /// where it stopped. They make up most tokens of real programs; logos lexes everything
+    /// else, and these fast paths follow exactly its rules (the lexer snapshots pin that).
     fn lex_frequent(&mut self, start: usize) -> usize {
         let bytes = self.text.as_bytes();
+        let top_level = self.stack.is_empty();
         let mut idx = start;
         while let Some(&byte) = bytes.get(idx) {
-            let end = match byte {
+            let next = bytes.get(idx + 1).copied();
+            let (kind, end) = match byte {
                 b' ' | b'\t' => {
-                    idx + bytes[idx..]
+                    let len = bytes[idx..]
                         .iter()
                         .take_while(|&&b| b == b' ' || b == b'\t')
-                        .count()
+                        .count();
+                    (WHITESPACE, idx + len)
                 }
-                b'\n' => idx + 1,
+                b'\n' => (NEWLINE, idx + 1),
+                b',' => (COMMA, idx + 1),
+                b'(' => (L_PAREN, idx + 1),
+                b')' => (R_PAREN, idx + 1),
+                b'[' => (L_BRACK, idx + 1),
+                b']' => (R_BRACK, idx + 1),
+                b'+' => (PLUS, idx + 1),
+                b'*' => (STAR, idx + 1),
+                b'?' => (QUESTION, idx + 1),
+                b'-' => (MINUS, idx + 1),
+                b'=' if !matches!(next, Some(b'=' | b'>')) => (EQ, idx + 1),
+                b':' if next != Some(b':') => (COLON, idx + 1),
+                b'.' if next != Some(b'.') => (DOT, idx + 1),
+                // Braces change the interpolation depth, which only matters inside templates.
+                b'{' if top_level => (L_CURLY, idx + 1),
+                b'}' if top_level => (R_CURLY, idx + 1),
                 _ if IDENT_START.contains(byte) => {
-                    let end = idx
-                        + bytes[idx..]
-                            .iter()
-                            .take_while(|&&b| IDENT_CONTINUE.contains(b))
-                            .count();
-                    if bytes.get(end).is_some_and(|b| !b.is_ascii()) {
+                    let len = bytes[idx..]
+                        .iter()
+                        .take_while(|&&b| IDENT_CONTINUE.contains(b))
+                        .count();
+                    if bytes.get(idx + len).is_some_and(|b| !b.is_ascii()) {
                         // Non-ASCII identifier characters: the slow path handles them.
                         break;
                     }
-                    end
+                    (IDENT, idx + len)
                 }
                 _ => break,
-            };
-            let kind = match byte {
-                b' ' | b'\t' => WHITESPACE,
-                b'\n' => NEWLINE,
-                _ => IDENT,
             };
             self.push(kind, idx);
             idx = end;
