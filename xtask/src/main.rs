@@ -5,6 +5,9 @@
 //!   large generated program, the same the benches use, e.g. for side-by-side runs of other
 //!   parsers.
 
+#[cfg(test)]
+mod tidy;
+
 use std::path::PathBuf;
 
 use anyhow::{Context, bail, format_err};

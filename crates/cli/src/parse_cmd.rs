@@ -144,7 +144,7 @@ fn parse_file(outcome: &mut Outcome, path: &Path, print_tree: bool) {
         }
         let diagnostic = Diagnostic::error()
             .with_message(&error.message)
-            .with_labels(vec![Label::primary((), range).with_message(&error.message)]);
+            .with_labels(vec![Label::primary((), range)]);
         match term::emit_into_string(&config, &file, &diagnostic) {
             Ok(text) => rendered.push_str(&text),
             Err(err) => rendered.push_str(&format!("error: {}: {err}\n", path.display())),
