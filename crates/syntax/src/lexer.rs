@@ -35,8 +35,10 @@ impl<'a> LexedText<'a> {
             text,
             res: LexedText {
                 text,
-                kinds: Vec::with_capacity(text.len() / 3),
-                starts: Vec::with_capacity(text.len() / 3 + 1),
+                // At most one token per byte (plus the end offset): the vectors never grow,
+                // and pages that are never written cost no memory.
+                kinds: Vec::with_capacity(text.len() + 1),
+                starts: Vec::with_capacity(text.len() + 2),
                 errors: Vec::new(),
             },
             stack: Vec::new(),

@@ -55,10 +55,10 @@ impl<'t> Input<'t> {
         let n_raw = lexed.len();
         let mut res = Input {
             lexed,
-            kinds: Vec::with_capacity(n_raw / 2),
-            raw: Vec::with_capacity(n_raw / 2),
-            newline_before: Vec::with_capacity(n_raw / 2),
-            line_indent: Vec::with_capacity(n_raw / 2),
+            kinds: Vec::with_capacity(n_raw),
+            raw: Vec::with_capacity(n_raw),
+            newline_before: Vec::with_capacity(n_raw),
+            line_indent: Vec::with_capacity(n_raw),
             unbalanced: false,
         };
         let mut newline = true;
@@ -124,7 +124,7 @@ const PARSER_STEP_LIMIT: u32 = 64;
 impl<'t> Parser<'t> {
     pub(crate) fn new(input: Input<'t>) -> Parser<'t> {
         Parser {
-            events: Vec::with_capacity(input.kinds.len() * 2),
+            events: Vec::with_capacity(input.kinds.len() * 3 + 2),
             input,
             pos: 0,
             errors: Vec::new(),
