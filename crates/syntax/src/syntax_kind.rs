@@ -1,12 +1,24 @@
 //! `SyntaxKind`: every token and node kind of the tree, and the `T![..]` shorthand for tokens.
 
-/// The kind of a token or node. Tokens come first, then nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u16)]
-#[allow(non_camel_case_types)]
-pub enum SyntaxKind {
+/// Declares `SyntaxKind` and `KIND_ORDER` (every kind in declaration order, so that
+/// `from_raw` needs no unsafe transmute) from one list.
+macro_rules! syntax_kinds {
+    ($($(#[$doc:meta])* $kind:ident,)*) => {
+        /// The kind of a token or node. Tokens come first, then nodes.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        #[allow(non_camel_case_types)]
+        pub enum SyntaxKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        const KIND_ORDER: &[SyntaxKind] = &[$(SyntaxKind::$kind,)*];
+    };
+}
+
+syntax_kinds! {
     // Trivia.
-    WHITESPACE = 0,
+    WHITESPACE,
     NEWLINE,
     COMMENT,
 
@@ -210,117 +222,6 @@ impl SyntaxKind {
         }
     }
 }
-
-// Every kind in declaration order, so that `from_raw` needs no unsafe transmute.
-const KIND_ORDER: [SyntaxKind; SyntaxKind::COUNT as usize] = {
-    use SyntaxKind::*;
-    [
-        WHITESPACE,
-        NEWLINE,
-        COMMENT,
-        IDENT,
-        NUMBER,
-        TRUE_KW,
-        FALSE_KW,
-        NULL_KW,
-        FOR_KW,
-        IN_KW,
-        IF_KW,
-        ELSE_KW,
-        ENDIF_KW,
-        ENDFOR_KW,
-        PLUS,
-        MINUS,
-        STAR,
-        SLASH,
-        PERCENT,
-        EQ2,
-        NEQ,
-        LT,
-        GT,
-        LTEQ,
-        GTEQ,
-        AMP2,
-        PIPE2,
-        BANG,
-        EQ,
-        COLON,
-        COLON2,
-        QUESTION,
-        FAT_ARROW,
-        DOT3,
-        COMMA,
-        DOT,
-        L_PAREN,
-        R_PAREN,
-        L_BRACK,
-        R_BRACK,
-        L_CURLY,
-        R_CURLY,
-        TILDE,
-        OPEN_QUOTE,
-        CLOSE_QUOTE,
-        TEMPLATE_CHUNK,
-        INTERP_START,
-        DIRECTIVE_START,
-        HEREDOC_START,
-        HEREDOC_END,
-        ERROR_TOKEN,
-        EOF,
-        SOURCE_FILE,
-        BODY,
-        ATTRIBUTE,
-        BLOCK,
-        BLOCK_LABEL,
-        LITERAL_EXPR,
-        TEMPLATE_EXPR,
-        HEREDOC_EXPR,
-        TUPLE_EXPR,
-        OBJECT_EXPR,
-        OBJECT_ITEM,
-        OBJECT_KEY,
-        VARIABLE_EXPR,
-        CALL_EXPR,
-        ARG_LIST,
-        GET_ATTR_EXPR,
-        INDEX_EXPR,
-        LEGACY_INDEX_EXPR,
-        SPLAT_EXPR,
-        ATTR_STEP,
-        INDEX_STEP,
-        LEGACY_INDEX_STEP,
-        SPLAT_STEP,
-        FOR_TUPLE_EXPR,
-        FOR_OBJECT_EXPR,
-        FOR_INTRO,
-        FOR_COND,
-        CONDITIONAL_EXPR,
-        UNARY_EXPR,
-        BINARY_EXPR,
-        PAREN_EXPR,
-        TEMPLATE_INTERP,
-        TEMPLATE_IF,
-        TEMPLATE_FOR,
-        TEMPLATE_IF_DIRECTIVE,
-        TEMPLATE_ELSE_DIRECTIVE,
-        TEMPLATE_ENDIF_DIRECTIVE,
-        TEMPLATE_FOR_DIRECTIVE,
-        TEMPLATE_ENDFOR_DIRECTIVE,
-        TEMPLATE_PARTS,
-        ERROR,
-    ]
-};
-
-const _: () = {
-    let mut idx = 0;
-    while idx < KIND_ORDER.len() {
-        assert!(
-            KIND_ORDER[idx] as usize == idx,
-            "KIND_ORDER must follow the declaration order"
-        );
-        idx += 1;
-    }
-};
 
 /// The token kind for a punctuation or keyword literal: `T![=>]`, `T![for]`.
 #[macro_export]

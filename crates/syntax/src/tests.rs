@@ -24,28 +24,25 @@ fn lex_dump(text: &str) -> String {
         );
     }
     for err in lexed.errors() {
-        let _ = writeln!(
-            res,
-            "error {}..{}: {}",
-            u32::from(err.range.start()),
-            u32::from(err.range.end()),
-            err.message
-        );
+        render_error(&mut res, err.range, &err.message);
     }
     res
+}
+
+fn render_error(acc: &mut String, range: crate::TextRange, message: &str) {
+    let _ = writeln!(
+        acc,
+        "error {}..{}: {message}",
+        u32::from(range.start()),
+        u32::from(range.end())
+    );
 }
 
 /// Renders the tree and the errors of a parse.
 fn parse_dump(parse: &Parse) -> String {
     let mut res = debug_tree(&parse.syntax_node());
     for err in parse.errors() {
-        let _ = writeln!(
-            res,
-            "error {}..{}: {}",
-            u32::from(err.range.start()),
-            u32::from(err.range.end()),
-            err.message
-        );
+        render_error(&mut res, err.range, &err.message);
     }
     res
 }
@@ -206,7 +203,7 @@ fn mutated_fixtures_round_trip() {
         .map(|path| read(&path))
         .collect();
     files.sort();
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = pcl_test_utils::generate::Rng::new(0x9E37_79B9_7F4A_7C15);
     for round in 0..20_000 {
         let mut text = files[round % files.len()].clone();
         for _ in 0..1 + rng.below(4) {
@@ -232,17 +229,6 @@ fn mutated_fixtures_round_trip() {
         let lexed = LexedText::new(&text);
         let concatenated: String = (0..lexed.len()).map(|idx| lexed.text(idx)).collect();
         assert_eq!(concatenated, text);
-    }
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound.max(1) as u64) as usize
     }
 }
 

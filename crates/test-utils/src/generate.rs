@@ -27,7 +27,7 @@ impl Shape {
 
 /// A program of the given shape, at least `target_bytes` long, the same for the same seed.
 pub fn program(shape: Shape, target_bytes: usize, seed: u64) -> String {
-    let mut rng = Rng(seed.max(1));
+    let mut rng = Rng::new(seed);
     let mut res = String::with_capacity(target_bytes + 4096);
     res.push_str("config \"env\" \"string\" {\n  default = \"dev\"\n}\n\n");
     let mut idx = 0usize;
@@ -128,10 +128,16 @@ fn nested_resource(acc: &mut String, rng: &mut Rng, idx: usize) {
 }
 
 /// A tiny xorshift generator: deterministic across platforms, no dependency.
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
-    fn below(&mut self, bound: usize) -> usize {
+    /// A generator for `seed` (0 is replaced by 1, which xorshift needs).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// A number in `0..bound` (0 when `bound` is 0).
+    pub fn below(&mut self, bound: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

@@ -502,27 +502,29 @@ impl LegacyIndexStep {
 impl ForIntro {
     /// The key variable: `k` in `for k, v in c`; `None` with one variable.
     pub fn key_var(&self) -> Option<SyntaxToken> {
-        let mut idents = self.idents();
-        let first = idents.next();
-        idents.next().and(first)
+        for_vars(&self.syntax).0
     }
 
     /// The value variable: `v` in `for k, v in c` and in `for v in c`.
     pub fn value_var(&self) -> Option<SyntaxToken> {
-        let mut idents = self.idents();
-        let first = idents.next();
-        idents.next().or(first)
+        for_vars(&self.syntax).1
     }
 
     pub fn collection(&self) -> Option<Expr> {
         child(&self.syntax)
     }
+}
 
-    fn idents(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
-        self.syntax
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .filter(|tok| tok.kind() == IDENT)
+/// The (key, value) variables of a `for` introduction: `k, v` or just `v`.
+fn for_vars(node: &SyntaxNode) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
+    let mut idents = node
+        .children_with_tokens()
+        .filter_map(|it| it.into_token())
+        .filter(|tok| tok.kind() == IDENT);
+    let first = idents.next();
+    match idents.next() {
+        Some(second) => (first, Some(second)),
+        None => (None, first),
     }
 }
 
@@ -677,26 +679,16 @@ impl TemplateFor {
 impl TemplateForDirective {
     /// The key variable: `k` in `%{ for k, v in c }`; `None` with one variable.
     pub fn key_var(&self) -> Option<SyntaxToken> {
-        let mut idents = self.idents();
-        let first = idents.next();
-        idents.next().and(first)
+        for_vars(&self.syntax).0
     }
 
+    /// The value variable: `v` in `%{ for k, v in c }` and in `%{ for v in c }`.
     pub fn value_var(&self) -> Option<SyntaxToken> {
-        let mut idents = self.idents();
-        let first = idents.next();
-        idents.next().or(first)
+        for_vars(&self.syntax).1
     }
 
     pub fn collection(&self) -> Option<Expr> {
         child(&self.syntax)
-    }
-
-    fn idents(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
-        self.syntax
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .filter(|tok| tok.kind() == IDENT)
     }
 }
 

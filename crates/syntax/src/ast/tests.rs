@@ -52,30 +52,32 @@ fn describe(acc: &mut String, node: &SyntaxNode) {
             }
         }
     } else if let Some(template) = TemplateExpr::cast(node.clone()) {
-        let chunks: Vec<String> = template
-            .chunk_texts()
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect();
-        let _ = writeln!(
+        describe_template(
             acc,
-            "template {chunks:?} literal {:?}",
-            template.literal_value()
+            "template",
+            template.chunk_texts(),
+            template.literal_value(),
         );
     } else if let Some(heredoc) = HeredocExpr::cast(node.clone()) {
-        let chunks: Vec<String> = heredoc
-            .chunk_texts()
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect();
-        let _ = writeln!(
+        describe_template(
             acc,
-            "heredoc {chunks:?} literal {:?}",
-            heredoc.literal_value()
+            "heredoc",
+            heredoc.chunk_texts(),
+            heredoc.literal_value(),
         );
     } else if let Some(key) = ObjectKey::cast(node.clone()) {
         let _ = writeln!(acc, "key {:?}", key.literal_name());
     }
+}
+
+fn describe_template(
+    acc: &mut String,
+    what: &str,
+    chunks: Vec<(crate::SyntaxToken, String)>,
+    literal: Option<String>,
+) {
+    let chunks: Vec<String> = chunks.into_iter().map(|(_, text)| text).collect();
+    let _ = writeln!(acc, "{what} {chunks:?} literal {literal:?}");
 }
 
 #[test]

@@ -214,11 +214,7 @@ fn index_brackets(p: &mut Parser<'_>) {
     } else {
         expr(p);
     }
-    if !p.at(R_BRACK) {
-        p.error_expected("`]` to close the index");
-        p.skip_until(TokenSet::new(&[R_BRACK]), false);
-    }
-    p.eat(R_BRACK);
+    close_bracket(p, R_BRACK, "`]` to close the index");
     p.set_newlines_significant(significant);
 }
 
@@ -353,44 +349,80 @@ fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
 
 fn arg_list(p: &mut Parser<'_>) {
     let m = p.start();
+    comma_list(p, ARGS);
+    m.complete(p, ARG_LIST);
+}
+
+/// A bracketed, comma-separated list of expressions, with newlines ignored inside.
+struct ListSpec {
+    close: SyntaxKind,
+    /// Where to stop skipping junk inside the list.
+    follow: TokenSet,
+    /// Whether the last element may be expanded with `...`.
+    allows_expansion: bool,
+    expected: &'static str,
+    unclosed: &'static str,
+}
+
+const ARGS: ListSpec = ListSpec {
+    close: R_PAREN,
+    follow: TokenSet::new(&[COMMA, R_PAREN, DOT3]),
+    allows_expansion: true,
+    expected: "`,` or `)`",
+    unclosed: "unclosed argument list: this `(` has no matching `)`",
+};
+
+const TUPLE: ListSpec = ListSpec {
+    close: R_BRACK,
+    follow: TokenSet::new(&[COMMA, R_BRACK]),
+    allows_expansion: false,
+    expected: "`,` or `]`",
+    unclosed: "unclosed tuple: this `[` has no matching `]`",
+};
+
+/// The opening bracket (current), the elements and the closing bracket of a list.
+fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     let open_indent = p.line_indent();
     let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.depth += 1;
-    while !list_ends(p, R_PAREN, open_indent) {
-        if expr(p).is_none() && !p.at_ts(ARG_FOLLOW) {
-            p.skip_until(ARG_FOLLOW, false);
+    while !list_ends(p, spec.close, open_indent) {
+        if expr(p).is_none() && !p.at_ts(spec.follow) {
+            p.skip_until(spec.follow, false);
         }
-        if p.at(DOT3) {
+        if spec.allows_expansion && p.at(DOT3) {
             p.bump();
-            if !p.at(R_PAREN) {
+            if !p.at(spec.close) {
                 p.error("`...` expands only the last argument: put it right before `)`".to_owned());
             }
         }
         if p.eat(COMMA) {
             continue;
         }
-        if list_ends(p, R_PAREN, open_indent) {
+        if list_ends(p, spec.close, open_indent) {
             break;
         }
-        p.error_expected("`,` or `)`");
-        if !p.skip_until(ARG_FOLLOW, false) || !p.eat(COMMA) {
+        p.error_expected(spec.expected);
+        if !p.skip_until(spec.follow, false) || !p.eat(COMMA) {
             break;
         }
     }
     p.depth -= 1;
     p.set_newlines_significant(significant);
-    if !p.eat(R_PAREN) {
-        p.error_at(
-            open_range,
-            "unclosed argument list: this `(` has no matching `)`".to_owned(),
-        );
+    if !p.eat(spec.close) {
+        p.error_at(open_range, spec.unclosed.to_owned());
     }
-    m.complete(p, ARG_LIST);
 }
 
-const ARG_FOLLOW: TokenSet = TokenSet::new(&[COMMA, R_PAREN, DOT3]);
+/// The closing bracket `close`; on junk before it, reports `expected` and skips to it.
+fn close_bracket(p: &mut Parser<'_>, close: SyntaxKind, expected: &str) {
+    if !p.at(close) {
+        p.error_expected(expected);
+        p.skip_until(TokenSet::new(&[close]), false);
+    }
+    p.eat(close);
+}
 
 /// Whether a bracketed list closed by `close` ends here: at its closer, at another closing
 /// bracket or the end of a template, at the end of input, or (in a file whose brackets do not
@@ -408,11 +440,7 @@ fn paren(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump();
     let significant = p.set_newlines_significant(false);
     expr(p);
-    if !p.at(R_PAREN) {
-        p.error_expected("`)`");
-        p.skip_until(TokenSet::new(&[R_PAREN]), false);
-    }
-    p.eat(R_PAREN);
+    close_bracket(p, R_PAREN, "`)`");
     p.set_newlines_significant(significant);
     m.complete(p, PAREN_EXPR)
 }
@@ -422,38 +450,9 @@ fn paren(p: &mut Parser<'_>) -> CompletedMarker {
 //   three,]
 fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
-    let open_indent = p.line_indent();
-    let open_range = p.current_range();
-    p.bump();
-    let significant = p.set_newlines_significant(false);
-    p.depth += 1;
-    while !list_ends(p, R_BRACK, open_indent) {
-        if expr(p).is_none() && !p.at_ts(TUPLE_FOLLOW) {
-            p.skip_until(TUPLE_FOLLOW, false);
-        }
-        if p.eat(COMMA) {
-            continue;
-        }
-        if list_ends(p, R_BRACK, open_indent) {
-            break;
-        }
-        p.error_expected("`,` or `]`");
-        if !p.skip_until(TUPLE_FOLLOW, false) || !p.eat(COMMA) {
-            break;
-        }
-    }
-    p.depth -= 1;
-    p.set_newlines_significant(significant);
-    if !p.eat(R_BRACK) {
-        p.error_at(
-            open_range,
-            "unclosed tuple: this `[` has no matching `]`".to_owned(),
-        );
-    }
+    comma_list(p, TUPLE);
     m.complete(p, TUPLE_EXPR)
 }
-
-const TUPLE_FOLLOW: TokenSet = TokenSet::new(&[COMMA, R_BRACK]);
 
 // test object
 // a = { b = 1, "c" = 2
@@ -528,11 +527,7 @@ fn for_tuple(p: &mut Parser<'_>) -> CompletedMarker {
     expr(p);
     opt_for_cond(p);
     p.depth -= 1;
-    if !p.at(R_BRACK) {
-        p.error_expected("`]` to close the `for` expression");
-        p.skip_until(TokenSet::new(&[R_BRACK]), false);
-    }
-    p.eat(R_BRACK);
+    close_bracket(p, R_BRACK, "`]` to close the `for` expression");
     p.set_newlines_significant(significant);
     m.complete(p, FOR_TUPLE_EXPR)
 }
@@ -552,11 +547,7 @@ fn for_object(p: &mut Parser<'_>) -> CompletedMarker {
     }
     opt_for_cond(p);
     p.depth -= 1;
-    if !p.at(R_CURLY) {
-        p.error_expected("`}` to close the `for` expression");
-        p.skip_until(TokenSet::new(&[R_CURLY]), false);
-    }
-    p.eat(R_CURLY);
+    close_bracket(p, R_CURLY, "`}` to close the `for` expression");
     p.set_newlines_significant(significant);
     m.complete(p, FOR_OBJECT_EXPR)
 }
