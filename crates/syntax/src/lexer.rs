@@ -776,3 +776,16 @@ impl CodeToken {
         }
     }
 }
+
+/// Whether `text` is exactly one HCL identifier (`_` or a letter, then letters, digits,
+/// `_` and `-`).
+pub fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first == '_' || unicode_ident::is_xid_start(first) => {
+            let rest = &text[first.len_utf8()..];
+            ident_continue_len(rest) == rest.len()
+        }
+        _ => false,
+    }
+}

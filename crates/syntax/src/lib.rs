@@ -17,7 +17,7 @@ mod token_set;
 #[cfg(test)]
 mod tests;
 
-pub use lexer::{LexError, LexedText};
+pub use lexer::{LexError, LexedText, is_identifier};
 pub use parser::SyntaxError;
 pub use rowan::{GreenNode, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::SyntaxKind;

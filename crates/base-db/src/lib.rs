@@ -1,0 +1,10 @@
+//! The root of the salsa database: the trait every pcl query is written against.
+//!
+//! Invariants: this crate does no IO. Drivers (the CLI, later the language server) read
+//! files and schemas and set them as inputs; queries only see what was set. Crates that
+//! add queries extend `Db` with the lookups they need from their dependents (the type
+//! system asks for schema object properties, for instance).
+
+/// The database trait every pcl query is written against.
+#[salsa::db]
+pub trait Db: salsa::Database {}

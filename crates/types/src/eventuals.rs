@@ -1,0 +1,70 @@
+//! Eventual types (`output`, `promise`) and the helpers that add or strip them:
+//! resolve-outputs, resolve-promises and `In(T)` ("T or an output of T", applied deeply).
+
+use crate::{Db, Ty, TyKind};
+
+/// `T` with every `output(X)` and `promise(X)` replaced by `X`, through collections,
+/// unions, objects and tuples. A schema object's input flavour resolves to the plain one.
+#[salsa::tracked(returns(copy))]
+pub fn resolve_outputs<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    resolve(db, ty, Strip::OutputsAndPromises)
+}
+
+/// `T` with every `promise(X)` replaced by `X`, not looking inside outputs.
+#[salsa::tracked(returns(copy))]
+pub fn resolve_promises<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    resolve(db, ty, Strip::Promises)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Strip {
+    OutputsAndPromises,
+    Promises,
+}
+
+fn resolve<'db>(db: &'db dyn Db, ty: Ty<'db>, strip: Strip) -> Ty<'db> {
+    let again = |t: Ty<'db>| match strip {
+        Strip::OutputsAndPromises => resolve_outputs(db, t),
+        Strip::Promises => resolve_promises(db, t),
+    };
+    match ty.kind(db) {
+        TyKind::Output(element) if strip == Strip::OutputsAndPromises => *element,
+        TyKind::Promise(element) => again(*element),
+        TyKind::List(element) => Ty::list(db, again(*element)),
+        TyKind::Map(element) => Ty::map(db, again(*element)),
+        TyKind::Set(element) => Ty::set(db, again(*element)),
+        TyKind::Tuple(elements) => Ty::tuple(db, elements.iter().map(|t| again(*t))),
+        TyKind::Union(members) => Ty::union(db, members.iter().map(|t| again(*t))),
+        TyKind::Object(properties) => Ty::object(
+            db,
+            properties.iter().map(|(name, t)| (name.clone(), again(*t))),
+        ),
+        TyKind::Named(object) if object.input(db) && strip == Strip::OutputsAndPromises => {
+            Ty::named(db, object.plain(db))
+        }
+        _ => ty,
+    }
+}
+
+/// `In(T)`: the type of a value that may be given where `T` is expected, either
+/// directly or as an output. Applied inside promises, maps, lists, unions and objects
+/// (not sets, tuples, constants or enums); `dynamic`, `none` and outputs are unchanged.
+#[salsa::tracked(returns(copy))]
+pub fn input_type<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    let direct = match ty.kind(db) {
+        TyKind::Dynamic | TyKind::None | TyKind::Output(_) => return ty,
+        TyKind::Promise(element) => Ty::promise(db, input_type(db, *element)),
+        TyKind::Map(element) => Ty::map(db, input_type(db, *element)),
+        TyKind::List(element) => Ty::list(db, input_type(db, *element)),
+        TyKind::Union(members) => Ty::union(db, members.iter().map(|t| input_type(db, *t))),
+        TyKind::Object(properties) => Ty::object(
+            db,
+            properties
+                .iter()
+                .map(|(name, t)| (name.clone(), input_type(db, *t))),
+        ),
+        TyKind::Named(object) if !object.input(db) => Ty::named(db, object.input_flavour(db)),
+        _ => ty,
+    };
+    Ty::union(db, [direct, Ty::output(db, direct)])
+}

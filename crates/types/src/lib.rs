@@ -1,0 +1,69 @@
+//! PCL's type system: interned types with normalising constructors, and the four
+//! relations the checker asks about them (assignability, conversion, unification,
+//! traversal), each memoized in the salsa database. Display and parsing use the
+//! reference's syntax (`output(list(string))`, `union(int, none)`).
+//!
+//! Rules follow `docs/pcl-semantics.md` §2; the deliberate differences from Pulumi's Go
+//! implementation are listed in `docs/deviations.md`.
+
+mod assignable;
+mod conversion;
+mod eventuals;
+mod named;
+mod parse;
+mod render;
+mod traverse;
+mod ty;
+mod unify;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+pub use assignable::assignable;
+pub use conversion::{Conversion, conversion};
+pub use eventuals::{input_type, resolve_outputs, resolve_promises};
+pub use named::NamedObject;
+pub use parse::{TypeParseError, parse_type, parse_type_with};
+pub use render::{display, pretty};
+pub use traverse::{Severity, Traversal, TraverseDiagnostic, TraverseKey, traverse};
+pub use ty::{EnumTy, Name, Ty, TyKind};
+pub use unify::{unify, unify_types};
+pub use value::{ConstValue, decimal_text, go_quote};
+
+/// The database the type queries run against. Schema-backed object types get their
+/// properties from it, so the type system does not depend on where schemas come from.
+#[salsa::db]
+pub trait Db: pcl_base_db::Db {
+    /// The properties of the plain flavour of a schema object type, sorted by name.
+    /// A database without schemas returns none.
+    fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)];
+}
+
+/// The properties of an object type, literal or schema-backed (the input flavour
+/// applies `In(T)` to every property); `None` for other kinds.
+pub fn object_properties<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Option<&'db [(Name, Ty<'db>)]> {
+    match ty.kind(db) {
+        TyKind::Object(properties) => Some(properties),
+        TyKind::Named(object) if object.input(db) => Some(input_properties(db, *object)),
+        TyKind::Named(object) => Some(db.named_object_properties(*object)),
+        _ => None,
+    }
+}
+
+/// The properties of a schema object's input flavour: `In(T)` of each plain property.
+#[salsa::tracked(returns(ref))]
+fn input_properties<'db>(db: &'db dyn Db, object: NamedObject<'db>) -> Box<[(Name, Ty<'db>)]> {
+    db.named_object_properties(object.plain(db))
+        .iter()
+        .map(|(name, t)| (name.clone(), input_type(db, *t)))
+        .collect()
+}
+
+/// The type of the property `name` among properties sorted by name.
+pub(crate) fn find_property<'db>(properties: &[(Name, Ty<'db>)], name: &str) -> Option<Ty<'db>> {
+    properties
+        .binary_search_by(|(n, _)| (**n).cmp(name))
+        .ok()
+        .map(|i| properties[i].1)
+}

@@ -1,0 +1,229 @@
+//! The type representation: interned `Ty` ids, their kinds, and the normalising constructors.
+//!
+//! A `Ty` is a `Copy` id into salsa's interner; equal kinds give equal ids. Constructors
+//! normalise as the reference does (union flattening, ordering and deduplication, eventuals
+//! stripped inside `output`/`promise`), so structural equality is id equality.
+
+use std::sync::Arc;
+
+use smol_str::SmolStr;
+
+use crate::{ConstValue, Db, NamedObject, eventuals, render::display};
+
+/// A property name.
+pub type Name = Arc<str>;
+
+/// A PCL type: a small `Copy` id of an interned [`TyKind`].
+#[salsa::interned(revisions = usize::MAX, debug)]
+pub struct Ty<'db> {
+    #[returns(ref)]
+    pub kind: TyKind<'db>,
+}
+
+/// The shape of a type. Build compound kinds through the constructors on [`Ty`], which
+/// normalise; interning a kind directly skips that.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub enum TyKind<'db> {
+    /// The null value's type; `union(T, none)` is an optional `T`.
+    None,
+    Bool,
+    /// An integer of any size.
+    Int,
+    Number,
+    String,
+    /// A resource id: a string that is distinct in the type system.
+    Id,
+    /// Any value; converts to everything unsafely.
+    Dynamic,
+    /// A named opaque type: `Archive`, `Asset`, or a schema token with no definition.
+    Opaque(SmolStr),
+    List(Ty<'db>),
+    /// A map with string keys.
+    Map(Ty<'db>),
+    Set(Ty<'db>),
+    Tuple(Box<[Ty<'db>]>),
+    /// Properties sorted by name, without duplicates.
+    Object(Box<[(Name, Ty<'db>)]>),
+    /// At least two members (or none at all), flattened, ordered by display, deduplicated.
+    Union(Box<[Ty<'db>]>),
+    Output(Ty<'db>),
+    Promise(Ty<'db>),
+    /// The type of one literal value; the first field is the value's own type.
+    Const(Ty<'db>, ConstValue),
+    Enum(EnumTy<'db>),
+    /// A schema object type, known by identity; its properties come from the database
+    /// on demand ([`crate::object_properties`]), so it may refer to itself.
+    Named(NamedObject<'db>),
+}
+
+/// A schema enum: a token, the values' type and the allowed values (at least one).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub struct EnumTy<'db> {
+    pub token: SmolStr,
+    pub underlying: Ty<'db>,
+    pub values: Box<[ConstValue]>,
+}
+
+impl<'db> Ty<'db> {
+    pub fn none(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::None)
+    }
+
+    pub fn bool(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::Bool)
+    }
+
+    pub fn int(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::Int)
+    }
+
+    pub fn number(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::Number)
+    }
+
+    pub fn string(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::String)
+    }
+
+    pub fn id(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::Id)
+    }
+
+    pub fn dynamic(db: &'db dyn Db) -> Ty<'db> {
+        Ty::new(db, TyKind::Dynamic)
+    }
+
+    pub fn opaque(db: &'db dyn Db, name: &str) -> Ty<'db> {
+        Ty::new(db, TyKind::Opaque(SmolStr::new(name)))
+    }
+
+    pub fn list(db: &'db dyn Db, element: Ty<'db>) -> Ty<'db> {
+        Ty::new(db, TyKind::List(element))
+    }
+
+    pub fn map(db: &'db dyn Db, element: Ty<'db>) -> Ty<'db> {
+        Ty::new(db, TyKind::Map(element))
+    }
+
+    pub fn set(db: &'db dyn Db, element: Ty<'db>) -> Ty<'db> {
+        Ty::new(db, TyKind::Set(element))
+    }
+
+    pub fn tuple(db: &'db dyn Db, elements: impl IntoIterator<Item = Ty<'db>>) -> Ty<'db> {
+        Ty::new(db, TyKind::Tuple(elements.into_iter().collect()))
+    }
+
+    /// An object type; when a name repeats, the last property wins.
+    pub fn object(
+        db: &'db dyn Db,
+        properties: impl IntoIterator<Item = (Name, Ty<'db>)>,
+    ) -> Ty<'db> {
+        let mut properties: Vec<(Name, Ty<'db>)> = properties.into_iter().collect();
+        // Stable sort, then keep the last of each run of equal names.
+        properties.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut deduped: Vec<(Name, Ty<'db>)> = Vec::with_capacity(properties.len());
+        for property in properties {
+            match deduped.last_mut() {
+                Some(last) if last.0 == property.0 => *last = property,
+                _ => deduped.push(property),
+            }
+        }
+        Ty::new(db, TyKind::Object(deduped.into_boxed_slice()))
+    }
+
+    /// The normalised union: members of member unions are spliced in, members are sorted
+    /// by their display string, adjacent equal members are dropped, and a single member
+    /// stands for itself.
+    pub fn union(db: &'db dyn Db, members: impl IntoIterator<Item = Ty<'db>>) -> Ty<'db> {
+        let mut flat: Vec<Ty<'db>> = Vec::new();
+        for member in members {
+            match member.kind(db) {
+                TyKind::Union(inner) => flat.extend(inner.iter().copied()),
+                _ => flat.push(member),
+            }
+        }
+        flat.sort_by(|a, b| display(db, *a).cmp(display(db, *b)));
+        flat.dedup();
+        if flat.len() == 1 {
+            return flat[0];
+        }
+        Ty::new(db, TyKind::Union(flat.into_boxed_slice()))
+    }
+
+    /// `union(T, none)`.
+    pub fn optional(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+        Ty::union(db, [ty, Ty::none(db)])
+    }
+
+    /// `output(T)`, with every output and promise inside `T` resolved first.
+    pub fn output(db: &'db dyn Db, element: Ty<'db>) -> Ty<'db> {
+        Ty::new(db, TyKind::Output(eventuals::resolve_outputs(db, element)))
+    }
+
+    /// `promise(T)`, with the promises inside `T` (outside any output) resolved first.
+    pub fn promise(db: &'db dyn Db, element: Ty<'db>) -> Ty<'db> {
+        Ty::new(
+            db,
+            TyKind::Promise(eventuals::resolve_promises(db, element)),
+        )
+    }
+
+    /// The schema object type `object`.
+    pub fn named(db: &'db dyn Db, object: NamedObject<'db>) -> Ty<'db> {
+        Ty::new(db, TyKind::Named(object))
+    }
+
+    /// The type of the literal `value`, whose own type is `underlying`.
+    pub fn constant(db: &'db dyn Db, underlying: Ty<'db>, value: ConstValue) -> Ty<'db> {
+        Ty::new(db, TyKind::Const(underlying, value))
+    }
+
+    /// An enum type; `values` must not be empty.
+    pub fn enumeration(
+        db: &'db dyn Db,
+        token: &str,
+        underlying: Ty<'db>,
+        values: impl IntoIterator<Item = ConstValue>,
+    ) -> Ty<'db> {
+        Ty::new(
+            db,
+            TyKind::Enum(EnumTy {
+                token: SmolStr::new(token),
+                underlying,
+                values: values.into_iter().collect(),
+            }),
+        )
+    }
+
+    /// The type a literal value has on its own: `int` for whole numbers, `number` for the
+    /// rest, and so on.
+    pub fn of_value(db: &'db dyn Db, value: &ConstValue) -> Ty<'db> {
+        match value {
+            ConstValue::Null => Ty::none(db),
+            ConstValue::Bool(_) => Ty::bool(db),
+            ConstValue::Number(number) if number.is_integer() => Ty::int(db),
+            ConstValue::Number(_) => Ty::number(db),
+            ConstValue::String(_) => Ty::string(db),
+        }
+    }
+
+    /// Whether this is `dynamic`.
+    pub fn is_dynamic(self, db: &'db dyn Db) -> bool {
+        matches!(self.kind(db), TyKind::Dynamic)
+    }
+
+    /// Whether this is `none`.
+    pub fn is_none(self, db: &'db dyn Db) -> bool {
+        matches!(self.kind(db), TyKind::None)
+    }
+}
+
+/// An ordered pair of types: the memo key of binary relations. Immortal, so memos are
+/// never recycled.
+#[salsa::interned(revisions = usize::MAX, debug)]
+pub(crate) struct TyPair<'db> {
+    #[returns(copy)]
+    pub(crate) first: Ty<'db>,
+    #[returns(copy)]
+    pub(crate) second: Ty<'db>,
+}

@@ -1,0 +1,206 @@
+//! Literal values carried by constant and enum types, and their display in the
+//! reference's syntax (cty's Go syntax: `cty.StringVal("x")`, `cty.NumberIntVal(42)`).
+
+use std::fmt::Write;
+
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use pcl_syntax::ast::NumberValue;
+use smol_str::SmolStr;
+
+/// An exact literal value.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ConstValue {
+    Null,
+    Bool(bool),
+    Number(NumberValue),
+    String(SmolStr),
+}
+
+impl ConstValue {
+    /// The value in cty's Go syntax, as the reference's `String()` prints constants.
+    pub fn go_syntax(&self) -> String {
+        match self {
+            ConstValue::Null => "cty.NullVal(cty.DynamicPseudoType)".to_owned(),
+            ConstValue::Bool(true) => "cty.True".to_owned(),
+            ConstValue::Bool(false) => "cty.False".to_owned(),
+            ConstValue::String(text) => format!("cty.StringVal({})", go_quote(text)),
+            ConstValue::Number(number) => number_go_syntax(number),
+        }
+    }
+
+    /// The value as a user writes it: `"x"`, `true`, `42`, `1.5`, `null`.
+    pub fn pretty(&self) -> String {
+        match self {
+            ConstValue::Null => "null".to_owned(),
+            ConstValue::Bool(value) => value.to_string(),
+            ConstValue::String(text) => go_quote(text),
+            ConstValue::Number(number) => decimal_text(number),
+        }
+    }
+
+    /// The value converted to a string the way cty converts keys: numbers in plain
+    /// decimal, booleans as `true`/`false`. `None` for null.
+    pub fn to_key_string(&self) -> Option<String> {
+        match self {
+            ConstValue::Null => None,
+            ConstValue::Bool(value) => Some(value.to_string()),
+            ConstValue::String(text) => Some(text.to_string()),
+            ConstValue::Number(number) => Some(decimal_text(number)),
+        }
+    }
+}
+
+/// `n` in plain decimal notation, every digit exact (`1000`, `0.25`, `-3.5`).
+pub fn decimal_text(number: &NumberValue) -> String {
+    let digits = number.mantissa().abs().to_string();
+    let sign = if number.is_negative() { "-" } else { "" };
+    let exponent = number.exponent();
+    if exponent >= 0 {
+        if number.mantissa().is_zero() {
+            return "0".to_owned();
+        }
+        let zeros = usize::try_from(exponent).unwrap_or(usize::MAX).min(1 << 20);
+        return format!("{sign}{digits}{}", "0".repeat(zeros));
+    }
+    let fraction_len = usize::try_from(exponent.unsigned_abs())
+        .unwrap_or(usize::MAX)
+        .min(1 << 20);
+    if digits.len() > fraction_len {
+        let (int_part, frac_part) = digits.split_at(digits.len() - fraction_len);
+        format!("{sign}{int_part}.{frac_part}")
+    } else {
+        format!(
+            "{sign}0.{}{digits}",
+            "0".repeat(fraction_len - digits.len())
+        )
+    }
+}
+
+/// The exact value of a finite float64.
+pub(crate) fn number_from_f64(value: f64) -> Option<NumberValue> {
+    if !value.is_finite() {
+        return None;
+    }
+    let bits = value.to_bits();
+    let negative = bits >> 63 == 1;
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (significand, twos) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    let mut mantissa = BigInt::from(significand);
+    if negative {
+        mantissa = -mantissa;
+    }
+    // m * 2^e = m * 5^-e * 10^e for negative e.
+    Some(if twos >= 0 {
+        NumberValue::new(mantissa << twos as usize, 0)
+    } else {
+        let fives = num_traits::pow(BigInt::from(5), twos.unsigned_abs() as usize);
+        NumberValue::new(mantissa * fives, twos)
+    })
+}
+
+/// cty's `GoString` for numbers: `NumberIntVal` within i64, `NumberUIntVal` within u64,
+/// `NumberFloatVal` when a float64 holds the value exactly, else `MustParseNumberVal`.
+fn number_go_syntax(number: &NumberValue) -> String {
+    if let Some(integer) = number.to_integer() {
+        if let Some(value) = integer.to_i64() {
+            return format!("cty.NumberIntVal({value})");
+        }
+        if let Some(value) = integer.to_u64() {
+            return format!("cty.NumberUIntVal({value})");
+        }
+    }
+    match exact_f64(number) {
+        Some(value) => format!("cty.NumberFloatVal({})", go_float(value)),
+        None => format!(
+            "cty.MustParseNumberVal({})",
+            go_quote(&decimal_text(number))
+        ),
+    }
+}
+
+/// The float64 equal to `number`, if there is one.
+fn exact_f64(number: &NumberValue) -> Option<f64> {
+    let exponent = number.exponent();
+    if exponent.unsigned_abs() > 400 {
+        return None;
+    }
+    // number = mantissa * 10^e = mantissa * 5^e * 2^e.
+    let five = BigInt::from(5);
+    let (mut odd, mut twos) = if exponent >= 0 {
+        (
+            number.mantissa() * num_traits::pow(five, exponent as usize),
+            exponent,
+        )
+    } else {
+        let divisor = num_traits::pow(five, exponent.unsigned_abs() as usize);
+        if !(number.mantissa() % &divisor).is_zero() {
+            return None;
+        }
+        (number.mantissa() / divisor, exponent)
+    };
+    if odd.is_zero() {
+        return Some(0.0);
+    }
+    let two = BigInt::from(2);
+    while (&odd % &two).is_zero() {
+        odd /= &two;
+        twos += 1;
+    }
+    if odd.abs() >= (BigInt::one() << 53) {
+        return None;
+    }
+    let significand = odd.to_f64()?;
+    let twos = i32::try_from(twos).ok()?;
+    // Scale in two steps so neither factor overflows where the product does not.
+    let value = significand * 2f64.powi(twos / 2) * 2f64.powi(twos - twos / 2);
+    (value.is_finite() && value != 0.0).then_some(value)
+}
+
+/// Go's `%#v` for a float64: the shortest representation, in exponent form when the
+/// decimal exponent is below -4 or at least 21.
+fn go_float(value: f64) -> String {
+    let scientific = format!("{value:e}");
+    let Some((mantissa, exponent)) = scientific.split_once('e') else {
+        return scientific;
+    };
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if !(-4..21).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        return format!("{mantissa}e{sign}{:02}", exponent.abs());
+    }
+    format!("{value}")
+}
+
+/// Go's `strconv.Quote`.
+pub fn go_quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            ch if (ch as u32) < 0x20 || ch == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", ch as u32);
+            }
+            ch if ch.is_control() => {
+                let _ = write!(out, "\\u{:04x}", ch as u32);
+            }
+            ch => out.push(ch),
+        }
+    }
+    out.push('"');
+    out
+}
