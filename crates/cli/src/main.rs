@@ -5,6 +5,7 @@
 //! token not found, ...), 2 usage or IO errors.
 
 mod parse_cmd;
+mod type_cmd;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,9 @@ usage: pcl <command> [args]
 
 commands:
   parse [--tree] PATH...      parse PCL/HCL files or directories and report syntax errors
+  type show TYPE              print a type in normal form, as JSON
+  type relate TO FROM         assignability, conversion and unification of two types, as JSON
+  type traverse TYPE KEY...   the type reached by .name, [N], [\"s\"] or [<T>] keys, as JSON
   help                        print this message
 ";
 
@@ -23,6 +27,7 @@ fn main() -> ExitCode {
     };
     match command.as_str() {
         "parse" => parse_cmd::run(rest),
+        "type" => type_cmd::run(rest),
         "help" | "--help" | "-h" => {
             print_out(USAGE);
             ExitCode::SUCCESS
@@ -33,7 +38,12 @@ fn main() -> ExitCode {
 
 /// Prints `message` and the usage text to stderr and returns exit code 2.
 pub(crate) fn usage_error(message: &str) -> ExitCode {
-    print_err(&format!("error: {message}\n\n{USAGE}"));
+    usage_error_with(message, USAGE)
+}
+
+/// Prints `message` and a subcommand's `usage` text to stderr and returns exit code 2.
+pub(crate) fn usage_error_with(message: &str, usage: &str) -> ExitCode {
+    print_err(&format!("error: {message}\n\n{usage}"));
     ExitCode::from(2)
 }
 

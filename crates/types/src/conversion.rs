@@ -152,7 +152,7 @@ fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) 
         }
         (TyKind::Object(_) | TyKind::Named(_), _) => object_destination(db, dest, src, unifying),
         (TyKind::Union(members), _) => {
-            if members.contains(&src) {
+            if crate::ty::union_contains(db, members, src) {
                 return Conversion::Safe;
             }
             members

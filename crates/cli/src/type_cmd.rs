@@ -1,0 +1,148 @@
+//! `pcl type`: the type system from the command line, for people and for conformance
+//! suites. Each subcommand prints one JSON object on one line:
+//!
+//! - `pcl type show TYPE` → `{"type": "<normalised display>"}`
+//! - `pcl type relate TO FROM` → `{"assignable": bool, "conversion": "safe"|"unsafe"|"none",
+//!   "unify": {"safe": "<type>", "unsafe": "<type>"}}`
+//! - `pcl type traverse TYPE KEY...` with keys `.name`, `[N]`, `["s"]`, `[<T>]` →
+//!   `{"type": "<result>", "error": bool}`; the steps' diagnostics go to stderr.
+//!
+//! Exit 0 on success; 2 with a message on stderr for a malformed type or key.
+
+use std::process::ExitCode;
+
+use pcl_types::{ConstValue, Severity, TraverseKey, Ty, display};
+
+use crate::{print_err, print_out, usage_error_with};
+use pcl_ide::RootDatabase;
+
+const TYPE_USAGE: &str = "\
+usage: pcl type show TYPE
+       pcl type relate TO FROM
+       pcl type traverse TYPE KEY...    (KEY: .name, [N], [\"s\"] or [<T>])
+";
+
+pub(crate) fn run(args: &[String]) -> ExitCode {
+    let db = RootDatabase::default();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["show", ty] => show(&db, ty),
+        ["relate", to, from] => relate(&db, to, from),
+        ["traverse", ty, keys @ ..] if !keys.is_empty() => traverse(&db, ty, keys),
+        ["--help" | "-h" | "help"] => {
+            print_out(TYPE_USAGE);
+            return ExitCode::SUCCESS;
+        }
+        ["show" | "relate" | "traverse", ..] => {
+            return usage_error_with("wrong arguments for `pcl type`", TYPE_USAGE);
+        }
+        [other, ..] => {
+            return usage_error_with(&format!("unknown `pcl type` command `{other}`"), TYPE_USAGE);
+        }
+        [] => {
+            return usage_error_with(
+                "`pcl type` needs a command: show, relate or traverse",
+                TYPE_USAGE,
+            );
+        }
+    };
+    match result {
+        Ok(json) => {
+            print_out(&format!("{json}\n"));
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            print_err(&format!("error: {message}\n"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse<'db>(db: &'db RootDatabase, what: &str, text: &str) -> Result<Ty<'db>, String> {
+    pcl_types::parse_type(db, text).map_err(|error| format!("invalid {what} `{text}`: {error}"))
+}
+
+/// A JSON string literal.
+fn json(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
+
+fn show(db: &RootDatabase, text: &str) -> Result<String, String> {
+    let ty = parse(db, "type", text)?;
+    Ok(format!("{{\"type\": {}}}", json(display(db, ty))))
+}
+
+fn relate(db: &RootDatabase, to: &str, from: &str) -> Result<String, String> {
+    let to = parse(db, "TO type", to)?;
+    let from = parse(db, "FROM type", from)?;
+    let assignable = pcl_types::assignable(db, to, from);
+    let conversion = pcl_types::conversion(db, to, from);
+    let (safe, unsafe_) = pcl_types::unify_types(db, [to, from]);
+    Ok(format!(
+        "{{\"assignable\": {assignable}, \"conversion\": {}, \"unify\": {{\"safe\": {}, \"unsafe\": {}}}}}",
+        json(conversion.as_str()),
+        json(display(db, safe)),
+        json(display(db, unsafe_)),
+    ))
+}
+
+fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<String, String> {
+    let mut ty = parse(db, "type", text)?;
+    let mut error = false;
+    for key_text in keys {
+        let key = parse_key(db, key_text)?;
+        let step = pcl_types::traverse(db, ty, key);
+        for diagnostic in &step.diagnostics {
+            let severity = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let detail = diagnostic
+                .detail
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
+            print_err(&format!(
+                "{severity}: at `{key_text}`: {}{detail}\n",
+                diagnostic.message
+            ));
+        }
+        error |= step.has_errors();
+        ty = step.ty;
+    }
+    Ok(format!(
+        "{{\"type\": {}, \"error\": {error}}}",
+        json(display(db, ty))
+    ))
+}
+
+/// One traversal key: `.name`, `[N]`, `["s"]` or `[<T>]`.
+fn parse_key<'db>(db: &'db RootDatabase, text: &str) -> Result<TraverseKey<'db>, String> {
+    let malformed = |why: &str| {
+        format!("invalid key `{text}`: {why}; expected `.name`, `[N]`, `[\"s\"]` or `[<T>]`")
+    };
+    if let Some(name) = text.strip_prefix('.') {
+        if !pcl_syntax::is_identifier(name) && name.parse::<u64>().is_err() {
+            return Err(malformed("not an identifier"));
+        }
+        return Ok(TraverseKey::Attr(name.into()));
+    }
+    let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return Err(malformed("not a key"));
+    };
+    let inner = inner.trim();
+    if let Some(ty) = inner.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        return Ok(TraverseKey::Unknown(parse(db, "key type", ty)?));
+    }
+    if let Some(quoted) = inner.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        let value = pcl_syntax::ast::unescape_quoted(quoted);
+        return Ok(TraverseKey::Literal(ConstValue::String(value.into())));
+    }
+    let (negative, digits) = match inner.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, inner),
+    };
+    let number = pcl_syntax::ast::NumberValue::parse(digits).map_err(|e| malformed(&e))?;
+    let number = if negative { number.negate() } else { number };
+    Ok(TraverseKey::Literal(ConstValue::Number(number)))
+}

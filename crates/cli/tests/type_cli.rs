@@ -1,0 +1,180 @@
+//! End-to-end tests of `pcl type`: the real binary, its one-line JSON, its stderr
+//! messages and exit codes.
+
+use std::process::Command;
+
+use expect_test::{Expect, expect};
+
+/// Runs `pcl type ARGS` for each line of arguments and renders a transcript.
+fn check(runs: &[&[&str]], expected: Expect) {
+    let mut transcript = String::new();
+    for args in runs {
+        let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+            .arg("type")
+            .args(*args)
+            .output()
+            .expect("the pcl binary runs");
+        transcript.push_str(&format!("$ pcl type {}\n", args.join(" ")));
+        transcript.push_str(&String::from_utf8_lossy(&output.stdout));
+        for line in String::from_utf8_lossy(&output.stderr).lines() {
+            transcript.push_str(&format!("stderr: {line}\n"));
+        }
+        transcript.push_str(&format!("exit {}\n", output.status.code().unwrap_or(-1)));
+    }
+    expected.assert_eq(&transcript);
+}
+
+#[test]
+fn show() {
+    check(
+        &[
+            &["show", "optional(string)"],
+            &[
+                "show",
+                "object({b = list(int), a = output(output(string))})",
+            ],
+            &["show", "union(int, union(string, int))"],
+            &["show", "type(aws:index:ARN)"],
+            &["show", "cty.NumberIntVal(99999999999999999999999999)"],
+        ],
+        expect![[r#"
+            $ pcl type show optional(string)
+            {"type": "union(none, string)"}
+            exit 0
+            $ pcl type show object({b = list(int), a = output(output(string))})
+            {"type": "object({a = output(string), b = list(int)})"}
+            exit 0
+            $ pcl type show union(int, union(string, int))
+            {"type": "union(int, string)"}
+            exit 0
+            $ pcl type show type(aws:index:ARN)
+            {"type": "type(aws:index:ARN)"}
+            exit 0
+            $ pcl type show cty.NumberIntVal(99999999999999999999999999)
+            {"type": "cty.MustParseNumberVal(\"99999999999999999999999999\")"}
+            exit 0
+        "#]],
+    );
+}
+
+#[test]
+fn relate() {
+    check(
+        &[
+            &["relate", "number", "int"],
+            &["relate", "int", "string"],
+            &["relate", "bool", "dynamic"],
+            &["relate", "output(number)", "promise(string)"],
+            &["relate", "object({foo = string})", "object({bar = string})"],
+            &["relate", "list(int)", "map(int)"],
+        ],
+        expect![[r#"
+            $ pcl type relate number int
+            {"assignable": false, "conversion": "safe", "unify": {"safe": "number", "unsafe": "number"}}
+            exit 0
+            $ pcl type relate int string
+            {"assignable": false, "conversion": "unsafe", "unify": {"safe": "string", "unsafe": "string"}}
+            exit 0
+            $ pcl type relate bool dynamic
+            {"assignable": false, "conversion": "unsafe", "unify": {"safe": "union(bool, dynamic)", "unsafe": "bool"}}
+            exit 0
+            $ pcl type relate output(number) promise(string)
+            {"assignable": false, "conversion": "unsafe", "unify": {"safe": "union(output(number), promise(string))", "unsafe": "output(number)"}}
+            exit 0
+            $ pcl type relate object({foo = string}) object({bar = string})
+            {"assignable": false, "conversion": "none", "unify": {"safe": "object({bar = union(none, string), foo = union(none, string)})", "unsafe": "object({bar = union(none, string), foo = union(none, string)})"}}
+            exit 0
+            $ pcl type relate list(int) map(int)
+            {"assignable": false, "conversion": "none", "unify": {"safe": "union(list(int), map(int))", "unsafe": "union(list(int), map(int))"}}
+            exit 0
+        "#]],
+    );
+}
+
+#[test]
+fn traverse() {
+    check(
+        &[
+            &["traverse", "optional(object({a = list(int)}))", ".a", "[0]"],
+            &["traverse", "object({Name = int})", ".name"],
+            &["traverse", "tuple(int, string)", "[2]"],
+            &["traverse", "tuple(int, string)", "[<number>]"],
+            &["traverse", "map(string)", "[\"key\"]"],
+            &["traverse", "output(object({a = int}))", ".b"],
+            &["traverse", "none", ".a"],
+        ],
+        expect![[r#"
+            $ pcl type traverse optional(object({a = list(int)})) .a [0]
+            {"type": "union(int, none)", "error": false}
+            exit 0
+            $ pcl type traverse object({Name = int}) .name
+            {"type": "int", "error": false}
+            stderr: warning: at `.name`: Found matching case-insensitive property (Matched name with Name)
+            exit 0
+            $ pcl type traverse tuple(int, string) [2]
+            {"type": "dynamic", "error": true}
+            stderr: error: at `[2]`: tuple index must be between 0 and 2
+            exit 0
+            $ pcl type traverse tuple(int, string) [<number>]
+            {"type": "union(int, string)", "error": false}
+            exit 0
+            $ pcl type traverse map(string) ["key"]
+            {"type": "string", "error": false}
+            exit 0
+            $ pcl type traverse output(object({a = int})) .b
+            {"type": "output(dynamic)", "error": true}
+            stderr: error: at `.b`: unknown property 'b' among [a]
+            exit 0
+            $ pcl type traverse none .a
+            {"type": "none", "error": false}
+            stderr: warning: at `.a`: cannot traverse value of type none
+            exit 0
+        "#]],
+    );
+}
+
+#[test]
+fn malformed_input_exits_2() {
+    check(
+        &[
+            &["show", "list(int"],
+            &["show", "strng"],
+            &["relate", "int"],
+            &["traverse", "int", "a"],
+            &["traverse", "list(int)", "[1x]"],
+            &["traverse", "list(int)", "[<lst(int)>]"],
+            &["bogus"],
+        ],
+        expect![[r#"
+            $ pcl type show list(int
+            stderr: error: invalid type `list(int`: column 9: expected `)`, found the end of the type
+            exit 2
+            $ pcl type show strng
+            stderr: error: invalid type `strng`: column 1: unknown type `strng`; did you mean `string`?
+            exit 2
+            $ pcl type relate int
+            stderr: error: wrong arguments for `pcl type`
+            stderr: 
+            stderr: usage: pcl type show TYPE
+            stderr:        pcl type relate TO FROM
+            stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
+            exit 2
+            $ pcl type traverse int a
+            stderr: error: invalid key `a`: not a key; expected `.name`, `[N]`, `["s"]` or `[<T>]`
+            exit 2
+            $ pcl type traverse list(int) [1x]
+            stderr: error: invalid key `[1x]`: invalid number literal `1x`; expected `.name`, `[N]`, `["s"]` or `[<T>]`
+            exit 2
+            $ pcl type traverse list(int) [<lst(int)>]
+            stderr: error: invalid key type `lst(int)`: column 1: unknown type `lst`; did you mean `list`?
+            exit 2
+            $ pcl type bogus
+            stderr: error: unknown `pcl type` command `bogus`
+            stderr: 
+            stderr: usage: pcl type show TYPE
+            stderr:        pcl type relate TO FROM
+            stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
+            exit 2
+        "#]],
+    );
+}

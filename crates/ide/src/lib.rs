@@ -1,0 +1,29 @@
+//! The root database: salsa storage plus the implementation of every query crate's
+//! database trait. The CLI, the language server and the benchmarks all run against it.
+
+use pcl_types::{Name, NamedObject, Ty};
+
+/// The database every pcl front end drives.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl pcl_base_db::Db for RootDatabase {}
+
+#[salsa::db]
+impl pcl_types::Db for RootDatabase {
+    /// Schema object types only exist once schemas are loaded; no schema source is
+    /// attached yet, so no such type can be built.
+    fn named_object_properties<'db>(
+        &'db self,
+        _object: NamedObject<'db>,
+    ) -> &'db [(Name, Ty<'db>)] {
+        &[]
+    }
+}
