@@ -105,7 +105,7 @@ fn prepared(shape: Shape, size: usize) -> RootDatabase {
     db
 }
 
-fn first(bencher: Bencher, shape: Shape, size: usize, op: Op) {
+fn first(bencher: Bencher<'_, '_>, shape: Shape, size: usize, op: Op) {
     bencher
         .with_inputs(|| prepared(shape, size))
         .bench_local_values(|db| {
@@ -114,7 +114,7 @@ fn first(bencher: Bencher, shape: Shape, size: usize, op: Op) {
         });
 }
 
-fn repeated(bencher: Bencher, shape: Shape, size: usize, op: Op) {
+fn repeated(bencher: Bencher<'_, '_>, shape: Shape, size: usize, op: Op) {
     let db = prepared(shape, size);
     run(&db, shape, size, op);
     bencher.bench_local(|| run(&db, shape, size, op));
@@ -126,38 +126,38 @@ macro_rules! benches {
             use super::*;
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn build(bencher: Bencher, size: usize) {
+            fn build(bencher: Bencher<'_, '_>, size: usize) {
                 let db = prepared($shape, size);
                 bencher.bench_local(|| divan::black_box(operands(&db, $shape, size).0));
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn conversion_first(bencher: Bencher, size: usize) {
+            fn conversion_first(bencher: Bencher<'_, '_>, size: usize) {
                 first(bencher, $shape, size, Op::Conversion);
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn conversion_repeated(bencher: Bencher, size: usize) {
+            fn conversion_repeated(bencher: Bencher<'_, '_>, size: usize) {
                 repeated(bencher, $shape, size, Op::Conversion);
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn unify_first(bencher: Bencher, size: usize) {
+            fn unify_first(bencher: Bencher<'_, '_>, size: usize) {
                 first(bencher, $shape, size, Op::Unify);
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn unify_repeated(bencher: Bencher, size: usize) {
+            fn unify_repeated(bencher: Bencher<'_, '_>, size: usize) {
                 repeated(bencher, $shape, size, Op::Unify);
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn traverse_first(bencher: Bencher, size: usize) {
+            fn traverse_first(bencher: Bencher<'_, '_>, size: usize) {
                 first(bencher, $shape, size, Op::Traverse);
             }
 
             #[divan::bench(args = $sizes, sample_count = 20)]
-            fn traverse_repeated(bencher: Bencher, size: usize) {
+            fn traverse_repeated(bencher: Bencher<'_, '_>, size: usize) {
                 repeated(bencher, $shape, size, Op::Traverse);
             }
         }

@@ -45,7 +45,9 @@ pub(crate) fn conversion_in_mode<'db>(
     if dest == src || dest.is_dynamic(db) {
         return Conversion::Safe;
     }
-    if is_primitive(db, dest) && is_primitive(db, src) {
+    if is_primitive(db, dest)
+        && (is_primitive(db, src) || matches!(src.kind(db), TyKind::None | TyKind::Opaque(_)))
+    {
         return primitive_conversion(db, dest, src, true);
     }
     let pair = TyPair::new(db, dest, src);
@@ -135,7 +137,7 @@ fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) 
         },
         (TyKind::Tuple(elements), TyKind::Tuple(sources)) => {
             if unifying {
-                crate::unify::unify_tuples(db, elements, sources).1
+                crate::unify::tuples_merge_kind(db, elements, sources)
             } else if elements.len() != sources.len() {
                 Conversion::None
             } else {
@@ -155,11 +157,15 @@ fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) 
             if crate::ty::union_contains(db, members, src) {
                 return Conversion::Safe;
             }
-            members
-                .iter()
-                .map(|m| from(*m, src))
-                .max()
-                .unwrap_or(Conversion::None)
+            // The greatest over the members; `Safe` is the top, so stop there.
+            let mut best = Conversion::None;
+            for member in members {
+                best = best.max(from(*member, src));
+                if best == Conversion::Safe {
+                    break;
+                }
+            }
+            best
         }
         (TyKind::Output(e), TyKind::Output(u)) => from(*e, *u),
         (TyKind::Output(e), TyKind::Promise(u)) => from(*e, resolve_outputs(db, *u)),
@@ -197,7 +203,7 @@ fn object_destination<'db>(
     let both_named =
         matches!(dest.kind(db), TyKind::Named(_)) && matches!(src.kind(db), TyKind::Named(_));
     if unifying && !both_named {
-        return crate::unify::unify_objects(db, dest, src).1;
+        return crate::unify::objects_merge_kind(db, dest, src);
     }
     let none = Ty::none(db);
     minimum(dest_properties.iter().map(|(name, t)| {

@@ -207,67 +207,89 @@ fn unify_union<'db>(db: &'db dyn Db, members: &[Ty<'db>], other: Ty<'db>) -> (Ty
 }
 
 /// Two tuples: the common prefix unified pairwise, the longer one's tail made optional.
-pub(crate) fn unify_tuples<'db>(
-    db: &'db dyn Db,
-    a: &[Ty<'db>],
-    b: &[Ty<'db>],
-) -> (Ty<'db>, Conversion) {
-    let mut kind = Conversion::Safe;
+fn unify_tuples<'db>(db: &'db dyn Db, a: &[Ty<'db>], b: &[Ty<'db>]) -> (Ty<'db>, Conversion) {
     let common = a.len().min(b.len());
-    let mut elements = Vec::with_capacity(a.len().max(b.len()));
-    for (x, y) in a.iter().zip(b.iter()) {
-        let (t, step) = unify(db, *x, *y);
-        kind = kind.min(step);
-        elements.push(t);
-    }
+    let mut elements: Vec<Ty<'db>> = a.iter().zip(b).map(|(x, y)| unify(db, *x, *y).0).collect();
     let tail = if a.len() > common {
         &a[common..]
     } else {
         &b[common..]
     };
     elements.extend(tail.iter().map(|t| Ty::optional(db, *t)));
-    (Ty::tuple(db, elements), kind)
+    (Ty::tuple(db, elements), tuples_merge_kind(db, a, b))
+}
+
+/// The kind of merging two tuples: the least over the common prefix. What unifying-mode
+/// conversion reports, without building the merged tuple.
+pub(crate) fn tuples_merge_kind<'db>(db: &'db dyn Db, a: &[Ty<'db>], b: &[Ty<'db>]) -> Conversion {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| unify(db, *x, *y).1)
+        .min()
+        .unwrap_or(Conversion::Safe)
 }
 
 /// Two objects: common properties unified, the others made optional. Two distinct
 /// schema object types meet at their union (they may be recursive, and merging them
 /// structurally would not terminate).
-pub(crate) fn unify_objects<'db>(db: &'db dyn Db, a: Ty<'db>, b: Ty<'db>) -> (Ty<'db>, Conversion) {
+fn unify_objects<'db>(db: &'db dyn Db, a: Ty<'db>, b: Ty<'db>) -> (Ty<'db>, Conversion) {
     if matches!(a.kind(db), TyKind::Named(_)) && matches!(b.kind(db), TyKind::Named(_)) {
         return (Ty::union(db, [a, b]), Conversion::Safe);
     }
-    let a_properties = object_properties(db, a).unwrap_or_default();
-    let b_properties = object_properties(db, b).unwrap_or_default();
+    let mut merged: Vec<(Name, Ty<'db>)> = Vec::new();
+    walk_properties(db, a, b, |name, x, y| {
+        let ty = match (x, y) {
+            (Some(x), Some(y)) => unify(db, x, y).0,
+            (Some(t), None) | (None, Some(t)) => Ty::optional(db, t),
+            (None, None) => return,
+        };
+        merged.push((name.clone(), ty));
+    });
+    (Ty::object(db, merged), objects_merge_kind(db, a, b))
+}
+
+/// The kind of merging two objects: the least over their common properties. What
+/// unifying-mode conversion reports, without building the merged object.
+pub(crate) fn objects_merge_kind<'db>(db: &'db dyn Db, a: Ty<'db>, b: Ty<'db>) -> Conversion {
     let mut kind = Conversion::Safe;
-    let mut merged: Vec<(Name, Ty<'db>)> =
-        Vec::with_capacity(a_properties.len() + b_properties.len());
+    walk_properties(db, a, b, |_, x, y| {
+        if let (Some(x), Some(y)) = (x, y) {
+            kind = kind.min(unify(db, x, y).1);
+        }
+    });
+    kind
+}
+
+/// Visit the union of two objects' property names in order, with each side's type.
+fn walk_properties<'db>(
+    db: &'db dyn Db,
+    a: Ty<'db>,
+    b: Ty<'db>,
+    mut visit: impl FnMut(&Name, Option<Ty<'db>>, Option<Ty<'db>>),
+) {
+    let a = object_properties(db, a).unwrap_or_default();
+    let b = object_properties(db, b).unwrap_or_default();
     let (mut i, mut j) = (0, 0);
-    while i < a_properties.len() || j < b_properties.len() {
-        let order = match (a_properties.get(i), b_properties.get(j)) {
+    while i < a.len() || j < b.len() {
+        let order = match (a.get(i), b.get(j)) {
             (Some((x, _)), Some((y, _))) => x.cmp(y),
             (Some(_), None) => std::cmp::Ordering::Less,
             _ => std::cmp::Ordering::Greater,
         };
         match order {
             std::cmp::Ordering::Less => {
-                let (name, t) = &a_properties[i];
-                merged.push((name.clone(), Ty::optional(db, *t)));
+                visit(&a[i].0, Some(a[i].1), None);
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                let (name, t) = &b_properties[j];
-                merged.push((name.clone(), Ty::optional(db, *t)));
+                visit(&b[j].0, None, Some(b[j].1));
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
-                let (name, x) = &a_properties[i];
-                let (t, step) = unify(db, *x, b_properties[j].1);
-                kind = kind.min(step);
-                merged.push((name.clone(), t));
+                visit(&a[i].0, Some(a[i].1), Some(b[j].1));
                 i += 1;
                 j += 1;
             }
         }
     }
-    (Ty::object(db, merged), kind)
 }
