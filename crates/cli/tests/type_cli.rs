@@ -17,7 +17,8 @@ fn check(runs: &[&[&str]], expected: Expect) {
         transcript.push_str(&format!("$ pcl type {}\n", args.join(" ")));
         transcript.push_str(&String::from_utf8_lossy(&output.stdout));
         for line in String::from_utf8_lossy(&output.stderr).lines() {
-            transcript.push_str(&format!("stderr: {line}\n"));
+            transcript.push_str(format!("stderr: {line}").trim_end());
+            transcript.push('\n');
         }
         transcript.push_str(&format!("exit {}\n", output.status.code().unwrap_or(-1)));
     }
@@ -154,7 +155,7 @@ fn malformed_input_exits_2() {
             exit 2
             $ pcl type relate int
             stderr: error: wrong arguments for `pcl type`
-            stderr: 
+            stderr:
             stderr: usage: pcl type show TYPE
             stderr:        pcl type relate TO FROM
             stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
@@ -170,7 +171,7 @@ fn malformed_input_exits_2() {
             exit 2
             $ pcl type bogus
             stderr: error: unknown `pcl type` command `bogus`
-            stderr: 
+            stderr:
             stderr: usage: pcl type show TYPE
             stderr:        pcl type relate TO FROM
             stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
