@@ -5,6 +5,7 @@
 //! token not found, ...), 2 usage or IO errors.
 
 mod parse_cmd;
+mod schema_cmd;
 mod type_cmd;
 
 use std::process::ExitCode;
@@ -14,6 +15,8 @@ usage: pcl <command> [args]
 
 commands:
   parse [--tree] PATH...      parse PCL/HCL files or directories and report syntax errors
+  schema [--schema-dir DIR]... PACKAGE|TOKEN
+                              list a Pulumi package schema, or print a token's types
   type show TYPE              print a type in normal form, as JSON
   type relate TO FROM         assignability, conversion and unification of two types, as JSON
   type traverse TYPE KEY...   the type reached by .name, [N], [\"s\"] or [<T>] keys, as JSON
@@ -27,6 +30,7 @@ fn main() -> ExitCode {
     };
     match command.as_str() {
         "parse" => parse_cmd::run(rest),
+        "schema" => schema_cmd::run(rest),
         "type" => type_cmd::run(rest),
         "help" | "--help" | "-h" => {
             print_out(USAGE);

@@ -12,6 +12,7 @@ mod eventuals;
 mod named;
 mod parse;
 mod render;
+mod suggest;
 mod traverse;
 mod ty;
 mod unify;
@@ -26,6 +27,7 @@ pub use eventuals::{input_type, resolve_outputs, resolve_promises};
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty};
+pub use suggest::{closest_name, edit_distance};
 pub use traverse::{Severity, Traversal, TraverseDiagnostic, TraverseKey, traverse};
 pub use ty::{EnumTy, Name, Ty, TyKind};
 pub use unify::{unify, unify_types};
@@ -35,29 +37,19 @@ pub use value::{ConstValue, decimal_text, go_quote};
 /// properties from it, so the type system does not depend on where schemas come from.
 #[salsa::db]
 pub trait Db: pcl_base_db::Db {
-    /// The properties of the plain flavour of a schema object type, sorted by name.
+    /// The properties of a schema object type in the flavour `object` names, sorted by
+    /// name (the input flavour takes `In(T)` where the schema allows eventual values).
     /// A database without schemas returns none.
     fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)];
 }
 
-/// The properties of an object type, literal or schema-backed (the input flavour
-/// applies `In(T)` to every property); `None` for other kinds.
+/// The properties of an object type, literal or schema-backed; `None` for other kinds.
 pub fn object_properties<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Option<&'db [(Name, Ty<'db>)]> {
     match ty.kind(db) {
         TyKind::Object(properties) => Some(properties),
-        TyKind::Named(object) if object.input(db) => Some(input_properties(db, *object)),
         TyKind::Named(object) => Some(db.named_object_properties(*object)),
         _ => None,
     }
-}
-
-/// The properties of a schema object's input flavour: `In(T)` of each plain property.
-#[salsa::tracked(returns(ref))]
-fn input_properties<'db>(db: &'db dyn Db, object: NamedObject<'db>) -> Box<[(Name, Ty<'db>)]> {
-    db.named_object_properties(object.plain(db))
-        .iter()
-        .map(|(name, t)| (name.clone(), input_type(db, *t)))
-        .collect()
 }
 
 /// The type of the property `name` among properties sorted by name.

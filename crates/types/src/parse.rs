@@ -215,7 +215,7 @@ impl<'a, 'db> Parser<'a, 'db> {
             return Ok(Ty::opaque(self.db, name));
         }
         let mut message = format!("unknown type `{name}`");
-        if let Some(suggestion) = closest_known_name(name) {
+        if let Some(suggestion) = crate::closest_name(name, KNOWN_NAMES) {
             message.push_str(&format!("; did you mean `{suggestion}`?"));
         } else {
             message.push_str(
@@ -447,29 +447,4 @@ pub(crate) fn parse_number(text: &str) -> Result<NumberValue, String> {
     };
     let number = NumberValue::parse(digits).map_err(|e| format!("invalid number `{text}`: {e}"))?;
     Ok(if negative { number.negate() } else { number })
-}
-
-/// The known name closest to `name` (within edit distance 2, or a prefix of it).
-fn closest_known_name(name: &str) -> Option<&'static str> {
-    KNOWN_NAMES
-        .iter()
-        .map(|known| (edit_distance(name, known), *known))
-        .filter(|(distance, known)| *distance <= 2 || name.starts_with(known))
-        .min()
-        .map(|(_, known)| known)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitute.min(previous + 1).min(row[j] + 1);
-        }
-    }
-    row[b.len()]
 }

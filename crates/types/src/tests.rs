@@ -46,9 +46,16 @@ fn test_object_properties<'db>(
     let Some((_, properties)) = OBJECTS.iter().find(|(name, _)| *name == object.token(db)) else {
         return Box::new([]);
     };
+    let flavour = |ty: Ty<'db>| {
+        if object.input(db) {
+            crate::input_type(db, ty)
+        } else {
+            ty
+        }
+    };
     let mut properties: Vec<(Name, Ty<'db>)> = properties
         .iter()
-        .map(|(name, ty)| (Name::from(*name), ty_of(db, ty)))
+        .map(|(name, ty)| (Name::from(*name), flavour(ty_of(db, ty))))
         .collect();
     properties.sort_by(|a, b| a.0.cmp(&b.0));
     properties.into_boxed_slice()

@@ -1,0 +1,152 @@
+//! What `pcl schema` prints: a package's contents with counts, or one token's types in
+//! type display syntax with each property marked required or optional.
+
+use std::fmt::Write;
+
+use pcl_types::display;
+use smol_str::SmolStr;
+
+use crate::lower::{Property, function_types, named_object, resource_types, type_definition};
+use crate::{
+    ItemKind, PackageSource, SchemaError, SchemaItem, TypeDefinition, canonical, package_index,
+};
+
+/// The package's name, version, file, and its resources, functions and types.
+pub fn describe_package(
+    db: &dyn pcl_types::Db,
+    source: PackageSource,
+) -> Result<String, SchemaError> {
+    let index = package_index(db, source).as_ref().map_err(Clone::clone)?;
+    let mut out = String::new();
+    let version = index
+        .version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    let _ = writeln!(out, "package {}{version} ({})", index.name, source.file(db));
+    let provider = if index.provider.is_some() { "declared" } else { "default, no configuration" };
+    let _ = writeln!(out, "provider: {provider}");
+    for (title, section) in [
+        ("resources", &index.resources),
+        ("functions", &index.functions),
+        ("types", &index.types),
+    ] {
+        let _ = writeln!(out, "{title} ({}):", section.len());
+        for token in section.tokens() {
+            let _ = writeln!(out, "  {token}");
+        }
+    }
+    Ok(out)
+}
+
+/// One item's types, and the schema errors met while lowering them (the types show
+/// `none` or an opaque type where those are).
+pub fn describe_token(
+    db: &dyn pcl_types::Db,
+    source: PackageSource,
+    kind: ItemKind,
+    token: &SmolStr,
+) -> Result<(String, Vec<SchemaError>), SchemaError> {
+    let item = SchemaItem::new(db, source, kind, token.clone());
+    let mut out = String::new();
+    let errors = match kind {
+        ItemKind::Resource | ItemKind::Provider => {
+            let types = resource_types(db, item).as_ref().map_err(Clone::clone)?;
+            let what = match kind {
+                ItemKind::Provider => "provider",
+                _ if types.is_component => "component resource",
+                _ => "resource",
+            };
+            let _ = writeln!(out, "{what} {token}");
+            properties(db, &mut out, "inputs", &types.inputs);
+            properties(db, &mut out, "outputs", &types.outputs);
+            types.errors.to_vec()
+        }
+        ItemKind::Function => {
+            let types = function_types(db, item).as_ref().map_err(Clone::clone)?;
+            let _ = writeln!(out, "function {token}");
+            if !types.multi_argument_inputs.is_empty() {
+                let order: Vec<&str> = types
+                    .multi_argument_inputs
+                    .iter()
+                    .map(SmolStr::as_str)
+                    .collect();
+                let _ = writeln!(out, "positional arguments: {}", order.join(", "));
+            }
+            properties(db, &mut out, "arguments", &types.inputs);
+            let _ = writeln!(out, "result: {}", display(db, types.result));
+            types.errors.to_vec()
+        }
+        ItemKind::Type => match type_definition(db, item).as_ref().map_err(Clone::clone)? {
+            TypeDefinition::Enum(ty) => {
+                let _ = writeln!(out, "enum type {token}\n  {}", display(db, *ty));
+                Vec::new()
+            }
+            TypeDefinition::Object(ty) => {
+                let _ = writeln!(out, "object type {token}: {}", display(db, *ty));
+                match ty.kind(db) {
+                    pcl_types::TyKind::Named(object) => {
+                        let lowered = named_object(db, *object);
+                        properties(db, &mut out, "properties", &lowered.properties);
+                        lowered.errors.to_vec()
+                    }
+                    _ => Vec::new(),
+                }
+            }
+        },
+    };
+    Ok((out, errors))
+}
+
+fn properties(db: &dyn pcl_types::Db, out: &mut String, title: &str, properties: &[Property<'_>]) {
+    let _ = writeln!(out, "{title} ({}):", properties.len());
+    for property in properties {
+        let marker = if property.required {
+            "required"
+        } else {
+            "optional"
+        };
+        let _ = writeln!(
+            out,
+            "  {} ({marker}): {}",
+            property.name,
+            display(db, property.ty)
+        );
+    }
+}
+
+/// Up to three tokens of the package that look like `written`: same canonical form
+/// ignoring case, or a close spelling of it.
+pub fn suggest_tokens(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+    written: &str,
+) -> Vec<SmolStr> {
+    let Ok(index) = package_index(db, source) else {
+        return Vec::new();
+    };
+    let format = index.module_format.as_ref();
+    let key = |token: &str| {
+        canonical(token, format)
+            .unwrap_or_else(|| token.to_owned())
+            .to_lowercase()
+    };
+    let wanted = key(written);
+    let limit = (wanted.chars().count() / 4).max(2);
+    let mut scored: Vec<(usize, &SmolStr)> = [&index.resources, &index.functions, &index.types]
+        .into_iter()
+        .flat_map(|section| section.tokens())
+        .filter_map(|token| {
+            let distance = pcl_types::edit_distance(&wanted, &key(token));
+            (distance <= limit).then_some((distance, token))
+        })
+        .collect();
+    scored.sort();
+    let mut suggestions: Vec<SmolStr> = Vec::new();
+    for (_, token) in scored {
+        if !suggestions.contains(token) && suggestions.len() < 3 {
+            suggestions.push(token.clone());
+        }
+    }
+    suggestions
+}

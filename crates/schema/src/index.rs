@@ -1,0 +1,191 @@
+//! The package index: one pass over a schema file that records its name, version and
+//! module format, and *where* each resource, function and type is, without decoding
+//! them. Items are decoded on demand (`crate::decode`), so answering one token of a
+//! 100 MB schema never builds the other tokens.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use smol_str::SmolStr;
+
+use crate::PackageSource;
+use crate::error::{SchemaError, from_path_error, pointer};
+use crate::token::{ModuleFormat, canonical};
+
+/// Where an item's JSON is in the file: a byte range.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One section of a schema (`resources`, `functions` or `types`): tokens in schema
+/// order of keys (sorted), where each is, and a canonical-token lookup.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Section {
+    entries: Vec<(SmolStr, Span)>,
+    by_canonical: FxHashMap<String, usize>,
+}
+
+impl Section {
+    /// The tokens, sorted.
+    pub fn tokens(&self) -> impl ExactSizeIterator<Item = &SmolStr> {
+        self.entries.iter().map(|(token, _)| token)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The span of the item written exactly as `token` in the schema.
+    pub fn exact(&self, token: &str) -> Option<(&SmolStr, Span)> {
+        let i = self
+            .entries
+            .binary_search_by(|(t, _)| t.as_str().cmp(token))
+            .ok()?;
+        let (token, span) = &self.entries[i];
+        Some((token, *span))
+    }
+
+    /// The schema token a written token resolves to: an exact match, a canonical key
+    /// written as is, or the written token's canonical form.
+    pub fn resolve(&self, written: &str, format: Option<&ModuleFormat>) -> Option<&SmolStr> {
+        if let Some((token, _)) = self.exact(written) {
+            return Some(token);
+        }
+        let by_key = |key: &str| self.by_canonical.get(key).map(|i| &self.entries[*i].0);
+        by_key(written).or_else(|| by_key(&canonical(written, format)?))
+    }
+}
+
+/// What one pass over a schema file learns.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PackageIndex {
+    pub name: SmolStr,
+    pub version: Option<SmolStr>,
+    pub module_format: Option<ModuleFormat>,
+    pub resources: Section,
+    pub functions: Section,
+    pub types: Section,
+    pub provider: Option<Span>,
+    /// Packages this one refers to (`/aws/v5.4.0/schema.json#/...`): name and version.
+    pub referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
+}
+
+/// The top level of a schema, with items left undecoded.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TopLevel<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    version: Option<Cow<'a, str>>,
+    #[serde(default)]
+    meta: Option<Meta>,
+    #[serde(default, borrow)]
+    resources: BTreeMap<Cow<'a, str>, &'a RawValue>,
+    #[serde(default, borrow)]
+    functions: BTreeMap<Cow<'a, str>, &'a RawValue>,
+    #[serde(default, borrow)]
+    types: BTreeMap<Cow<'a, str>, &'a RawValue>,
+    #[serde(default, borrow)]
+    provider: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Meta {
+    #[serde(default)]
+    module_format: Option<String>,
+}
+
+/// Index a schema file.
+#[salsa::tracked(returns(ref))]
+pub fn package_index(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+) -> Result<PackageIndex, SchemaError> {
+    let file = source.file(db);
+    let text: &str = source.text(db);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let top: TopLevel<'_> = serde_path_to_error::deserialize(&mut deserializer)
+        .map_err(|e| from_path_error(file, &[], e))?;
+    deserializer.end().map_err(|e| SchemaError {
+        file: file.clone(),
+        location: format!("line {} column {}", e.line(), e.column()),
+        message: "unexpected text after the schema object".to_owned(),
+    })?;
+    let module_format = match top.meta.and_then(|m| m.module_format) {
+        Some(pattern) => Some(ModuleFormat::new(&pattern).map_err(|message| SchemaError {
+            file: file.clone(),
+            location: pointer(["meta", "moduleFormat"]),
+            message,
+        })?),
+        None => None,
+    };
+    let span_of = |raw: &RawValue| {
+        let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+        Span {
+            start,
+            end: start + raw.get().len(),
+        }
+    };
+    let section = |items: BTreeMap<Cow<'_, str>, &RawValue>| {
+        let entries: Vec<(SmolStr, Span)> = items
+            .into_iter()
+            .map(|(token, raw)| (SmolStr::new(token), span_of(raw)))
+            .collect();
+        let mut by_canonical = FxHashMap::default();
+        for (i, (token, _)) in entries.iter().enumerate() {
+            if let Some(key) = canonical(token, module_format.as_ref()) {
+                by_canonical.entry(key).or_insert(i);
+            }
+        }
+        Section {
+            entries,
+            by_canonical,
+        }
+    };
+    Ok(PackageIndex {
+        name: SmolStr::new(&top.name),
+        version: top.version.map(|v| SmolStr::new(&v)),
+        resources: section(top.resources),
+        functions: section(top.functions),
+        types: section(top.types),
+        provider: top.provider.map(span_of),
+        referenced_packages: referenced_packages(text),
+        module_format,
+    })
+}
+
+/// The packages named by cross-package references (`"/aws/v5.4.0/schema.json#/..."`),
+/// found by a scan of the text rather than a decode.
+fn referenced_packages(text: &str) -> Vec<(SmolStr, Option<SmolStr>)> {
+    let mut found: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
+    for (at, _) in text.match_indices("/schema.json#") {
+        let Some(quote) = text[..at].rfind('"') else {
+            continue;
+        };
+        let path = &text[quote + 1..at];
+        let mut parts = path.trim_start_matches('/').split('/');
+        let (Some(name), version) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if name.is_empty() || name.contains(['"', ' ', '#']) {
+            continue;
+        }
+        let version = version.map(|v| SmolStr::new(v.trim_start_matches('v')));
+        let entry = (SmolStr::new(name), version);
+        if !found.contains(&entry) {
+            found.push(entry);
+        }
+    }
+    found
+}

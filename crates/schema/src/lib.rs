@@ -1,0 +1,83 @@
+//! Pulumi package schemas: loading them (`loader`), indexing a file in one pass without
+//! decoding its items (`index`), decoding one resource, function or type on demand
+//! (`spec`), resolving the token spellings programs use (`token`), and lowering schema
+//! types to PCL types (`lower`). `describe` renders what `pcl schema` prints.
+//!
+//! Semantics follow `docs/pcl-semantics.md` §5. Everything below the loader is a salsa
+//! query over [`PackageSource`] inputs, so a package is read once and each token is
+//! decoded at most once, when first asked for.
+
+mod describe;
+mod error;
+mod index;
+mod item;
+mod loader;
+mod lower;
+mod source;
+mod spec;
+mod token;
+
+use smol_str::SmolStr;
+
+pub use describe::{describe_package, describe_token, suggest_tokens};
+pub use error::SchemaError;
+pub use index::{PackageIndex, Section, Span, package_index};
+pub use item::SchemaItem;
+pub use loader::{Candidate, LoadError, SCHEMA_PATH_VARIABLE, SchemaLoader, SearchPath};
+pub use lower::{
+    FunctionTypes, LoweredObject, Property, ResourceTypes, TypeDefinition, function_types,
+    named_object, resource_types, type_definition,
+};
+pub use source::{LoadedPackages, PackageSource, package_named};
+pub use spec::{ItemKind, ItemSpec, decode_item};
+pub use token::{ModuleFormat, canonical, decompose, package_of};
+
+/// The item a written token names in `source`: the provider for
+/// `pulumi:providers:<pkg>`, else a resource, function or type, by exact token, canonical
+/// key or canonical form (in that order), else a resource one of whose aliases it is.
+pub fn resolve_token(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+    written: &str,
+) -> Option<(ItemKind, SmolStr)> {
+    let index = package_index(db, source).as_ref().ok()?;
+    if written.strip_prefix("pulumi:providers:") == Some(index.name.as_str()) {
+        return Some((ItemKind::Provider, SmolStr::new(written)));
+    }
+    let format = index.module_format.as_ref();
+    let sections = [
+        (ItemKind::Resource, &index.resources),
+        (ItemKind::Function, &index.functions),
+        (ItemKind::Type, &index.types),
+    ];
+    for (kind, section) in sections {
+        if let Some(token) = section.resolve(written, format) {
+            return Some((kind, token.clone()));
+        }
+    }
+    resource_aliases(db, source)
+        .iter()
+        .find(|(alias, _)| alias == written)
+        .map(|(_, token)| (ItemKind::Resource, token.clone()))
+}
+
+/// Every resource alias of a package, `(alias, resource token)`: decoded only when a
+/// token is not found otherwise.
+#[salsa::tracked(returns(ref))]
+fn resource_aliases(db: &dyn salsa::Database, source: PackageSource) -> Box<[(SmolStr, SmolStr)]> {
+    let Ok(index) = package_index(db, source) else {
+        return Box::new([]);
+    };
+    let mut aliases = Vec::new();
+    for token in index.resources.tokens() {
+        let item = SchemaItem::new(db, source, ItemKind::Resource, token.clone());
+        if let Ok(Some(ItemSpec::Resource(spec))) = decode_item(db, item) {
+            for alias in &spec.aliases {
+                if let Some(alias) = &alias.token {
+                    aliases.push((SmolStr::new(alias), token.clone()));
+                }
+            }
+        }
+    }
+    aliases.into_boxed_slice()
+}

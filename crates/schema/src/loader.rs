@@ -1,0 +1,322 @@
+//! Finding and loading schema files: the search path (`--schema-dir` directories, then
+//! `PCL_SCHEMA_PATH`), file names (`NAME.json`, `NAME-VERSION.json`, `NAME/schema.json`),
+//! version choice (the version asked for, else the highest), and registering loaded
+//! packages as salsa inputs. This is the only part of the crate that does IO; drivers
+//! call it, queries never do.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use salsa::{Durability, Setter};
+use semver::Version;
+use smol_str::SmolStr;
+
+use crate::error::SchemaError;
+use crate::{LoadedPackages, PackageSource, package_index};
+
+/// The environment variable holding extra schema directories (path-list syntax).
+pub const SCHEMA_PATH_VARIABLE: &str = "PCL_SCHEMA_PATH";
+
+/// The built-in `pulumi` package, used when no `pulumi` schema is on the search path.
+const BUILTIN_PULUMI: &str = include_str!("builtin_pulumi.json");
+
+/// Why a package could not be loaded.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LoadError {
+    /// No file on the search path names the package (or not that version).
+    NotFound {
+        name: String,
+        version: Option<String>,
+        searched: Vec<PathBuf>,
+        /// Package names on the search path that look like the one asked for.
+        suggestion: Option<String>,
+    },
+    Io {
+        path: PathBuf,
+        message: String,
+    },
+    /// The file is read but is not a schema (malformed JSON, wrong field types).
+    Schema(SchemaError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotFound {
+                name,
+                version,
+                searched,
+                suggestion,
+            } => {
+                let version = version
+                    .as_ref()
+                    .map(|v| format!(" version {v}"))
+                    .unwrap_or_default();
+                write!(f, "no schema for package `{name}`{version}")?;
+                if searched.is_empty() {
+                    write!(
+                        f,
+                        "; no schema directories given (use --schema-dir DIR or set {SCHEMA_PATH_VARIABLE})"
+                    )?;
+                } else {
+                    let dirs: Vec<String> =
+                        searched.iter().map(|d| d.display().to_string()).collect();
+                    write!(
+                        f,
+                        " in {} (looked for {name}.json, {name}-VERSION.json and {name}/schema.json)",
+                        dirs.join(", ")
+                    )?;
+                }
+                if let Some(suggestion) = suggestion {
+                    write!(f, "; did you mean `{suggestion}`?")?;
+                }
+                Ok(())
+            }
+            LoadError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            LoadError::Schema(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The directories searched for schemas, in order.
+#[derive(Clone, Debug, Default)]
+pub struct SearchPath {
+    dirs: Vec<PathBuf>,
+}
+
+/// A schema file found on the search path.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// The version its file name states, if any.
+    pub version: Option<Version>,
+}
+
+impl SearchPath {
+    /// `dirs` (from `--schema-dir`), then the directories in `PCL_SCHEMA_PATH`.
+    pub fn from_args_and_env(dirs: Vec<PathBuf>) -> SearchPath {
+        let mut search = SearchPath { dirs };
+        if let Some(value) = std::env::var_os(SCHEMA_PATH_VARIABLE) {
+            search
+                .dirs
+                .extend(std::env::split_paths(&value).filter(|d| !d.as_os_str().is_empty()));
+        }
+        search
+    }
+
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Every file on the search path that may hold package `name`.
+    pub fn candidates(&self, name: &str) -> Vec<Candidate> {
+        let mut found = Vec::new();
+        for dir in &self.dirs {
+            for path in [
+                dir.join(format!("{name}.json")),
+                dir.join(name).join("schema.json"),
+            ] {
+                if path.is_file() {
+                    found.push(Candidate {
+                        path,
+                        version: None,
+                    });
+                }
+            }
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let prefix = format!("{name}-");
+            let mut versioned: Vec<Candidate> = entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| {
+                    let file_name = entry.file_name().into_string().ok()?;
+                    let version = file_name.strip_prefix(&prefix)?.strip_suffix(".json")?;
+                    let version = Version::parse(version.trim_start_matches('v')).ok()?;
+                    Some(Candidate {
+                        path: entry.path(),
+                        version: Some(version),
+                    })
+                })
+                .collect();
+            versioned.sort_by(|a, b| a.path.cmp(&b.path));
+            found.extend(versioned);
+        }
+        found
+    }
+
+    /// The file to load for `name`: the one of the requested version (a file without a
+    /// version in its name is the fallback), else the highest version, else the first
+    /// unversioned file in search order.
+    pub fn find(&self, name: &str, version: Option<&str>) -> Result<Candidate, LoadError> {
+        let candidates = self.candidates(name);
+        let wanted = version.and_then(|v| Version::parse(v.trim_start_matches('v')).ok());
+        let chosen = match &wanted {
+            Some(wanted) => candidates
+                .iter()
+                .find(|c| c.version.as_ref() == Some(wanted))
+                .or_else(|| candidates.iter().find(|c| c.version.is_none())),
+            None => candidates
+                .iter()
+                .filter(|c| c.version.is_some())
+                .max_by(|a, b| a.version.cmp(&b.version))
+                .or_else(|| candidates.first()),
+        };
+        chosen.cloned().ok_or_else(|| LoadError::NotFound {
+            name: name.to_owned(),
+            version: version.map(str::to_owned),
+            searched: self.dirs.clone(),
+            suggestion: self.closest_package(name),
+        })
+    }
+
+    /// The package name on the search path closest to `name`.
+    fn closest_package(&self, name: &str) -> Option<String> {
+        let mut names: Vec<String> = Vec::new();
+        for dir in &self.dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.filter_map(Result::ok) {
+                let Ok(file_name) = entry.file_name().into_string() else {
+                    continue;
+                };
+                let stem = file_name.strip_suffix(".json").unwrap_or(&file_name);
+                // `name-1.2.3` → `name`.
+                let package = match stem.find(|c: char| c.is_ascii_digit()) {
+                    Some(at) if at > 0 && stem[..at].ends_with(['-', 'v']) => {
+                        stem[..at].trim_end_matches('v').trim_end_matches('-')
+                    }
+                    _ => stem,
+                };
+                names.push(package.to_owned());
+            }
+        }
+        pcl_types::closest_name(name, names.iter().map(String::as_str)).map(str::to_owned)
+    }
+}
+
+/// Reads schema files into the database.
+#[derive(Debug, Default)]
+pub struct SchemaLoader {
+    search: SearchPath,
+    loaded: BTreeMap<SmolStr, PackageSource>,
+}
+
+impl SchemaLoader {
+    pub fn new(search: SearchPath) -> SchemaLoader {
+        SchemaLoader {
+            search,
+            loaded: BTreeMap::new(),
+        }
+    }
+
+    pub fn search_path(&self) -> &SearchPath {
+        &self.search
+    }
+
+    /// Load package `name` (the version asked for, else the highest), and the packages
+    /// it refers to when they are on the search path.
+    pub fn load<Db: pcl_types::Db>(
+        &mut self,
+        db: &mut Db,
+        name: &str,
+        version: Option<&str>,
+    ) -> Result<PackageSource, LoadError> {
+        if let Some(source) = self.loaded.get(name) {
+            return Ok(*source);
+        }
+        let source = match self.search.find(name, version) {
+            Ok(candidate) => {
+                let text = read_text(&candidate.path)?;
+                new_source(db, display_path(&candidate.path), text)
+            }
+            Err(_) if name == "pulumi" => {
+                new_source(db, "<built-in pulumi>".into(), BUILTIN_PULUMI.into())
+            }
+            Err(error) => return Err(error),
+        };
+        self.register(db, SmolStr::new(name), source)
+    }
+
+    /// Load the schema file at `path` under the package name it declares.
+    pub fn load_file<Db: pcl_types::Db>(
+        &mut self,
+        db: &mut Db,
+        path: &Path,
+    ) -> Result<PackageSource, LoadError> {
+        let text = read_text(path)?;
+        let source = new_source(db, display_path(path), text);
+        let name = match package_index(db, source) {
+            Ok(index) => index.name.clone(),
+            Err(error) => return Err(LoadError::Schema(error.clone())),
+        };
+        self.register(db, name, source)
+    }
+
+    /// Make `source` the package `name`, then load what it refers to.
+    fn register<Db: pcl_types::Db>(
+        &mut self,
+        db: &mut Db,
+        name: SmolStr,
+        source: PackageSource,
+    ) -> Result<PackageSource, LoadError> {
+        self.loaded.insert(name, source);
+        let packages = Arc::new(self.loaded.clone());
+        match LoadedPackages::try_get(db) {
+            Some(input) => {
+                input
+                    .set_packages(db)
+                    .with_durability(Durability::HIGH)
+                    .to(packages);
+            }
+            None => {
+                let _ = LoadedPackages::builder(packages)
+                    .durability(Durability::HIGH)
+                    .new(db);
+            }
+        }
+        let index = package_index(db, source)
+            .as_ref()
+            .map_err(|e| LoadError::Schema(e.clone()))?;
+        for (referenced, version) in index.referenced_packages.clone() {
+            if !self.loaded.contains_key(&referenced) {
+                // Best effort: a package that is not on the search path leaves its
+                // types known by name only.
+                let _ = self.load(db, &referenced, version.as_deref());
+            }
+        }
+        Ok(source)
+    }
+}
+
+fn new_source<Db: pcl_types::Db>(db: &mut Db, file: SmolStr, text: Arc<str>) -> PackageSource {
+    PackageSource::builder(file, text)
+        .durability(Durability::HIGH)
+        .new(db)
+}
+
+fn display_path(path: &Path) -> SmolStr {
+    SmolStr::new(path.display().to_string())
+}
+
+/// A file's text; not UTF-8 is an error naming the first bad byte.
+fn read_text(path: &Path) -> Result<Arc<str>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })?;
+    String::from_utf8(bytes)
+        .map(Arc::from)
+        .map_err(|e| LoadError::Io {
+            path: path.to_owned(),
+            message: format!(
+                "not UTF-8: invalid byte at offset {}",
+                e.utf8_error().valid_up_to()
+            ),
+        })
+}

@@ -1,0 +1,677 @@
+//! Lowering schema types to PCL types, as the reference binder does: primitives,
+//! arrays, maps, `$ref`s (local types and resources, other packages, `pulumi.json`
+//! builtins), `oneOf`, constants, enums; optional unless required; resource inputs in
+//! "input shape" (`In(T)` unless `plain`), outputs wrapped in `output`.
+//!
+//! Object types behind `$ref` become schema object types (`Ty::named`), whose
+//! properties are lowered only when asked for ([`named_object`]), so recursive types
+//! terminate and only what is used is decoded. Problems are collected as errors with
+//! JSON pointers; the offending type lowers to `none` (or an opaque type for a dangling
+//! reference) and everything else keeps working.
+
+use std::collections::BTreeMap;
+
+use pcl_syntax::ast::NumberValue;
+use pcl_types::{ConstValue, Name, NamedObject, Ty, closest_name, input_type};
+use smol_str::SmolStr;
+
+use crate::error::{SchemaError, pointer};
+use crate::index::package_index;
+use crate::item::SchemaItem;
+use crate::spec::{ItemKind, ItemSpec, Literal, ResourceSpec, TypeSpec, decode_item};
+use crate::{PackageSource, package_named};
+
+/// A property of an object type, as lowered.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct Property<'db> {
+    pub name: Name,
+    /// The property's type, `union(T, none)` when it is optional.
+    pub ty: Ty<'db>,
+    pub required: bool,
+}
+
+/// The properties of a schema object type, in both forms the database hands out.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct LoweredObject<'db> {
+    /// `(name, type)` sorted by name: what the type system reads.
+    pub fields: Box<[(Name, Ty<'db>)]>,
+    pub properties: Box<[Property<'db>]>,
+    pub errors: Box<[SchemaError]>,
+}
+
+/// The property types of a schema object type (a `types` entry, a resource's outputs
+/// for `#/resources/...` references, or the provider's), in the flavour asked for.
+#[salsa::tracked(returns(ref))]
+pub fn named_object<'db>(
+    db: &'db dyn pcl_types::Db,
+    object: NamedObject<'db>,
+) -> LoweredObject<'db> {
+    let empty = LoweredObject {
+        fields: Box::new([]),
+        properties: Box::new([]),
+        errors: Box::new([]),
+    };
+    let Some(source) = package_named(db, object.package(db)) else {
+        return empty;
+    };
+    let token = object.token(db);
+    let (kind, item_token, base) = if token.as_str() == PROVIDER_OBJECT {
+        (
+            ItemKind::Provider,
+            SmolStr::default(),
+            vec!["provider".to_owned()],
+        )
+    } else if let Some(resource) = token.strip_prefix(RESOURCE_OBJECT) {
+        (
+            ItemKind::Resource,
+            SmolStr::new(resource),
+            vec!["resources".to_owned(), resource.to_owned()],
+        )
+    } else {
+        (
+            ItemKind::Type,
+            token.clone(),
+            vec!["types".to_owned(), token.to_string()],
+        )
+    };
+    let item = SchemaItem::new(db, source, kind, item_token);
+    let mut lowerer = Lowerer::new(db, source);
+    let properties = match decode_item(db, item) {
+        Ok(Some(ItemSpec::Type(spec))) => {
+            let mut path = base;
+            path.push("properties".to_owned());
+            lowerer.object(
+                &spec.properties,
+                &spec.required,
+                object.input(db),
+                &mut path,
+            )
+        }
+        Ok(Some(ItemSpec::Resource(spec))) => {
+            let mut path = base;
+            path.push("properties".to_owned());
+            lowerer.object(&spec.properties, &spec.required, false, &mut path)
+        }
+        Ok(_) => Vec::new(),
+        Err(error) => {
+            lowerer.errors.push(error.clone());
+            Vec::new()
+        }
+    };
+    LoweredObject {
+        fields: properties.iter().map(|p| (p.name.clone(), p.ty)).collect(),
+        properties: properties.into_boxed_slice(),
+        errors: lowerer.errors.into_boxed_slice(),
+    }
+}
+
+/// The token under which a resource's outputs form a schema object type.
+pub(crate) const RESOURCE_OBJECT: &str = "#/resources/";
+/// The token of the provider resource's outputs as a schema object type.
+pub(crate) const PROVIDER_OBJECT: &str = "#/provider";
+
+/// A resource's input and output object types.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct ResourceTypes<'db> {
+    /// Input properties in input shape.
+    pub inputs: Box<[Property<'db>]>,
+    /// Output properties, each `output(T)`, with `id` and `urn`.
+    pub outputs: Box<[Property<'db>]>,
+    pub is_component: bool,
+    pub errors: Box<[SchemaError]>,
+}
+
+/// Lower a resource (or provider) item.
+#[salsa::tracked(returns(ref))]
+pub fn resource_types<'db>(
+    db: &'db dyn pcl_types::Db,
+    item: SchemaItem<'db>,
+) -> Result<ResourceTypes<'db>, SchemaError> {
+    let spec = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
+        Some(ItemSpec::Resource(spec)) => spec.clone(),
+        _ => ResourceSpec::default(),
+    };
+    let provider = item.kind(db) == ItemKind::Provider;
+    let mut base: Vec<String> = if provider {
+        vec!["provider".to_owned()]
+    } else {
+        vec!["resources".to_owned(), item.token(db).to_string()]
+    };
+    let mut lowerer = Lowerer::new(db, item.source(db));
+    base.push("inputProperties".to_owned());
+    let inputs = lowerer.object(
+        &spec.input_properties,
+        &spec.required_inputs,
+        true,
+        &mut base,
+    );
+    base.pop();
+    base.push("properties".to_owned());
+    let mut outputs = lowerer.object(&spec.properties, &spec.required, false, &mut base);
+    if provider {
+        outputs.retain(|p| is_string_like(db, p.ty));
+    }
+    for p in &mut outputs {
+        p.ty = Ty::output(db, p.ty);
+    }
+    let builtin = [
+        ("id", Ty::output(db, Ty::id(db))),
+        ("urn", Ty::output(db, Ty::string(db))),
+    ];
+    for (name, ty) in builtin {
+        if !outputs.iter().any(|p| &*p.name == name) {
+            outputs.push(Property {
+                name: Name::from(name),
+                ty,
+                required: true,
+            });
+        }
+    }
+    outputs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(ResourceTypes {
+        inputs: inputs.into_boxed_slice(),
+        outputs: outputs.into_boxed_slice(),
+        is_component: spec.is_component,
+        errors: lowerer.errors.into_boxed_slice(),
+    })
+}
+
+/// Whether a provider output is kept: string-typed, possibly optional, a string
+/// constant or an enum over strings.
+fn is_string_like(db: &dyn pcl_types::Db, ty: Ty<'_>) -> bool {
+    use pcl_types::TyKind;
+    match ty.kind(db) {
+        TyKind::String => true,
+        TyKind::Const(underlying, _) => is_string_like(db, *underlying),
+        TyKind::Enum(enumeration) => is_string_like(db, enumeration.underlying),
+        TyKind::Union(members) => members
+            .iter()
+            .all(|m| m.is_none(db) || is_string_like(db, *m)),
+        _ => false,
+    }
+}
+
+/// A function's argument and result types.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct FunctionTypes<'db> {
+    /// The inputs object's properties (plain shape).
+    pub inputs: Box<[Property<'db>]>,
+    /// Input names in positional order, for `multiArgumentInputs` functions.
+    pub multi_argument_inputs: Box<[SmolStr]>,
+    /// The result: an object of the output properties, or a scalar type.
+    pub result: Ty<'db>,
+    pub errors: Box<[SchemaError]>,
+}
+
+/// Lower a function item.
+#[salsa::tracked(returns(ref))]
+pub fn function_types<'db>(
+    db: &'db dyn pcl_types::Db,
+    item: SchemaItem<'db>,
+) -> Result<FunctionTypes<'db>, SchemaError> {
+    let Some(ItemSpec::Function(spec)) = decode_item(db, item).as_ref().map_err(Clone::clone)?
+    else {
+        return Err(SchemaError {
+            file: item.source(db).file(db).clone(),
+            location: pointer(["functions", item.token(db).as_str()]),
+            message: "no such function".to_owned(),
+        });
+    };
+    let mut lowerer = Lowerer::new(db, item.source(db));
+    let mut path = vec!["functions".to_owned(), item.token(db).to_string()];
+    let inputs = match &spec.inputs {
+        Some(inputs) => {
+            path.extend(["inputs".to_owned(), "properties".to_owned()]);
+            let lowered = lowerer.object(&inputs.properties, &inputs.required, false, &mut path);
+            path.truncate(2);
+            lowered
+        }
+        None => Vec::new(),
+    };
+    let result = match spec.result() {
+        Some(result) => {
+            path.push(
+                if spec.return_type.is_some() {
+                    "returnType"
+                } else {
+                    "outputs"
+                }
+                .to_owned(),
+            );
+            if result.properties.is_empty() && (result.kind.is_some() || result.reference.is_some())
+            {
+                lowerer.ty(result, &mut path)
+            } else {
+                path.push("properties".to_owned());
+                let properties =
+                    lowerer.object(&result.properties, &result.required, false, &mut path);
+                Ty::object(db, properties.into_iter().map(|p| (p.name, p.ty)))
+            }
+        }
+        None => Ty::object(db, []),
+    };
+    Ok(FunctionTypes {
+        inputs: inputs.into_boxed_slice(),
+        multi_argument_inputs: spec
+            .multi_argument_inputs
+            .iter()
+            .map(SmolStr::new)
+            .collect(),
+        result,
+        errors: lowerer.errors.into_boxed_slice(),
+    })
+}
+
+/// What a `types` entry is.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub enum TypeDefinition<'db> {
+    /// An object type; its properties come from [`named_object`].
+    Object(Ty<'db>),
+    Enum(Ty<'db>),
+}
+
+/// Lower a `types` entry.
+#[salsa::tracked(returns(ref))]
+pub fn type_definition<'db>(
+    db: &'db dyn pcl_types::Db,
+    item: SchemaItem<'db>,
+) -> Result<TypeDefinition<'db>, SchemaError> {
+    let mut lowerer = Lowerer::new(db, item.source(db));
+    let token = item.token(db);
+    let mut path = vec!["types".to_owned(), token.to_string()];
+    lowerer
+        .local_type(item.source(db), token, &mut path)
+        .map_err(|message| lowerer.error(&path, message))
+}
+
+/// Lowering state: the package being read, and the errors found so far.
+pub(crate) struct Lowerer<'db> {
+    db: &'db dyn pcl_types::Db,
+    source: PackageSource,
+    errors: Vec<SchemaError>,
+}
+
+impl<'db> Lowerer<'db> {
+    fn new(db: &'db dyn pcl_types::Db, source: PackageSource) -> Lowerer<'db> {
+        Lowerer {
+            db,
+            source,
+            errors: Vec::new(),
+        }
+    }
+
+    fn error(&self, path: &[String], message: String) -> SchemaError {
+        SchemaError {
+            file: self.source.file(self.db).clone(),
+            location: pointer(path),
+            message,
+        }
+    }
+
+    fn report(&mut self, path: &[String], message: String) {
+        let error = self.error(path, message);
+        self.errors.push(error);
+    }
+
+    /// Lower an object's properties: optional unless required (or constant); in input
+    /// shape, `In(T)` unless the property is `plain`.
+    fn object(
+        &mut self,
+        properties: &BTreeMap<String, TypeSpec>,
+        required: &[String],
+        input: bool,
+        path: &mut Vec<String>,
+    ) -> Vec<Property<'db>> {
+        let db = self.db;
+        let mut lowered = Vec::with_capacity(properties.len());
+        for (name, spec) in properties {
+            path.push(name.clone());
+            let mut ty = self.ty(spec, path);
+            path.pop();
+            if input && !spec.plain {
+                ty = input_type(db, ty);
+            }
+            let is_required = required.contains(name) || spec.constant.is_some();
+            if !is_required {
+                ty = Ty::optional(db, ty);
+            }
+            lowered.push(Property {
+                name: Name::from(name.as_str()),
+                ty,
+                required: is_required,
+            });
+        }
+        lowered
+    }
+
+    /// Lower one type spec (plain shape).
+    pub(crate) fn ty(&mut self, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+        let db = self.db;
+        let base = if let Some(reference) = &spec.reference {
+            self.reference(reference, spec, path)
+        } else if !spec.one_of.is_empty() {
+            let mut members = Vec::with_capacity(spec.one_of.len());
+            path.push("oneOf".to_owned());
+            for (i, member) in spec.one_of.iter().enumerate() {
+                path.push(i.to_string());
+                members.push(self.ty(member, path));
+                path.pop();
+            }
+            path.pop();
+            Ty::union(db, members)
+        } else {
+            self.by_kind(spec, path)
+        };
+        match &spec.constant {
+            Some(literal) => match const_value(literal) {
+                Ok(value) => Ty::constant(db, base, value),
+                Err(message) => {
+                    path.push("const".to_owned());
+                    self.report(path, message);
+                    path.pop();
+                    base
+                }
+            },
+            None => base,
+        }
+    }
+
+    fn by_kind(&mut self, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+        let db = self.db;
+        let Some(kind) = spec.kind.as_deref() else {
+            self.report(path, "a type needs `type`, `$ref` or `oneOf`".to_owned());
+            return Ty::none(db);
+        };
+        match kind {
+            "boolean" => Ty::bool(db),
+            "integer" => Ty::int(db),
+            "number" => Ty::number(db),
+            "string" => Ty::string(db),
+            "array" => match &spec.items {
+                Some(items) => {
+                    path.push("items".to_owned());
+                    let element = self.ty(items, path);
+                    path.pop();
+                    Ty::list(db, element)
+                }
+                None => {
+                    self.report(path, "an array type needs `items`".to_owned());
+                    Ty::list(db, Ty::dynamic(db))
+                }
+            },
+            "object" => match &spec.additional_properties {
+                Some(values) => {
+                    path.push("additionalProperties".to_owned());
+                    let element = self.ty(values, path);
+                    path.pop();
+                    Ty::map(db, element)
+                }
+                None => Ty::map(db, Ty::string(db)),
+            },
+            other => {
+                path.push("type".to_owned());
+                let mut message = format!("unknown type \"{other}\"");
+                match closest_name(other, PRIMITIVE_NAMES) {
+                    Some(suggestion) => {
+                        message.push_str(&format!("; did you mean \"{suggestion}\"?"))
+                    }
+                    None => message
+                        .push_str(&format!("; expected one of {}", PRIMITIVE_NAMES.join(", "))),
+                }
+                self.report(path, message);
+                path.pop();
+                Ty::none(db)
+            }
+        }
+    }
+
+    /// A `$ref`: `pulumi.json#/...` builtins, `#/types/...`, `#/resources/...`,
+    /// `#/provider`, or the same in another package (`/pkg/vX/schema.json#/...`).
+    fn reference(&mut self, reference: &str, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+        let db = self.db;
+        let (document, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        if document == "pulumi.json" {
+            return match fragment {
+                "/Archive" => Ty::opaque(db, "Archive"),
+                "/Asset" => Ty::union(db, [Ty::opaque(db, "Archive"), Ty::opaque(db, "Asset")]),
+                "/Any" | "/Json" => Ty::dynamic(db),
+                _ => {
+                    path.push("$ref".to_owned());
+                    self.report(path, format!("unknown builtin type \"{reference}\"; expected pulumi.json#/Any, #/Archive, #/Asset or #/Json"));
+                    path.pop();
+                    Ty::dynamic(db)
+                }
+            };
+        }
+        let token = percent_decode(
+            fragment
+                .trim_start_matches('/')
+                .split_once('/')
+                .map_or("", |(_, t)| t),
+        );
+        let source = if document.is_empty() {
+            Some(self.source)
+        } else {
+            let package = document
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or_default();
+            package_named(db, package)
+        };
+        let Some(source) = source else {
+            // The other package is not loaded: the type is known by name only.
+            return Ty::opaque(db, &token);
+        };
+        let section = fragment
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        let outcome = match section {
+            "types" => self.local_type(source, &token, path),
+            "resources" => self.resource_object(source, &token),
+            "provider" if fragment == "/provider" => Ok(TypeDefinition::Object(
+                self.named(source, PROVIDER_OBJECT.into()),
+            )),
+            _ => Err(format!(
+                "unsupported reference \"{reference}\"; expected #/types/..., #/resources/... or #/provider"
+            )),
+        };
+        match outcome {
+            Ok(TypeDefinition::Object(ty) | TypeDefinition::Enum(ty)) => ty,
+            Err(message) => {
+                path.push("$ref".to_owned());
+                self.report(path, message);
+                path.pop();
+                let opaque = Ty::opaque(db, &token);
+                match spec.kind.as_deref().and_then(|k| primitive(db, k)) {
+                    Some(also) => Ty::union(db, [opaque, also]),
+                    None => opaque,
+                }
+            }
+        }
+    }
+
+    fn named(&self, source: PackageSource, token: SmolStr) -> Ty<'db> {
+        let package = match package_index(self.db, source) {
+            Ok(index) => index.name.clone(),
+            Err(_) => SmolStr::default(),
+        };
+        Ty::named(self.db, NamedObject::new(self.db, package, token, false))
+    }
+
+    fn resource_object(
+        &self,
+        source: PackageSource,
+        token: &str,
+    ) -> Result<TypeDefinition<'db>, String> {
+        if token.starts_with("pulumi:providers:") {
+            return Ok(TypeDefinition::Object(
+                self.named(source, PROVIDER_OBJECT.into()),
+            ));
+        }
+        let index = package_index(self.db, source)
+            .as_ref()
+            .map_err(|e| e.to_string())?;
+        if index.resources.exact(token).is_none() {
+            return Err(format!(
+                "reference to resource \"{token}\", which the package does not define"
+            ));
+        }
+        Ok(TypeDefinition::Object(self.named(
+            source,
+            SmolStr::new(format!("{RESOURCE_OBJECT}{token}")),
+        )))
+    }
+
+    /// A `types` entry: an enum type, or a schema object type.
+    fn local_type(
+        &mut self,
+        source: PackageSource,
+        token: &str,
+        path: &mut Vec<String>,
+    ) -> Result<TypeDefinition<'db>, String> {
+        let db = self.db;
+        let index = package_index(db, source)
+            .as_ref()
+            .map_err(|e| e.to_string())?;
+        if index.types.exact(token).is_none() {
+            let mut message =
+                format!("reference to type \"{token}\", which the package does not define");
+            if let Some(suggestion) = closest_name(token, index.types.tokens().map(SmolStr::as_str))
+            {
+                message.push_str(&format!("; did you mean \"{suggestion}\"?"));
+            }
+            return Err(message);
+        }
+        let item = SchemaItem::new(db, source, ItemKind::Type, SmolStr::new(token));
+        let spec = match decode_item(db, item) {
+            Ok(Some(ItemSpec::Type(spec))) => spec,
+            Ok(_) => {
+                return Err(format!(
+                    "reference to type \"{token}\", which the package does not define"
+                ));
+            }
+            Err(error) => {
+                self.errors.push(error.clone());
+                return Ok(TypeDefinition::Object(Ty::none(db)));
+            }
+        };
+        if let Some(values) = &spec.enum_values {
+            return Ok(TypeDefinition::Enum(
+                self.enumeration(token, &spec, values, source, path),
+            ));
+        }
+        match (spec.kind.as_deref(), &spec.reference) {
+            (_, Some(reference))
+                if reference.trim_start_matches('#') == format!("/types/{token}") =>
+            {
+                Err(format!(
+                    "type \"{token}\" is defined as a reference to itself"
+                ))
+            }
+            (Some("object") | None, None) => Ok(TypeDefinition::Object(
+                self.named(source, SmolStr::new(token)),
+            )),
+            _ => Err(format!(
+                "type \"{token}\" must be an object type (`\"type\": \"object\"` with `properties`) or an enum"
+            )),
+        }
+    }
+
+    fn enumeration(
+        &mut self,
+        token: &str,
+        spec: &TypeSpec,
+        values: &[crate::spec::EnumValueSpec],
+        source: PackageSource,
+        path: &mut Vec<String>,
+    ) -> Ty<'db> {
+        let db = self.db;
+        let saved = std::mem::replace(&mut self.source, source);
+        let underlying = match spec.kind.as_deref() {
+            Some(kind) => primitive(db, kind).unwrap_or_else(|| {
+                path.push("type".to_owned());
+                self.report(
+                    path,
+                    format!(
+                        "an enum's type must be string, integer, number or boolean, not \"{kind}\""
+                    ),
+                );
+                path.pop();
+                Ty::string(db)
+            }),
+            None => Ty::string(db),
+        };
+        let mut constants = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            match const_value(&value.value) {
+                Ok(constant) => constants.push(constant),
+                Err(message) => {
+                    path.extend(["enum".to_owned(), i.to_string(), "value".to_owned()]);
+                    self.report(path, message);
+                    path.truncate(path.len() - 3);
+                }
+            }
+        }
+        self.source = saved;
+        if constants.is_empty() {
+            path.push("enum".to_owned());
+            self.report(path, "an enum needs at least one value".to_owned());
+            path.pop();
+            return underlying;
+        }
+        Ty::enumeration(db, token, underlying, constants)
+    }
+}
+
+/// The schema's primitive type names.
+const PRIMITIVE_NAMES: [&str; 6] = ["boolean", "integer", "number", "string", "array", "object"];
+
+fn primitive<'db>(db: &'db dyn pcl_types::Db, kind: &str) -> Option<Ty<'db>> {
+    match kind {
+        "boolean" => Some(Ty::bool(db)),
+        "integer" => Some(Ty::int(db)),
+        "number" => Some(Ty::number(db)),
+        "string" => Some(Ty::string(db)),
+        _ => None,
+    }
+}
+
+/// A literal as a constant value, numbers exact.
+fn const_value(literal: &Literal) -> Result<ConstValue, String> {
+    Ok(match literal {
+        Literal::Null => ConstValue::Null,
+        Literal::Bool(b) => ConstValue::Bool(*b),
+        Literal::String(s) => ConstValue::String(SmolStr::new(s)),
+        Literal::Number(text) => {
+            let (negative, digits) = match text.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, text.as_str()),
+            };
+            let number = NumberValue::parse(digits)?;
+            ConstValue::Number(if negative { number.negate() } else { number })
+        }
+    })
+}
+
+/// `%2F` and friends in reference tokens.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if let [b'%', high, low, ..] = bytes[i..] {
+            if let (Some(high), Some(low)) = (hex(high), hex(low)) {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,84 @@
+//! Schema tokens: `pkg:module:member`, their canonical form under a package's
+//! `meta.moduleFormat`, and the spellings programs may use for them.
+//!
+//! Canonical form: `pkg:m:member`, `m` being capture group 1 of the module format
+//! (default `(.*)`, unanchored) on the module part; no match, `index`, and two-part tokens
+//! give an empty module. So `random:index/randomPet:RandomPet` (format `(.*)(?:/[^/]*)`)
+//! is `random::RandomPet`, which `random:index:RandomPet` and `random:RandomPet` also are.
+
+use regex_lite::Regex;
+
+/// A package's module format, compiled once.
+#[derive(Clone, Debug)]
+pub struct ModuleFormat {
+    pattern: String,
+    regex: Regex,
+}
+
+impl PartialEq for ModuleFormat {
+    fn eq(&self, other: &ModuleFormat) -> bool {
+        self.pattern == other.pattern
+    }
+}
+
+impl Eq for ModuleFormat {}
+
+impl ModuleFormat {
+    /// Compile a `meta.moduleFormat` pattern.
+    pub fn new(pattern: &str) -> Result<ModuleFormat, String> {
+        let regex = Regex::new(pattern).map_err(|e| format!("invalid module format regex: {e}"))?;
+        Ok(ModuleFormat {
+            pattern: pattern.to_owned(),
+            regex,
+        })
+    }
+
+    /// The module a token's module part names.
+    fn module<'m>(&self, module: &'m str) -> &'m str {
+        let name = match self.regex.captures(module) {
+            Some(captures) => captures.get(1).map_or("", |m| m.as_str()),
+            None => "",
+        };
+        if name == "index" { "" } else { name }
+    }
+}
+
+/// The parts of a token: package, module and member. `pkg:member` has module `index`,
+/// and so does an empty module (`pkg::member`).
+pub fn decompose(token: &str) -> Result<(&str, &str, &str), String> {
+    let parts: Vec<&str> = token.split(':').collect();
+    match parts.as_slice() {
+        [package, member] => Ok((package, "index", member)),
+        [package, "", member] => Ok((package, "index", member)),
+        [package, module, member] => Ok((package, module, member)),
+        _ => Err(format!(
+            "malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
+        )),
+    }
+}
+
+/// The canonical form of a token under `format` (the default `(.*)` when `None`).
+pub fn canonical(token: &str, format: Option<&ModuleFormat>) -> Option<String> {
+    let (package, module, member) = decompose(token).ok()?;
+    let two_part = token.split(':').count() == 2;
+    let module = if two_part || (package == "pulumi" && matches!(module, "pulumi" | "providers")) {
+        ""
+    } else {
+        match format {
+            Some(format) => format.module(module),
+            None if module == "index" => "",
+            None => module,
+        }
+    };
+    Some(format!("{package}:{module}:{member}"))
+}
+
+/// The package part of a token: `pkg` of `pkg:mod:Name`, and `aws` of the provider
+/// token `pulumi:providers:aws`.
+pub fn package_of(token: &str) -> Option<&str> {
+    let (package, module, member) = decompose(token).ok()?;
+    if package == "pulumi" && module == "providers" {
+        return Some(member);
+    }
+    Some(package)
+}
