@@ -24,7 +24,11 @@ pub fn describe_package(
         .map(|v| format!(" {v}"))
         .unwrap_or_default();
     let _ = writeln!(out, "package {}{version} ({})", index.name, source.file(db));
-    let provider = if index.provider.is_some() { "declared" } else { "default, no configuration" };
+    let provider = if index.provider.is_some() {
+        "declared"
+    } else {
+        "default, no configuration"
+    };
     let _ = writeln!(out, "provider: {provider}");
     for (title, section) in [
         ("resources", &index.resources),
@@ -77,23 +81,24 @@ pub fn describe_token(
             let _ = writeln!(out, "result: {}", display(db, types.result));
             types.errors.to_vec()
         }
-        ItemKind::Type => match type_definition(db, item).as_ref().map_err(Clone::clone)? {
-            TypeDefinition::Enum(ty) => {
-                let _ = writeln!(out, "enum type {token}\n  {}", display(db, *ty));
-                Vec::new()
-            }
-            TypeDefinition::Object(ty) => {
-                let _ = writeln!(out, "object type {token}: {}", display(db, *ty));
-                match ty.kind(db) {
-                    pcl_types::TyKind::Named(object) => {
-                        let lowered = named_object(db, *object);
-                        properties(db, &mut out, "properties", &lowered.properties);
-                        lowered.errors.to_vec()
+        ItemKind::Type => {
+            let lowered = type_definition(db, item).as_ref().map_err(Clone::clone)?;
+            let mut errors = lowered.errors.to_vec();
+            match lowered.definition {
+                TypeDefinition::Enum(ty) => {
+                    let _ = writeln!(out, "enum type {token}\n  {}", display(db, ty));
+                }
+                TypeDefinition::Object(ty) => {
+                    let _ = writeln!(out, "object type {token}: {}", display(db, ty));
+                    if let pcl_types::TyKind::Named(object) = ty.kind(db) {
+                        let object = named_object(db, *object);
+                        properties(db, &mut out, "properties", &object.properties);
+                        errors.extend(object.errors.iter().cloned());
                     }
-                    _ => Vec::new(),
                 }
             }
-        },
+            errors
+        }
     };
     Ok((out, errors))
 }

@@ -97,6 +97,11 @@ pub struct Candidate {
 }
 
 impl SearchPath {
+    /// Exactly these directories.
+    pub fn new(dirs: Vec<PathBuf>) -> SearchPath {
+        SearchPath { dirs }
+    }
+
     /// `dirs` (from `--schema-dir`), then the directories in `PCL_SCHEMA_PATH`.
     pub fn from_args_and_env(dirs: Vec<PathBuf>) -> SearchPath {
         let mut search = SearchPath { dirs };

@@ -270,18 +270,29 @@ pub enum TypeDefinition<'db> {
     Enum(Ty<'db>),
 }
 
+/// A lowered `types` entry, with the errors met (the enum's values, say).
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct LoweredType<'db> {
+    pub definition: TypeDefinition<'db>,
+    pub errors: Box<[SchemaError]>,
+}
+
 /// Lower a `types` entry.
 #[salsa::tracked(returns(ref))]
 pub fn type_definition<'db>(
     db: &'db dyn pcl_types::Db,
     item: SchemaItem<'db>,
-) -> Result<TypeDefinition<'db>, SchemaError> {
+) -> Result<LoweredType<'db>, SchemaError> {
     let mut lowerer = Lowerer::new(db, item.source(db));
     let token = item.token(db);
     let mut path = vec!["types".to_owned(), token.to_string()];
-    lowerer
+    let definition = lowerer
         .local_type(item.source(db), token, &mut path)
-        .map_err(|message| lowerer.error(&path, message))
+        .map_err(|message| lowerer.error(&path, message))?;
+    Ok(LoweredType {
+        definition,
+        errors: lowerer.errors.into_boxed_slice(),
+    })
 }
 
 /// Lowering state: the package being read, and the errors found so far.

@@ -102,12 +102,30 @@ pub struct ResourceSpec {
     pub deprecation_message: Option<String>,
 }
 
-/// A former name of a resource.
-#[derive(Deserialize, Clone, PartialEq, Eq, Debug, Default)]
-#[serde(default)]
+/// A former name of a resource: `{"type": "pkg:mod:Old"}`, or just the token.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct AliasSpec {
-    #[serde(rename = "type")]
     pub token: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for AliasSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AliasSpec, D::Error> {
+        #[derive(Deserialize)]
+        struct Object {
+            #[serde(default, rename = "type")]
+            token: Option<String>,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Token(String),
+            Object(Object),
+        }
+        Ok(match Form::deserialize(deserializer)? {
+            Form::Token(token) => AliasSpec { token: Some(token) },
+            Form::Object(object) => AliasSpec { token: object.token },
+        })
+    }
 }
 
 /// A function (invoke).

@@ -82,3 +82,51 @@ pub fn package_of(token: &str) -> Option<&str> {
     }
     Some(package)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ModuleFormat, canonical, decompose, package_of};
+
+    #[test]
+    fn decomposition() {
+        assert_eq!(decompose("pkg:mod:Name"), Ok(("pkg", "mod", "Name")));
+        assert_eq!(decompose("pkg::Name"), Ok(("pkg", "index", "Name")));
+        assert_eq!(decompose("pkg:Name"), Ok(("pkg", "index", "Name")));
+        assert_eq!(
+            decompose("a:b:c:d"),
+            Err("malformed token 'a:b:c:d': expected 'pkg:module:member' or 'pkg:member'".to_owned())
+        );
+        assert!(decompose("nocolon").is_err());
+        assert_eq!(package_of("pulumi:providers:aws"), Some("aws"));
+        assert_eq!(package_of("aws:s3/bucket:Bucket"), Some("aws"));
+    }
+
+    /// The table of `docs/pcl-semantics.md` §5.2.
+    #[test]
+    fn canonical_forms() {
+        let slash = ModuleFormat::new("(.*)(?:/[^/]*)").expect("valid");
+        let underscore = ModuleFormat::new("(.*)(?:_[^_]*)").expect("valid");
+        let cases = [
+            ("random:index/randomPet:RandomPet", Some(&slash), "random::RandomPet"),
+            ("random:index:RandomPet", Some(&slash), "random::RandomPet"),
+            ("random::RandomPet", Some(&slash), "random::RandomPet"),
+            ("random:RandomPet", Some(&slash), "random::RandomPet"),
+            ("docker:foo/bar:Bar", Some(&slash), "docker:foo:Bar"),
+            ("docker:foo/other:Bar", Some(&slash), "docker:foo:Bar"),
+            ("pkg:index:Res", None, "pkg::Res"),
+            ("pkg:mod:Res", None, "pkg:mod:Res"),
+            ("module-format:mod_Resource:Resource", Some(&underscore), "module-format:mod:Resource"),
+            ("module-format:mod:Resource", Some(&underscore), "module-format::Resource"),
+            ("pulumi:providers:aws", Some(&slash), "pulumi::aws"),
+        ];
+        for (token, format, expected) in cases {
+            assert_eq!(canonical(token, format).as_deref(), Some(expected), "{token}");
+        }
+    }
+
+    #[test]
+    fn invalid_module_format() {
+        let error = ModuleFormat::new("(.*").expect_err("unbalanced");
+        assert!(error.starts_with("invalid module format regex"), "{error}");
+    }
+}
