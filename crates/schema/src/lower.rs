@@ -127,9 +127,10 @@ pub fn resource_types<'db>(
     db: &'db dyn pcl_types::Db,
     item: SchemaItem<'db>,
 ) -> Result<ResourceTypes<'db>, SchemaError> {
-    let spec = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
-        Some(ItemSpec::Resource(spec)) => spec.clone(),
-        _ => ResourceSpec::default(),
+    let no_spec = ResourceSpec::default();
+    let spec: &ResourceSpec = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
+        Some(ItemSpec::Resource(spec)) => spec,
+        _ => &no_spec,
     };
     let provider = item.kind(db) == ItemKind::Provider;
     let mut base: Vec<String> = if provider {
@@ -571,7 +572,7 @@ impl<'db> Lowerer<'db> {
         };
         if let Some(values) = &spec.enum_values {
             return Ok(TypeDefinition::Enum(
-                self.enumeration(token, &spec, values, source, path),
+                self.enumeration(token, spec, values, source, path),
             ));
         }
         match (spec.kind.as_deref(), &spec.reference) {
@@ -674,12 +675,12 @@ fn percent_decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if let [b'%', high, low, ..] = bytes[i..] {
-            if let (Some(high), Some(low)) = (hex(high), hex(low)) {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-                continue;
-            }
+        if let [b'%', high, low, ..] = bytes[i..]
+            && let (Some(high), Some(low)) = (hex(high), hex(low))
+        {
+            out.push((high * 16 + low) as u8);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;

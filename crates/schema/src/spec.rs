@@ -123,7 +123,9 @@ impl<'de> Deserialize<'de> for AliasSpec {
         }
         Ok(match Form::deserialize(deserializer)? {
             Form::Token(token) => AliasSpec { token: Some(token) },
-            Form::Object(object) => AliasSpec { token: object.token },
+            Form::Object(object) => AliasSpec {
+                token: object.token,
+            },
         })
     }
 }
@@ -172,9 +174,9 @@ impl ItemKind {
 /// A decoded item.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ItemSpec {
-    Resource(ResourceSpec),
-    Function(FunctionSpec),
-    Type(TypeSpec),
+    Resource(Box<ResourceSpec>),
+    Function(Box<FunctionSpec>),
+    Type(Box<TypeSpec>),
 }
 
 /// Decode one item from its span. `None` when the package has no such item (the
@@ -206,12 +208,14 @@ pub fn decode_item<'db>(
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let decoded = match kind {
         ItemKind::Resource | ItemKind::Provider => {
-            serde_path_to_error::deserialize(&mut deserializer).map(ItemSpec::Resource)
+            serde_path_to_error::deserialize(&mut deserializer)
+                .map(|s| ItemSpec::Resource(Box::new(s)))
         }
-        ItemKind::Function => {
-            serde_path_to_error::deserialize(&mut deserializer).map(ItemSpec::Function)
+        ItemKind::Function => serde_path_to_error::deserialize(&mut deserializer)
+            .map(|s| ItemSpec::Function(Box::new(s))),
+        ItemKind::Type => {
+            serde_path_to_error::deserialize(&mut deserializer).map(|s| ItemSpec::Type(Box::new(s)))
         }
-        ItemKind::Type => serde_path_to_error::deserialize(&mut deserializer).map(ItemSpec::Type),
     };
     decoded
         .map(Some)

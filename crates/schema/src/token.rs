@@ -94,7 +94,10 @@ mod tests {
         assert_eq!(decompose("pkg:Name"), Ok(("pkg", "index", "Name")));
         assert_eq!(
             decompose("a:b:c:d"),
-            Err("malformed token 'a:b:c:d': expected 'pkg:module:member' or 'pkg:member'".to_owned())
+            Err(
+                "malformed token 'a:b:c:d': expected 'pkg:module:member' or 'pkg:member'"
+                    .to_owned()
+            )
         );
         assert!(decompose("nocolon").is_err());
         assert_eq!(package_of("pulumi:providers:aws"), Some("aws"));
@@ -107,7 +110,11 @@ mod tests {
         let slash = ModuleFormat::new("(.*)(?:/[^/]*)").expect("valid");
         let underscore = ModuleFormat::new("(.*)(?:_[^_]*)").expect("valid");
         let cases = [
-            ("random:index/randomPet:RandomPet", Some(&slash), "random::RandomPet"),
+            (
+                "random:index/randomPet:RandomPet",
+                Some(&slash),
+                "random::RandomPet",
+            ),
             ("random:index:RandomPet", Some(&slash), "random::RandomPet"),
             ("random::RandomPet", Some(&slash), "random::RandomPet"),
             ("random:RandomPet", Some(&slash), "random::RandomPet"),
@@ -115,12 +122,24 @@ mod tests {
             ("docker:foo/other:Bar", Some(&slash), "docker:foo:Bar"),
             ("pkg:index:Res", None, "pkg::Res"),
             ("pkg:mod:Res", None, "pkg:mod:Res"),
-            ("module-format:mod_Resource:Resource", Some(&underscore), "module-format:mod:Resource"),
-            ("module-format:mod:Resource", Some(&underscore), "module-format::Resource"),
+            (
+                "module-format:mod_Resource:Resource",
+                Some(&underscore),
+                "module-format:mod:Resource",
+            ),
+            (
+                "module-format:mod:Resource",
+                Some(&underscore),
+                "module-format::Resource",
+            ),
             ("pulumi:providers:aws", Some(&slash), "pulumi::aws"),
         ];
         for (token, format, expected) in cases {
-            assert_eq!(canonical(token, format).as_deref(), Some(expected), "{token}");
+            assert_eq!(
+                canonical(token, format).as_deref(),
+                Some(expected),
+                "{token}"
+            );
         }
     }
 

@@ -21,12 +21,27 @@ fn schema_errors(path: &Path) -> Vec<String> {
         Ok(source) => source,
         Err(error) => return vec![error.to_string()],
     };
-    let index = package_index(&db, source).as_ref().expect("loaded packages are indexed");
+    let index = package_index(&db, source)
+        .as_ref()
+        .expect("loaded packages are indexed");
     let mut items: Vec<(ItemKind, SmolStr)> = Vec::new();
-    items.extend(index.resources.tokens().map(|t| (ItemKind::Resource, t.clone())));
-    items.extend(index.functions.tokens().map(|t| (ItemKind::Function, t.clone())));
+    items.extend(
+        index
+            .resources
+            .tokens()
+            .map(|t| (ItemKind::Resource, t.clone())),
+    );
+    items.extend(
+        index
+            .functions
+            .tokens()
+            .map(|t| (ItemKind::Function, t.clone())),
+    );
     items.extend(index.types.tokens().map(|t| (ItemKind::Type, t.clone())));
-    items.push((ItemKind::Provider, SmolStr::new(format!("pulumi:providers:{}", index.name))));
+    items.push((
+        ItemKind::Provider,
+        SmolStr::new(format!("pulumi:providers:{}", index.name)),
+    ));
     let mut errors = Vec::new();
     for (kind, token) in items {
         match describe_token(&db, source, kind, &token) {
@@ -39,10 +54,15 @@ fn schema_errors(path: &Path) -> Vec<String> {
 
 #[test]
 fn corpus_schemas_load() {
-    let corpus = corpus_dir().expect("the shared corpus is needed: set PCL_CORPUS or put it at ../shared/corpus");
+    let corpus = corpus_dir()
+        .expect("the shared corpus is needed: set PCL_CORPUS or put it at ../shared/corpus");
     let schemas = corpus.join("schemas");
     let files = files_with_extensions(&schemas, &["json"]);
-    assert!(files.len() > 100, "expected 100+ schemas under {}", schemas.display());
+    assert!(
+        files.len() > 100,
+        "expected 100+ schemas under {}",
+        schemas.display()
+    );
 
     let listed = std::fs::read_to_string(test_data_dir().join("schemas/broken-corpus-schemas.tsv"))
         .expect("the broken-schema list");
@@ -54,17 +74,25 @@ fn corpus_schemas_load() {
 
     let mut failures = Vec::new();
     for path in &files {
-        let relative = path.strip_prefix(&schemas).expect("below the corpus").to_string_lossy().into_owned();
+        let relative = path
+            .strip_prefix(&schemas)
+            .expect("below the corpus")
+            .to_string_lossy()
+            .into_owned();
         let errors = schema_errors(path);
         match (broken.get(relative.as_str()), errors.is_empty()) {
-            (None, false) => failures.push(format!("{relative} fails to load:\n  {}", errors.join("\n  "))),
-            (Some(reason), true) => {
-                failures.push(format!("{relative} is listed as broken ({reason}) but loads cleanly"))
-            }
-            (Some(expected), false) if !errors.iter().any(|e| e.contains(expected)) => failures.push(format!(
-                "{relative}: expected an error containing {expected:?}, got:\n  {}",
+            (None, false) => failures.push(format!(
+                "{relative} fails to load:\n  {}",
                 errors.join("\n  ")
             )),
+            (Some(reason), true) => failures.push(format!(
+                "{relative} is listed as broken ({reason}) but loads cleanly"
+            )),
+            (Some(expected), false) if !errors.iter().any(|e| e.contains(expected)) => failures
+                .push(format!(
+                    "{relative}: expected an error containing {expected:?}, got:\n  {}",
+                    errors.join("\n  ")
+                )),
             _ => {}
         }
     }
