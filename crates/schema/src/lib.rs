@@ -13,6 +13,7 @@ mod index;
 mod item;
 mod loader;
 mod lower;
+mod scan;
 mod source;
 mod spec;
 mod token;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
-use crate::error::{SchemaError, from_path_error};
+use crate::error::{SchemaError, from_path_error, line_column};
 use crate::index::{Span, package_index};
 use crate::item::SchemaItem;
 
@@ -219,5 +219,5 @@ pub fn decode_item<'db>(
     };
     decoded
         .map(Some)
-        .map_err(|e| from_path_error(file, &base, e))
+        .map_err(|e| from_path_error(file, &base, line_column(source.text(db), start), e))
 }

@@ -35,9 +35,14 @@ impl ModuleFormat {
 
     /// The module a token's module part names.
     fn module<'m>(&self, module: &'m str) -> &'m str {
-        let name = match self.regex.captures(module) {
-            Some(captures) => captures.get(1).map_or("", |m| m.as_str()),
-            None => "",
+        let name = match self.pattern.as_str() {
+            // The formats nearly every provider uses, without running the regex.
+            "(.*)" => module,
+            "(.*)(?:/[^/]*)" => module.rfind('/').map_or("", |slash| &module[..slash]),
+            _ => match self.regex.captures(module) {
+                Some(captures) => captures.get(1).map_or("", |m| m.as_str()),
+                None => "",
+            },
         };
         if name == "index" { "" } else { name }
     }
@@ -61,14 +66,13 @@ pub fn decompose(token: &str) -> Result<(&str, &str, &str), String> {
 pub fn canonical(token: &str, format: Option<&ModuleFormat>) -> Option<String> {
     let (package, module, member) = decompose(token).ok()?;
     let two_part = token.split(':').count() == 2;
-    let module = if two_part || (package == "pulumi" && matches!(module, "pulumi" | "providers")) {
-        ""
-    } else {
-        match format {
-            Some(format) => format.module(module),
-            None if module == "index" => "",
-            None => module,
-        }
+    if two_part || (package == "pulumi" && matches!(module, "pulumi" | "providers")) {
+        return Some(format!("{package}::{member}"));
+    }
+    let module = match format {
+        Some(format) => format.module(module),
+        None if module == "index" => "",
+        None => module,
     };
     Some(format!("{package}:{module}:{member}"))
 }

@@ -1,7 +1,8 @@
 //! Helpers shared by tests, benches and xtask: where the project and the corpus live, and
-//! generators of large programs.
+//! generators of large programs and schemas.
 
 pub mod generate;
+pub mod schema;
 
 use std::path::{Path, PathBuf};
 
