@@ -64,6 +64,12 @@ pub fn describe_token(
             let _ = writeln!(out, "{what} {token}");
             properties(db, &mut out, "inputs", &types.inputs);
             properties(db, &mut out, "outputs", &types.outputs);
+            if !types.methods.is_empty() {
+                let _ = writeln!(out, "methods ({}):", types.methods.len());
+                for (name, function) in &types.methods {
+                    let _ = writeln!(out, "  {name}: {function}");
+                }
+            }
             types.errors.to_vec()
         }
         ItemKind::Function => {

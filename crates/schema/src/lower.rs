@@ -118,6 +118,8 @@ pub struct ResourceTypes<'db> {
     /// Output properties, each `output(T)`, with `id` and `urn`.
     pub outputs: Box<[Property<'db>]>,
     pub is_component: bool,
+    /// Method names and the function tokens that implement them.
+    pub methods: Box<[(SmolStr, SmolStr)]>,
     pub errors: Box<[SchemaError]>,
 }
 
@@ -173,6 +175,11 @@ pub fn resource_types<'db>(
         inputs: inputs.into_boxed_slice(),
         outputs: outputs.into_boxed_slice(),
         is_component: spec.is_component,
+        methods: spec
+            .methods
+            .iter()
+            .map(|(name, token)| (SmolStr::new(name), SmolStr::new(token)))
+            .collect(),
         errors: lowerer.errors.into_boxed_slice(),
     })
 }
