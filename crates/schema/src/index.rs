@@ -11,6 +11,7 @@ use smol_str::SmolStr;
 use crate::PackageSource;
 use crate::error::{SchemaError, line_column, pointer};
 use crate::scan::scan;
+use crate::spec::ItemKind;
 use crate::token::{ModuleFormat, canonical};
 
 /// Where an item's JSON is in the file: a byte range.
@@ -75,6 +76,30 @@ pub struct PackageIndex {
     pub provider: Option<Span>,
     /// Packages this one refers to (`/aws/v5.4.0/schema.json#/...`): name and version.
     pub referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
+}
+
+impl PackageIndex {
+    /// Every item: resources, functions and types in token order, then the provider.
+    pub fn items(&self) -> Vec<(ItemKind, SmolStr)> {
+        let mut items =
+            Vec::with_capacity(self.resources.len() + self.functions.len() + self.types.len() + 1);
+        items.extend(
+            self.resources
+                .tokens()
+                .map(|t| (ItemKind::Resource, t.clone())),
+        );
+        items.extend(
+            self.functions
+                .tokens()
+                .map(|t| (ItemKind::Function, t.clone())),
+        );
+        items.extend(self.types.tokens().map(|t| (ItemKind::Type, t.clone())));
+        items.push((
+            ItemKind::Provider,
+            SmolStr::new(format!("pulumi:providers:{}", self.name)),
+        ));
+        items
+    }
 }
 
 /// Index a schema file.

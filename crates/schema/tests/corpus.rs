@@ -8,9 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use pcl_ide::RootDatabase;
-use pcl_schema::{ItemKind, SchemaLoader, SearchPath, describe_token, package_index};
+use pcl_schema::{SchemaLoader, SearchPath, describe_token, package_index};
 use pcl_test_utils::{corpus_dir, files_with_extensions, test_data_dir};
-use smol_str::SmolStr;
 
 /// Every error of loading and lowering everything in one schema file.
 fn schema_errors(path: &Path) -> Vec<String> {
@@ -24,26 +23,8 @@ fn schema_errors(path: &Path) -> Vec<String> {
     let index = package_index(&db, source)
         .as_ref()
         .expect("loaded packages are indexed");
-    let mut items: Vec<(ItemKind, SmolStr)> = Vec::new();
-    items.extend(
-        index
-            .resources
-            .tokens()
-            .map(|t| (ItemKind::Resource, t.clone())),
-    );
-    items.extend(
-        index
-            .functions
-            .tokens()
-            .map(|t| (ItemKind::Function, t.clone())),
-    );
-    items.extend(index.types.tokens().map(|t| (ItemKind::Type, t.clone())));
-    items.push((
-        ItemKind::Provider,
-        SmolStr::new(format!("pulumi:providers:{}", index.name)),
-    ));
     let mut errors = Vec::new();
-    for (kind, token) in items {
+    for (kind, token) in index.items() {
         match describe_token(&db, source, kind, &token) {
             Ok((_, found)) => errors.extend(found.iter().map(ToString::to_string)),
             Err(error) => errors.push(error.to_string()),

@@ -4,11 +4,8 @@
 //! and errors. Re-bless with `UPDATE_EXPECT=1`.
 
 use pcl_ide::RootDatabase;
-use pcl_schema::{
-    ItemKind, SchemaLoader, SearchPath, describe_package, describe_token, package_index,
-};
+use pcl_schema::{SchemaLoader, SearchPath, describe_package, describe_token, package_index};
 use pcl_test_utils::{files_with_extensions, test_data_dir};
-use smol_str::SmolStr;
 
 #[test]
 fn schema_fixtures() {
@@ -31,25 +28,7 @@ fn schema_fixtures() {
             Ok(source) => {
                 out.push_str(&describe_package(&db, source).expect("indexed"));
                 let index = package_index(&db, source).as_ref().expect("indexed");
-                let mut items: Vec<(ItemKind, SmolStr)> = Vec::new();
-                items.extend(
-                    index
-                        .resources
-                        .tokens()
-                        .map(|t| (ItemKind::Resource, t.clone())),
-                );
-                items.extend(
-                    index
-                        .functions
-                        .tokens()
-                        .map(|t| (ItemKind::Function, t.clone())),
-                );
-                items.extend(index.types.tokens().map(|t| (ItemKind::Type, t.clone())));
-                items.push((
-                    ItemKind::Provider,
-                    SmolStr::new(format!("pulumi:providers:{}", index.name)),
-                ));
-                for (kind, token) in items {
+                for (kind, token) in index.items() {
                     out.push('\n');
                     match describe_token(&db, source, kind, &token) {
                         Ok((text, errors)) => {
