@@ -73,6 +73,9 @@ fn package_and_token() {
               tok:index/count:count
               tok:index/getThing:getThing
             types (0):
+            config (2):
+              region (required)
+              retries
             exit 0
             $ pcl schema --schema-dir $SCHEMAS pulumi:providers:tok
             provider pulumi:providers:tok
@@ -140,6 +143,7 @@ fn search_path_and_versions() {
               ver:index:V1_10_0
             functions (0):
             types (0):
+            config (0):
             exit 0
             $ pcl schema ver
             package ver 1.10.0 ($SCHEMAS/versions/ver-1.10.0.json)
@@ -148,6 +152,7 @@ fn search_path_and_versions() {
               ver:index:V1_10_0
             functions (0):
             types (0):
+            config (0):
             exit 0
             $ pcl schema nested
             package nested ($SCHEMAS/versions/nested/schema.json)
@@ -156,6 +161,7 @@ fn search_path_and_versions() {
               nested:index:Thing
             functions (0):
             types (0):
+            config (0):
             exit 0
             $ pcl schema --schema-dir $SCHEMAS/versions vr
             stderr: error: no schema for package `vr` in $SCHEMAS/versions (looked for vr.json, vr-VERSION.json and vr/schema.json); did you mean `ver`?
@@ -223,6 +229,7 @@ fn not_found_and_errors() {
               malformed:index:R
             functions (0):
             types (0):
+            config (0):
             exit 0
             $ pcl schema --schema-dir
             stderr: error: `--schema-dir` needs a directory

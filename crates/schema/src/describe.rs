@@ -6,7 +6,9 @@ use std::fmt::Write;
 use pcl_types::display;
 use smol_str::SmolStr;
 
-use crate::lower::{Property, function_types, named_object, resource_types, type_definition};
+use crate::lower::{
+    Property, config_types, function_types, named_object, resource_types, type_definition,
+};
 use crate::{
     ItemKind, PackageSource, SchemaError, SchemaItem, TypeDefinition, canonical, package_index,
 };
@@ -38,6 +40,14 @@ pub fn describe_package(
         let _ = writeln!(out, "{title} ({}):", section.len());
         for token in section.tokens() {
             let _ = writeln!(out, "  {token}");
+        }
+    }
+    let config = SchemaItem::new(db, source, ItemKind::Config, SmolStr::default());
+    if let Ok(config) = config_types(db, config) {
+        let _ = writeln!(out, "config ({}):", config.variables.len());
+        for variable in &config.variables {
+            let marker = if variable.required { " (required)" } else { "" };
+            let _ = writeln!(out, "  {}{marker}", variable.name);
         }
     }
     Ok(out)
@@ -87,6 +97,12 @@ pub fn describe_token(
             let _ = writeln!(out, "result: {}", display(db, types.result));
             types.errors.to_vec()
         }
+        ItemKind::Config => {
+            let types = config_types(db, item).as_ref().map_err(Clone::clone)?;
+            let _ = writeln!(out, "configuration of package {}", index_name(db, source));
+            properties(db, &mut out, "variables", &types.variables);
+            types.errors.to_vec()
+        }
         ItemKind::Type => {
             let lowered = type_definition(db, item).as_ref().map_err(Clone::clone)?;
             let mut errors = lowered.errors.to_vec();
@@ -107,6 +123,13 @@ pub fn describe_token(
         }
     };
     Ok((out, errors))
+}
+
+fn index_name(db: &dyn salsa::Database, source: PackageSource) -> SmolStr {
+    package_index(db, source)
+        .as_ref()
+        .map(|index| index.name.clone())
+        .unwrap_or_default()
 }
 
 fn properties(db: &dyn pcl_types::Db, out: &mut String, title: &str, properties: &[Property<'_>]) {

@@ -74,15 +74,18 @@ pub struct PackageIndex {
     pub functions: Section,
     pub types: Section,
     pub provider: Option<Span>,
+    /// The package's configuration variables (`config`).
+    pub config: Option<Span>,
     /// Packages this one refers to (`/aws/v5.4.0/schema.json#/...`): name and version.
     pub referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
 }
 
 impl PackageIndex {
-    /// Every item: resources, functions and types in token order, then the provider.
+    /// Every item: resources, functions and types in token order, then the provider and
+    /// the configuration.
     pub fn items(&self) -> Vec<(ItemKind, SmolStr)> {
         let mut items =
-            Vec::with_capacity(self.resources.len() + self.functions.len() + self.types.len() + 1);
+            Vec::with_capacity(self.resources.len() + self.functions.len() + self.types.len() + 2);
         items.extend(
             self.resources
                 .tokens()
@@ -98,6 +101,7 @@ impl PackageIndex {
             ItemKind::Provider,
             SmolStr::new(format!("pulumi:providers:{}", self.name)),
         ));
+        items.push((ItemKind::Config, SmolStr::default()));
         items
     }
 }
@@ -166,6 +170,7 @@ pub fn package_index(
         functions: section(top.functions),
         types: section(top.types),
         provider: top.provider,
+        config: top.config,
         referenced_packages: referenced_packages(text),
         module_format,
     })

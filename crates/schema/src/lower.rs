@@ -278,6 +278,33 @@ pub enum TypeDefinition<'db> {
     Enum(Ty<'db>),
 }
 
+/// The package's configuration variables, optional unless required.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct ConfigTypes<'db> {
+    pub variables: Box<[Property<'db>]>,
+    pub errors: Box<[SchemaError]>,
+}
+
+/// Lower the package's `config` (its item key has kind `Config`).
+#[salsa::tracked(returns(ref))]
+pub fn config_types<'db>(
+    db: &'db dyn pcl_types::Db,
+    item: SchemaItem<'db>,
+) -> Result<ConfigTypes<'db>, SchemaError> {
+    let mut lowerer = Lowerer::new(db, item.source(db));
+    let variables = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
+        Some(ItemSpec::Config(spec)) => {
+            let mut path = vec!["config".to_owned(), "variables".to_owned()];
+            lowerer.object(&spec.variables, &spec.required, false, &mut path)
+        }
+        _ => Vec::new(),
+    };
+    Ok(ConfigTypes {
+        variables: variables.into_boxed_slice(),
+        errors: lowerer.errors.into_boxed_slice(),
+    })
+}
+
 /// A lowered `types` entry, with the errors met (the enum's values, say).
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct LoweredType<'db> {

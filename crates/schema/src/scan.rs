@@ -1,6 +1,6 @@
 //! A skimming reader for the top level of a schema file. It decodes the few top-level
 //! fields the index needs (`name`, `version`, `meta`) and, for `resources`, `functions`,
-//! `types` and `provider`, only finds where each item's JSON starts and ends, by
+//! `types`, `provider` and `config`, only finds where each item's JSON starts and ends, by
 //! matching brackets and strings, without building or validating the items. Items are
 //! decoded (and their syntax checked) one at a time when asked for.
 
@@ -21,6 +21,7 @@ pub(crate) struct TopLevel<'a> {
     pub(crate) functions: Vec<(Cow<'a, str>, Span)>,
     pub(crate) types: Vec<(Cow<'a, str>, Span)>,
     pub(crate) provider: Option<Span>,
+    pub(crate) config: Option<Span>,
 }
 
 /// A problem found while skimming: where (byte offset, and a JSON pointer when the
@@ -70,6 +71,7 @@ pub(crate) fn scan(text: &str) -> Result<TopLevel<'_>, ScanError> {
                 "functions" => top.functions = scanner.section("/functions")?,
                 "types" => top.types = scanner.section("/types")?,
                 "provider" => top.provider = Some(scanner.skip_value()?),
+                "config" => top.config = Some(scanner.skip_value()?),
                 _ => {
                     scanner.skip_value()?;
                 }

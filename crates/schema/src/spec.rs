@@ -157,6 +157,8 @@ pub enum ItemKind {
     Function,
     Type,
     Provider,
+    /// The package's configuration variables.
+    Config,
 }
 
 impl ItemKind {
@@ -167,8 +169,19 @@ impl ItemKind {
             ItemKind::Function => "functions",
             ItemKind::Type => "types",
             ItemKind::Provider => "provider",
+            ItemKind::Config => "config",
         }
     }
+}
+
+/// The package's configuration: variables, and which of them must be set (Pulumi's
+/// `ConfigSpec.Required` is spelt `defaults` in JSON).
+#[derive(Deserialize, Clone, PartialEq, Eq, Debug, Default)]
+#[serde(default)]
+pub struct ConfigSpec {
+    pub variables: BTreeMap<String, TypeSpec>,
+    #[serde(rename = "defaults")]
+    pub required: Vec<String>,
 }
 
 /// A decoded item.
@@ -177,6 +190,7 @@ pub enum ItemSpec {
     Resource(Box<ResourceSpec>),
     Function(Box<FunctionSpec>),
     Type(Box<TypeSpec>),
+    Config(Box<ConfigSpec>),
 }
 
 /// Decode one item from its span. `None` when the package has no such item (the
@@ -195,13 +209,14 @@ pub fn decode_item<'db>(
         ItemKind::Function => index.functions.exact(token).map(|(_, span)| span),
         ItemKind::Type => index.types.exact(token).map(|(_, span)| span),
         ItemKind::Provider => index.provider,
+        ItemKind::Config => index.config,
     };
     let Some(Span { start, end }) = span else {
         return Ok(None);
     };
     let text = &source.text(db)[start..end];
     let base: Vec<&str> = match kind {
-        ItemKind::Provider => vec!["provider"],
+        ItemKind::Provider | ItemKind::Config => vec![kind.section()],
         _ => vec![kind.section(), token.as_str()],
     };
     let file = source.file(db);
@@ -216,6 +231,8 @@ pub fn decode_item<'db>(
         ItemKind::Type => {
             serde_path_to_error::deserialize(&mut deserializer).map(|s| ItemSpec::Type(Box::new(s)))
         }
+        ItemKind::Config => serde_path_to_error::deserialize(&mut deserializer)
+            .map(|s| ItemSpec::Config(Box::new(s))),
     };
     decoded
         .map(Some)
