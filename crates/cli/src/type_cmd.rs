@@ -4,7 +4,8 @@
 //! - `pcl type show TYPE` → `{"type": "<normalised display>"}`
 //! - `pcl type relate TO FROM` → `{"assignable": bool, "conversion": "safe"|"unsafe"|"none",
 //!   "unify": {"safe": "<type>", "unsafe": "<type>"}}`
-//! - `pcl type traverse TYPE KEY...` with keys `.name`, `[N]`, `["s"]`, `[<T>]` →
+//! - `pcl type traverse TYPE KEY...` with keys `.name`, `[N]`, `["s"]`, `[<T>]` (and the
+//!   legacy index `.N`) →
 //!   `{"type": "<result>", "error": bool}`; the steps' diagnostics go to stderr.
 //!
 //! Exit 0 on success; 2 with a message on stderr for a malformed type or key.
@@ -122,7 +123,12 @@ fn parse_key<'db>(db: &'db RootDatabase, text: &str) -> Result<TraverseKey<'db>,
         format!("invalid key `{text}`: {why}; expected `.name`, `[N]`, `[\"s\"]` or `[<T>]`")
     };
     if let Some(name) = text.strip_prefix('.') {
-        if !pcl_syntax::is_identifier(name) && name.parse::<u64>().is_err() {
+        // `.0` is HCL's legacy index syntax: a number key, as `[0]`.
+        if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+            let number = pcl_syntax::ast::NumberValue::parse(name).map_err(|e| malformed(&e))?;
+            return Ok(TraverseKey::Literal(ConstValue::Number(number)));
+        }
+        if !pcl_syntax::is_identifier(name) {
             return Err(malformed("not an identifier"));
         }
         return Ok(TraverseKey::Attr(name.into()));

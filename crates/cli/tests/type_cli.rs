@@ -52,7 +52,7 @@ fn show() {
             {"type": "type(aws:index:ARN)"}
             exit 0
             $ pcl type show cty.NumberIntVal(99999999999999999999999999)
-            {"type": "cty.MustParseNumberVal(\"99999999999999999999999999\")"}
+            {"type": "cty.NumberIntVal(9.9999999999999999999999999e+25)"}
             exit 0
         "#]],
     );
@@ -103,6 +103,7 @@ fn traverse() {
             &["traverse", "map(string)", "[\"key\"]"],
             &["traverse", "output(object({a = int}))", ".b"],
             &["traverse", "none", ".a"],
+            &["traverse", "tuple(int, string)", ".1"],
         ],
         expect![[r#"
             $ pcl type traverse optional(object({a = list(int)})) .a [0]
@@ -129,6 +130,9 @@ fn traverse() {
             $ pcl type traverse none .a
             {"type": "none", "error": false}
             stderr: warning: at `.a`: cannot traverse value of type none
+            exit 0
+            $ pcl type traverse tuple(int, string) .1
+            {"type": "string", "error": false}
             exit 0
         "#]],
     );

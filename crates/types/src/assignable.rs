@@ -8,8 +8,15 @@ pub fn assignable<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>) -> bool {
     if dest == src || dest.is_dynamic(db) {
         return true;
     }
+    // A constant is assignable where its underlying type is equal to the destination,
+    // or where a union member, or an eventual's element, accepts the constant itself.
     if let TyKind::Const(underlying, _) = src.kind(db) {
-        return assignable(db, dest, *underlying);
+        return match dest.kind(db) {
+            _ if dest == *underlying => true,
+            TyKind::Union(members) => members.iter().any(|m| assignable(db, *m, src)),
+            TyKind::Output(element) | TyKind::Promise(element) => assignable(db, *element, src),
+            _ => false,
+        };
     }
     match dest.kind(db) {
         TyKind::None

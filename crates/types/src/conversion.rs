@@ -80,8 +80,18 @@ fn compound_conversion<'db>(
 ) -> Conversion {
     match src.kind(db) {
         TyKind::Union(members) => return union_source(db, dest, members, unifying),
+        // The reference checks a constant's underlying type for equality, then still
+        // hands the constant itself to union, output and promise destinations (so
+        // `union(cty.StringVal("a"), int)` takes `cty.StringVal("a")` safely); every
+        // other rule sees only the underlying type.
         TyKind::Const(underlying, _) if !matches!(dest.kind(db), TyKind::Enum(_)) => {
-            return conversion_in_mode(db, dest, *underlying, unifying);
+            return match dest.kind(db) {
+                _ if dest == *underlying => Conversion::Safe,
+                TyKind::Union(_) | TyKind::Output(_) | TyKind::Promise(_) => {
+                    kind_rule(db, dest, src, unifying)
+                }
+                _ => conversion_in_mode(db, dest, *underlying, unifying),
+            };
         }
         TyKind::Dynamic => return Conversion::Unsafe,
         _ => {}

@@ -423,15 +423,47 @@ impl<'a, 'db> Parser<'a, 'db> {
                     self.pos += i + 1;
                     return Ok(Name::from(out));
                 }
-                '\\' => match chars.next().map(|(_, c)| c) {
-                    Some('n') => out.push('\n'),
-                    Some('t') => out.push('\t'),
-                    Some('r') => out.push('\r'),
-                    Some(c @ ('"' | '\\')) => out.push(c),
-                    _ => {
-                        return Err(self.error_at(start + i, "unsupported escape in string"));
+                '\\' => {
+                    let escape = chars.next().map(|(_, c)| c);
+                    let simple = match escape {
+                        Some('a') => Some('\u{7}'),
+                        Some('b') => Some('\u{8}'),
+                        Some('f') => Some('\u{c}'),
+                        Some('n') => Some('\n'),
+                        Some('r') => Some('\r'),
+                        Some('t') => Some('\t'),
+                        Some('v') => Some('\u{b}'),
+                        Some(c @ ('"' | '\\' | '\'')) => Some(c),
+                        _ => None,
+                    };
+                    let hex_digits = match escape {
+                        Some('x') => 2,
+                        Some('u') => 4,
+                        Some('U') => 8,
+                        _ => 0,
+                    };
+                    let decoded = simple.or_else(|| {
+                        if hex_digits == 0 {
+                            return None;
+                        }
+                        let digits: String = (0..hex_digits)
+                            .filter_map(|_| chars.next().map(|(_, c)| c))
+                            .collect();
+                        u32::from_str_radix(&digits, 16)
+                            .ok()
+                            .filter(|_| digits.len() == hex_digits)
+                            .and_then(char::from_u32)
+                    });
+                    match decoded {
+                        Some(c) => out.push(c),
+                        None => {
+                            return Err(self.error_at(
+                                start + i,
+                                "unsupported escape in string; expected one of \\a \\b \\f \\n \\r \\t \\v \\\\ \\\" \\xNN \\uNNNN \\UNNNNNNNN",
+                            ));
+                        }
                     }
-                },
+                }
                 c => out.push(c),
             }
         }

@@ -125,20 +125,61 @@ fn display_normalises() {
         ("type(Asset)", "Asset"),
         ("cty.StringVal(\"a\\\"b\")", "cty.StringVal(\"a\\\"b\")"),
         ("cty.NumberIntVal(-42)", "cty.NumberIntVal(-42)"),
+        // cty prints whole numbers with big.Float's shortest %v: exponent form from 10^6.
+        ("cty.NumberIntVal(999999)", "cty.NumberIntVal(999999)"),
+        ("cty.NumberIntVal(1000000)", "cty.NumberIntVal(1e+06)"),
         (
-            "cty.NumberIntVal(18446744073709551615)",
+            "cty.NumberIntVal(1234567)",
+            "cty.NumberIntVal(1.234567e+06)",
+        ),
+        (
+            "cty.NumberIntVal(-1234567)",
+            "cty.NumberIntVal(-1.234567e+06)",
+        ),
+        (
+            "cty.NumberIntVal(9223372036854775807)",
+            "cty.NumberIntVal(9.223372036854775807e+18)",
+        ),
+        (
             "cty.NumberUIntVal(18446744073709551615)",
+            "cty.NumberIntVal(1.8446744073709551615e+19)",
+        ),
+        ("cty.NumberFloatVal(1e15)", "cty.NumberIntVal(1e+15)"),
+        (
+            "cty.MustParseNumberVal(\"1e30\")",
+            "cty.NumberIntVal(1e+30)",
         ),
         (
             "cty.NumberIntVal(115792089237316195423570985008687907853269984665640564039457584007913129639937)",
-            "cty.MustParseNumberVal(\"115792089237316195423570985008687907853269984665640564039457584007913129639937\")",
-        ),
-        (
-            "cty.NumberIntVal(115792089237316195423570985008687907853269984665640564039457584007913129639936)",
-            "cty.NumberFloatVal(1.157920892373162e+77)",
+            "cty.NumberIntVal(1.15792089237316195423570985008687907853269984665640564039457584007913129639937e+77)",
         ),
         ("cty.NumberFloatVal(1.5)", "cty.NumberFloatVal(1.5)"),
+        (
+            "cty.NumberFloatVal(999999.5)",
+            "cty.NumberFloatVal(999999.5)",
+        ),
+        (
+            "cty.NumberFloatVal(1234567.5)",
+            "cty.NumberFloatVal(1.2345675e+06)",
+        ),
+        ("cty.NumberFloatVal(0.0001)", "cty.NumberFloatVal(0.0001)"),
         ("cty.NumberFloatVal(1e-7)", "cty.NumberFloatVal(1e-07)"),
+        (
+            "cty.MustParseNumberVal(\"0.125e-10\")",
+            "cty.MustParseNumberVal(\"0.0000000000125\")",
+        ),
+        (
+            "cty.MustParseNumberVal(\"0.5e-10\")",
+            "cty.MustParseNumberVal(\"0.00000000005\")",
+        ),
+        (
+            "cty.NumberFloatVal(0.0009765625)",
+            "cty.NumberFloatVal(0.0009765625)",
+        ),
+        (
+            "cty.StringVal(\"nbsp\u{a0}zwsp\u{200b}\")",
+            "cty.StringVal(\"nbsp\\u00a0zwsp\\u200b\")",
+        ),
         (
             "cty.MustParseNumberVal(\"0.1\")",
             "cty.MustParseNumberVal(\"0.1\")",
@@ -359,6 +400,58 @@ fn conversion_and_assignability() {
             "unsafe",
             false,
         ),
+        // A constant source: its underlying type for most rules, the constant itself for
+        // union, output and promise destinations.
+        (
+            "union(cty.StringVal(\"a\"), int)",
+            "cty.StringVal(\"a\")",
+            "safe",
+            true,
+        ),
+        (
+            "union(cty.StringVal(\"a\"), cty.StringVal(\"b\"))",
+            "cty.StringVal(\"a\")",
+            "safe",
+            true,
+        ),
+        (
+            "union(cty.StringVal(\"a\"), cty.StringVal(\"b\"))",
+            "cty.StringVal(\"c\")",
+            "unsafe",
+            false,
+        ),
+        (
+            "output(cty.StringVal(\"a\"))",
+            "cty.StringVal(\"a\")",
+            "safe",
+            true,
+        ),
+        (
+            "promise(cty.StringVal(\"a\"))",
+            "cty.StringVal(\"a\")",
+            "safe",
+            true,
+        ),
+        (
+            "output(enum(t(number): cty.NumberIntVal(1)))",
+            "cty.NumberIntVal(1)",
+            "safe",
+            false,
+        ),
+        (
+            "union(enum(t(number): cty.NumberIntVal(1)), none)",
+            "cty.NumberIntVal(1)",
+            "safe",
+            false,
+        ),
+        (
+            "object({a = union(cty.StringVal(\"x\"), none)})",
+            "object({a = cty.StringVal(\"x\")})",
+            "safe",
+            true,
+        ),
+        ("list(int)", "cty.NumberIntVal(1)", "none", false),
+        ("string", "cty.NumberIntVal(1)", "safe", false),
         // Eventuals.
         ("output(int)", "int", "safe", true),
         ("output(int)", "output(int)", "safe", true),
@@ -544,6 +637,18 @@ fn unify_pairs() {
         ("dynamic", "int", "int", "unsafe"),
         ("int", "list(int)", "union(int, list(int))", "safe"),
         ("Archive", "Asset", "union(Archive, Asset)", "safe"),
+        (
+            "output(cty.StringVal(\"a\"))",
+            "cty.StringVal(\"a\")",
+            "output(cty.StringVal(\"a\"))",
+            "safe",
+        ),
+        (
+            "union(enum(t(number): cty.NumberIntVal(1)), none)",
+            "cty.NumberIntVal(1)",
+            "union(enum(t(number): cty.NumberIntVal(1)), none)",
+            "safe",
+        ),
     ];
     for (a, b, expected, expected_kind) in rows {
         let (t, k) = unify(&db, ty_of(&db, a), ty_of(&db, b));

@@ -104,16 +104,12 @@ pub(crate) fn number_from_f64(value: f64) -> Option<NumberValue> {
     })
 }
 
-/// cty's `GoString` for numbers: `NumberIntVal` within i64, `NumberUIntVal` within u64,
-/// `NumberFloatVal` when a float64 holds the value exactly, else `MustParseNumberVal`.
+/// cty's `GoString` for numbers: `NumberIntVal` for every whole number, `NumberFloatVal`
+/// when a float64 holds the value exactly, else `MustParseNumberVal`. Numbers print as
+/// Go's shortest `%g`: exponent form from 10^6 up (`cty.NumberIntVal(1e+06)`).
 fn number_go_syntax(number: &NumberValue) -> String {
-    if let Some(integer) = number.to_integer() {
-        if let Some(value) = integer.to_i64() {
-            return format!("cty.NumberIntVal({value})");
-        }
-        if let Some(value) = integer.to_u64() {
-            return format!("cty.NumberUIntVal({value})");
-        }
+    if number.is_integer() {
+        return format!("cty.NumberIntVal({})", go_integer(number));
     }
     match exact_f64(number) {
         Some(value) => format!("cty.NumberFloatVal({})", go_float(value)),
@@ -122,6 +118,34 @@ fn number_go_syntax(number: &NumberValue) -> String {
             go_quote(&decimal_text(number))
         ),
     }
+}
+
+/// A whole number as `big.Float` prints it with `%v`: plain below 10^6, else
+/// `d.ddde+XX` with trailing zeros dropped. Works from the digits, so a huge exponent
+/// costs nothing.
+fn go_integer(number: &NumberValue) -> String {
+    let sign = if number.is_negative() { "-" } else { "" };
+    let digits = number.mantissa().abs().to_string();
+    if digits == "0" {
+        return "0".to_owned();
+    }
+    let trailing = number.exponent().max(0);
+    let exponent = i64::try_from(digits.len())
+        .unwrap_or(i64::MAX)
+        .saturating_sub(1)
+        .saturating_add(trailing);
+    if exponent < 6 {
+        let zeros = usize::try_from(trailing).unwrap_or(0);
+        return format!("{sign}{digits}{}", "0".repeat(zeros));
+    }
+    let significant = digits.trim_end_matches('0');
+    let (first, rest) = significant.split_at(1);
+    let fraction = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
+    format!("{sign}{first}{fraction}e+{exponent:02}")
 }
 
 /// The float64 equal to `number`, if there is one.
@@ -163,21 +187,21 @@ fn exact_f64(number: &NumberValue) -> Option<f64> {
 }
 
 /// Go's `%#v` for a float64: the shortest representation, in exponent form when the
-/// decimal exponent is below -4 or at least 21.
+/// decimal exponent is below -4 or at least 6.
 fn go_float(value: f64) -> String {
     let scientific = format!("{value:e}");
     let Some((mantissa, exponent)) = scientific.split_once('e') else {
         return scientific;
     };
     let exponent: i32 = exponent.parse().unwrap_or(0);
-    if !(-4..21).contains(&exponent) {
+    if !(-4..6).contains(&exponent) {
         let sign = if exponent < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exponent.abs());
     }
     format!("{value}")
 }
 
-/// Go's `strconv.Quote`.
+/// Go's `strconv.Quote`: printable characters as they are, the rest escaped.
 pub fn go_quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -192,15 +216,57 @@ pub fn go_quote(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
-            ch if (ch as u32) < 0x20 || ch == '\u{7f}' => {
+            ch if go_is_print(ch) => out.push(ch),
+            ch if (ch as u32) < 0x80 => {
                 let _ = write!(out, "\\x{:02x}", ch as u32);
             }
-            ch if ch.is_control() => {
+            ch if (ch as u32) < 0x10000 => {
                 let _ = write!(out, "\\u{:04x}", ch as u32);
             }
-            ch => out.push(ch),
+            ch => {
+                let _ = write!(out, "\\U{:08x}", ch as u32);
+            }
         }
     }
     out.push('"');
     out
+}
+
+/// Go's `strconv.IsPrint`, closely: letters, marks, numbers, punctuation, symbols and the
+/// ASCII space. Controls, other spaces and separators, format characters and private-use
+/// characters are not printable.
+fn go_is_print(ch: char) -> bool {
+    let code = ch as u32;
+    if ch == ' ' {
+        return true;
+    }
+    if ch.is_control() || ch.is_whitespace() {
+        return false;
+    }
+    let format_or_private = matches!(
+        code,
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xE000..=0xF8FF
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+            | 0xF0000..=0x10FFFF
+    );
+    !format_or_private
 }
