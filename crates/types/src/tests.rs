@@ -920,3 +920,57 @@ fn properties_of_random_types() {
         }
     }
 }
+
+/// Seeded mutations of valid type strings never panic the parser; whatever parses
+/// displays to a string that parses back to the same type.
+#[test]
+fn mutated_type_strings() {
+    let db = TestDb::default();
+    let seeds = [
+        "object({a = list(map(int)), \"b c\" = optional(tuple(string, bool))})",
+        "union(output(promise(number)), set(Archive), type(aws:index:ARN))",
+        "enum(t(string): cty.StringVal(\"x\\u00e9\"),cty.StringVal(\"y\"))",
+        "cty.MustParseNumberVal(\"1.5e300\")",
+        "tuple(cty.NumberIntVal(-3), cty.NumberFloatVal(2.5), cty.True, cty.NullVal(cty.DynamicPseudoType))",
+    ];
+    let pieces = [
+        "(", ")", "{", "}", ",", "=", ":", "\"", "\\", "list", "cty.", "e+", "-", " ", "union(",
+        "Obj",
+    ];
+    let mut rng = Rng::new(0x7e57);
+    for _ in 0..5_000 {
+        let mut text: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(text.len() + 1);
+            match rng.below(3) {
+                0 if at < text.len() => {
+                    text.remove(at);
+                }
+                1 => {
+                    let piece = pieces[rng.below(pieces.len())];
+                    for (i, ch) in piece.chars().enumerate() {
+                        text.insert(at + i, ch);
+                    }
+                }
+                _ if at < text.len() => {
+                    text[at] = pieces[rng.below(pieces.len())]
+                        .chars()
+                        .next()
+                        .unwrap_or('x')
+                }
+                _ => {}
+            }
+        }
+        let text: String = text.into_iter().collect();
+        let resolve = |name: &str| (name == "Obj").then(|| ty_of(&db, "Obj"));
+        if let Ok(ty) = parse_type_with(&db, &text, &resolve) {
+            let shown = display(&db, ty).clone();
+            let again = parse_type_with(&db, &shown, &resolve);
+            assert_eq!(
+                again.as_ref().ok(),
+                Some(&ty),
+                "{text:?} displays as {shown:?}, which does not parse back"
+            );
+        }
+    }
+}
