@@ -10,6 +10,10 @@ use crate::SyntaxToken;
 /// The largest exponent an integer value is expanded for; larger ones stay a decimal.
 const MAX_INT_EXPONENT: i64 = 4096;
 
+/// The most significant digits a number literal may have: far beyond cty's 512-bit
+/// numbers (about 154 digits), small enough that decoding stays fast.
+const MAX_SIGNIFICANT_DIGITS: usize = 10_000;
+
 /// An exact number: `mantissa × 10^exponent`, normalised so the mantissa has no trailing zero.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NumberValue {
@@ -38,9 +42,25 @@ impl NumberValue {
         exponent = exponent
             .checked_sub(frac_part.len() as i64)
             .ok_or_else(|| format!("the exponent of `{text}` is too large"))?;
-        let mantissa = BigInt::parse_bytes(digits.as_bytes(), 10)
+        // Normalise on the text: dividing a huge mantissa by ten once per trailing zero
+        // would take quadratic time.
+        let significant = digits.trim_start_matches('0');
+        let trimmed = significant.trim_end_matches('0');
+        if trimmed.is_empty() {
+            return Ok(NumberValue::new(BigInt::zero(), 0));
+        }
+        if trimmed.len() > MAX_SIGNIFICANT_DIGITS {
+            return Err(format!(
+                "number literal has {} significant digits; at most {MAX_SIGNIFICANT_DIGITS} are supported",
+                trimmed.len()
+            ));
+        }
+        exponent = exponent
+            .checked_add((significant.len() - trimmed.len()) as i64)
+            .ok_or_else(|| format!("the exponent of `{text}` is too large"))?;
+        let mantissa = BigInt::parse_bytes(trimmed.as_bytes(), 10)
             .ok_or_else(|| format!("invalid number literal `{text}`"))?;
-        Ok(NumberValue::new(mantissa, exponent))
+        Ok(NumberValue { mantissa, exponent })
     }
 
     /// `mantissa × 10^exponent`, normalised.

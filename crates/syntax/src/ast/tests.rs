@@ -119,6 +119,18 @@ fn number_edge_cases() {
     );
     let negated = NumberValue::parse("2147483648").map(|value| value.negate().to_string());
     assert_eq!(negated.as_deref(), Ok("-2147483648"));
+    // Trailing and leading zeros are dropped on the text, so a long run of them is cheap.
+    let zeros = format!("000{}{}", "7", "0".repeat(200_000));
+    let value = NumberValue::parse(&zeros).expect("a literal with many zeros");
+    assert_eq!(
+        (value.mantissa().to_string(), value.exponent()),
+        ("7".to_owned(), 200_000)
+    );
+    let too_long = "12".repeat(6_000);
+    assert_eq!(
+        NumberValue::parse(&too_long),
+        Err("number literal has 12000 significant digits; at most 10000 are supported".to_owned())
+    );
 }
 
 #[test]
