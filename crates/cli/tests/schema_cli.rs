@@ -206,10 +206,11 @@ fn not_found_and_errors() {
             exit 2
             $ pcl schema --schema-dir $SCHEMAS unknowntypes:index:Res
             resource unknowntypes:index:Res
-            inputs (6):
+            inputs (7):
               empty (optional): union(none, output(string), string)
               fine (optional): union(bool, none, output(bool))
               length (optional): none
+              shape (optional): union(enum(unknowntypes:index:Shape(string): cty.StringVal("round")), none, output(enum(unknowntypes:index:Shape(string): cty.StringVal("round"))))
               things (optional): union(list(dynamic), none, output(list(dynamic)))
               weird (optional): none
               what (optional): none
@@ -218,6 +219,7 @@ fn not_found_and_errors() {
               urn (required): output(string)
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/empty/enum: an enum needs at least one value
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/length/type: unknown type "integr"; did you mean "integer"?
+            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/shape/type: an enum's type must be string, integer, number or boolean, not "object"
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/things: an array type needs `items`
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/weird/type: unknown type "tuple"; expected one of boolean, integer, number, string, array, object
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/what: a type needs `type`, `$ref` or `oneOf`

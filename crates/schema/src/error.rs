@@ -91,7 +91,7 @@ pub(crate) fn from_path_error(
 }
 
 /// serde_json appends " at line L column C" to messages; the location says that better.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_owned(),
         None => message.to_owned(),

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
+use crate::error::strip_position;
 use crate::index::Span;
 
 /// What the skim finds.
@@ -62,7 +63,7 @@ pub(crate) fn scan(text: &str) -> Result<TopLevel<'_>, ScanError> {
                             ScanError {
                                 offset: span.start,
                                 pointer: Some("/meta"),
-                                message: e.to_string(),
+                                message: strip_position(&e.to_string()),
                             }
                         })?;
                     top.module_format = meta.module_format;
@@ -267,5 +268,80 @@ impl<'a> Scanner<'a> {
             }
             self.expect(b',', "expected `,` or `}` between items")?;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan;
+
+    /// Every way the skim can fail, with where it says the problem is.
+    #[test]
+    fn scan_errors() {
+        let cases = [
+            ("", "0: expected the schema to be a JSON object"),
+            ("[1]", "0: expected the schema to be a JSON object"),
+            ("{\"name\" 1}", "8: expected `:` after an object key"),
+            ("{name: 1}", "1: expected a string"),
+            ("{\"name\": 1}", "9 /name: expected a string"),
+            (
+                "{\"version\": true, \"name\": \"x\"}",
+                "12 /version: expected a string",
+            ),
+            (
+                "{\"name\": \"x\" \"types\": {}}",
+                "13: expected `,` or `}` after a field of the schema object",
+            ),
+            (
+                "{\"name\": \"x\"} trailing",
+                "14: unexpected text after the schema object",
+            ),
+            ("{\"name\": \"x", "9: unterminated string"),
+            (
+                "{\"name\": \"x\", \"types\": []}",
+                "23 /types: expected an object mapping tokens to definitions",
+            ),
+            (
+                "{\"name\": \"x\", \"types\": {\"t\" {}}}",
+                "28: expected `:` after a token",
+            ),
+            (
+                "{\"name\": \"x\", \"types\": {\"t\": {} \"u\": {}}}",
+                "32: expected `,` or `}` between items",
+            ),
+            (
+                "{\"name\": \"x\", \"types\": {\"t\": {\"a\": [}",
+                "29: this object or array is never closed",
+            ),
+            (
+                "{\"name\": \"x\", \"types\": {\"t\": }}",
+                "29: expected a value",
+            ),
+            (
+                "{\"name\": \"x\", \"provider\":",
+                "25: expected a value, found the end of the file",
+            ),
+            (
+                "{\"meta\": {\"moduleFormat\": 3}}",
+                "9 /meta: invalid type: integer `3`, expected a string",
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = match scan(text) {
+                Ok(_) => panic!("{text:?} skims without error"),
+                Err(error) => error,
+            };
+            let pointer = error.pointer.map(|p| format!(" {p}")).unwrap_or_default();
+            assert_eq!(
+                format!("{}{pointer}: {}", error.offset, error.message),
+                expected,
+                "{text:?}"
+            );
+        }
+        let top = scan("{\"name\": \"a\\u0062\", \"types\": {\"x\\\\y\": {\"z\": \"}\"}}, \"other\": [1, {\"]\": 2}]}")
+            .unwrap_or_else(|e| panic!("valid schema: {}", e.message));
+        assert_eq!(top.name.as_deref(), Some("ab"));
+        assert_eq!(top.types.len(), 1);
+        assert_eq!(top.types[0].0, "x\\y");
     }
 }
