@@ -217,9 +217,9 @@ fn not_found_and_errors() {
             outputs (2):
               id (required): output(id)
               urn (required): output(string)
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/empty/enum: an enum needs at least one value
+            stderr: error: $SCHEMAS/unknowntypes.json: /types/unknowntypes:index:Empty/enum: an enum needs at least one value
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/length/type: unknown type "integr"; did you mean "integer"?
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/shape/type: an enum's type must be string, integer, number or boolean, not "object"
+            stderr: error: $SCHEMAS/unknowntypes.json: /types/unknowntypes:index:Shape/type: an enum's type must be string, integer, number or boolean, not "object"
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/things: an array type needs `items`
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/weird/type: unknown type "tuple"; expected one of boolean, integer, number, string, array, object
             stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/what: a type needs `type`, `$ref` or `oneOf`

@@ -320,9 +320,9 @@ pub fn type_definition<'db>(
 ) -> Result<LoweredType<'db>, SchemaError> {
     let mut lowerer = Lowerer::new(db, item.source(db));
     let token = item.token(db);
-    let mut path = vec!["types".to_owned(), token.to_string()];
+    let path = vec!["types".to_owned(), token.to_string()];
     let definition = lowerer
-        .local_type(item.source(db), token, &mut path)
+        .local_type(item.source(db), token)
         .map_err(|message| lowerer.error(&path, message))?;
     Ok(LoweredType {
         definition,
@@ -515,7 +515,7 @@ impl<'db> Lowerer<'db> {
             .next()
             .unwrap_or_default();
         let outcome = match section {
-            "types" => self.local_type(source, &token, path),
+            "types" => self.local_type(source, &token),
             "resources" => self.resource_object(source, &token),
             "provider" if fragment == "/provider" => Ok(TypeDefinition::Object(
                 self.named(source, PROVIDER_OBJECT.into()),
@@ -576,7 +576,6 @@ impl<'db> Lowerer<'db> {
         &mut self,
         source: PackageSource,
         token: &str,
-        path: &mut Vec<String>,
     ) -> Result<TypeDefinition<'db>, String> {
         let db = self.db;
         let index = package_index(db, source)
@@ -606,7 +605,7 @@ impl<'db> Lowerer<'db> {
         };
         if let Some(values) = &spec.enum_values {
             return Ok(TypeDefinition::Enum(
-                self.enumeration(token, spec, values, source, path),
+                self.enumeration(token, spec, values, source),
             ));
         }
         match (spec.kind.as_deref(), &spec.reference) {
@@ -632,9 +631,10 @@ impl<'db> Lowerer<'db> {
         spec: &TypeSpec,
         values: &[crate::spec::EnumValueSpec],
         source: PackageSource,
-        path: &mut Vec<String>,
     ) -> Ty<'db> {
         let db = self.db;
+        // Problems are the definition's, wherever it is referenced from.
+        let path = &mut vec!["types".to_owned(), token.to_owned()];
         let saved = std::mem::replace(&mut self.source, source);
         let underlying = match spec.kind.as_deref() {
             Some(kind) => primitive(db, kind).unwrap_or_else(|| {
