@@ -147,6 +147,8 @@ fn load_failure(error: &LoadError) -> ExitCode {
     print_err(&format!("error: {error}\n"));
     match error {
         LoadError::NotFound { .. } => ExitCode::from(1),
-        LoadError::Io { .. } | LoadError::Schema(_) => ExitCode::from(2),
+        LoadError::InvalidName { .. } | LoadError::Io { .. } | LoadError::Schema(_) => {
+            ExitCode::from(2)
+        }
     }
 }

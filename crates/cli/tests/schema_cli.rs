@@ -184,6 +184,7 @@ fn not_found_and_errors() {
             (&["--schema-dir", &dir, "tok:index:thing"], None),
             (&["--schema-dir", &dir, "tok:index:Nothing"], None),
             (&["--schema-dir", &dir, "bad:a:b:c"], None),
+            (&["--schema-dir", &dir, "../etc/passwd:index:R"], None),
             (
                 &["--schema-dir", &dir, "unknowntypes:index:Res"],
                 Some("$SCHEMAS"),
@@ -204,16 +205,19 @@ fn not_found_and_errors() {
             $ pcl schema --schema-dir $SCHEMAS bad:a:b:c
             stderr: error: malformed token 'bad:a:b:c': expected 'pkg:module:member' or 'pkg:member'
             exit 2
+            $ pcl schema --schema-dir $SCHEMAS ../etc/passwd:index:R
+            stderr: error: `../etc/passwd` is not a package name (a letter, then letters, digits, `-` or `_`)
+            exit 2
             $ pcl schema --schema-dir $SCHEMAS unknowntypes:index:Res
             resource unknowntypes:index:Res
             inputs (7):
               empty (optional): union(none, output(string), string)
               fine (optional): union(bool, none, output(bool))
-              length (optional): none
-              shape (optional): union(enum(unknowntypes:index:Shape(string): cty.StringVal("round")), none, output(enum(unknowntypes:index:Shape(string): cty.StringVal("round"))))
+              length (optional): union(none, output(none))
+              shape (optional): union(enum(unknowntypes::Shape(string): cty.StringVal("round")), none, output(enum(unknowntypes::Shape(string): cty.StringVal("round"))))
               things (optional): union(list(dynamic), none, output(list(dynamic)))
-              weird (optional): none
-              what (optional): none
+              weird (optional): union(none, output(none))
+              what (optional): union(none, output(none))
             outputs (2):
               id (required): output(id)
               urn (required): output(string)

@@ -73,6 +73,9 @@ pub fn describe_token(
             };
             let _ = writeln!(out, "{what} {token}");
             properties(db, &mut out, "inputs", &types.inputs);
+            if let Some(state_inputs) = &types.state_inputs {
+                properties(db, &mut out, "state inputs (read)", state_inputs);
+            }
             properties(db, &mut out, "outputs", &types.outputs);
             if !types.methods.is_empty() {
                 let _ = writeln!(out, "methods ({}):", types.methods.len());
@@ -93,8 +96,22 @@ pub fn describe_token(
                     .collect();
                 let _ = writeln!(out, "positional arguments: {}", order.join(", "));
             }
-            properties(db, &mut out, "arguments", &types.inputs);
-            let _ = writeln!(out, "result: {}", display(db, types.result));
+            if types.has_inputs {
+                properties(db, &mut out, "arguments", &types.inputs);
+            } else {
+                let _ = writeln!(out, "arguments: none declared");
+            }
+            match (types.has_result, types.result_plain) {
+                (false, _) => {
+                    let _ = writeln!(out, "result: none declared ({})", display(db, types.result));
+                }
+                (true, true) => {
+                    let _ = writeln!(out, "result (plain): {}", display(db, types.result));
+                }
+                (true, false) => {
+                    let _ = writeln!(out, "result: {}", display(db, types.result));
+                }
+            }
             types.errors.to_vec()
         }
         ItemKind::Config => {
@@ -113,9 +130,13 @@ pub fn describe_token(
                 TypeDefinition::Object(ty) => {
                     let _ = writeln!(out, "object type {token}: {}", display(db, ty));
                     if let pcl_types::TyKind::Named(object) = ty.kind(db) {
-                        let object = named_object(db, *object);
-                        properties(db, &mut out, "properties", &object.properties);
-                        errors.extend(object.errors.iter().cloned());
+                        let plain = named_object(db, *object);
+                        properties(db, &mut out, "properties", &plain.properties);
+                        errors.extend(plain.errors.iter().cloned());
+                        // The input shape (where a resource input reaches this type) has the
+                        // same problems, so only its properties are shown.
+                        let input = named_object(db, object.input_flavour(db));
+                        properties(db, &mut out, "properties in input shape", &input.properties);
                     }
                 }
             }
@@ -161,7 +182,7 @@ pub fn suggest_tokens(
     };
     let format = index.module_format.as_ref();
     let key = |token: &str| {
-        canonical(token, format)
+        canonical(token, &index.name, format)
             .unwrap_or_else(|| token.to_owned())
             .to_lowercase()
     };

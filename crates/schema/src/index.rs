@@ -55,12 +55,17 @@ impl Section {
 
     /// The schema token a written token resolves to: an exact match, a canonical key
     /// written as is, or the written token's canonical form.
-    pub fn resolve(&self, written: &str, format: Option<&ModuleFormat>) -> Option<&SmolStr> {
+    pub fn resolve(
+        &self,
+        written: &str,
+        package: &str,
+        format: Option<&ModuleFormat>,
+    ) -> Option<&SmolStr> {
         if let Some((token, _)) = self.exact(written) {
             return Some(token);
         }
         let by_key = |key: &str| self.by_canonical.get(key).map(|i| &self.entries[*i].0);
-        by_key(written).or_else(|| by_key(&canonical(written, format)?))
+        by_key(written).or_else(|| by_key(&canonical(written, package, format)?))
     }
 }
 
@@ -135,7 +140,9 @@ pub fn package_index(
             message: "missing field `name`".to_owned(),
         });
     };
-    let module_format = match top.module_format {
+    let name = SmolStr::new(name);
+    // An empty module format is no module format, as in the reference.
+    let module_format = match top.module_format.filter(|pattern| !pattern.is_empty()) {
         Some(pattern) => Some(ModuleFormat::new(&pattern).map_err(|message| SchemaError {
             file: file.clone(),
             location: pointer(["meta", "moduleFormat"]),
@@ -154,7 +161,7 @@ pub fn package_index(
         entries.dedup_by(|later, kept| later.0 == kept.0);
         let mut by_canonical = FxHashMap::default();
         for (i, (token, _)) in entries.iter().enumerate() {
-            if let Some(key) = canonical(token, module_format.as_ref()) {
+            if let Some(key) = canonical(token, &name, module_format.as_ref()) {
                 by_canonical.entry(key).or_insert(i);
             }
         }
@@ -163,12 +170,15 @@ pub fn package_index(
             by_canonical,
         }
     };
+    let resources = section(top.resources);
+    let functions = section(top.functions);
+    let types = section(top.types);
     Ok(PackageIndex {
-        name: SmolStr::new(name),
+        name,
         version: top.version.map(SmolStr::new),
-        resources: section(top.resources),
-        functions: section(top.functions),
-        types: section(top.types),
+        resources,
+        functions,
+        types,
         provider: top.provider,
         config: top.config,
         referenced_packages: referenced_packages(text),

@@ -52,7 +52,7 @@ pub fn resolve_token(
         (ItemKind::Type, &index.types),
     ];
     for (kind, section) in sections {
-        if let Some(token) = section.resolve(written, format) {
+        if let Some(token) = section.resolve(written, &index.name, format) {
             return Some((kind, token.clone()));
         }
     }

@@ -33,6 +33,10 @@ pub enum LoadError {
         /// Package names on the search path that look like the one asked for.
         suggestion: Option<String>,
     },
+    /// Not a package name (`^[a-zA-Z][-a-zA-Z0-9_]*$`), so never looked up as a file.
+    InvalidName {
+        name: String,
+    },
     Io {
         path: PathBuf,
         message: String,
@@ -74,6 +78,10 @@ impl fmt::Display for LoadError {
                 }
                 Ok(())
             }
+            LoadError::InvalidName { name } => write!(
+                f,
+                "`{name}` is not a package name (a letter, then letters, digits, `-` or `_`)"
+            ),
             LoadError::Io { path, message } => write!(f, "{}: {message}", path.display()),
             LoadError::Schema(error) => write!(f, "{error}"),
         }
@@ -158,6 +166,11 @@ impl SearchPath {
     /// version in its name is the fallback), else the highest version, else the first
     /// unversioned file in search order.
     pub fn find(&self, name: &str, version: Option<&str>) -> Result<Candidate, LoadError> {
+        if !is_package_name(name) {
+            return Err(LoadError::InvalidName {
+                name: name.to_owned(),
+            });
+        }
         let candidates = self.candidates(name);
         let wanted = version.and_then(|v| Version::parse(v.trim_start_matches('v')).ok());
         let chosen = match &wanted {
@@ -235,15 +248,13 @@ impl SchemaLoader {
         if let Some(source) = self.loaded.get(name) {
             return Ok(*source);
         }
-        let source = match self.search.find(name, version) {
-            Ok(candidate) => {
-                let text = read_text(&candidate.path)?;
-                new_source(db, display_path(&candidate.path), text)
-            }
-            Err(_) if name == "pulumi" => {
-                new_source(db, "<built-in pulumi>".into(), BUILTIN_PULUMI.into())
-            }
-            Err(error) => return Err(error),
+        // The reference always serves its own `pulumi` package.
+        let source = if name == "pulumi" {
+            new_source(db, "<built-in pulumi>".into(), BUILTIN_PULUMI.into())
+        } else {
+            let candidate = self.search.find(name, version)?;
+            let text = read_text(&candidate.path)?;
+            new_source(db, display_path(&candidate.path), text)
         };
         self.register(db, SmolStr::new(name), source)
     }
@@ -297,6 +308,13 @@ impl SchemaLoader {
         }
         Ok(source)
     }
+}
+
+/// Pulumi's package-name pattern, `^[a-zA-Z][-a-zA-Z0-9_]*$`.
+fn is_package_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 fn new_source<Db: pcl_types::Db>(db: &mut Db, file: SmolStr, text: Arc<str>) -> PackageSource {

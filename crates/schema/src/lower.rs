@@ -1,7 +1,10 @@
-//! Lowering schema types to PCL types, as the reference binder does: primitives,
-//! arrays, maps, `$ref`s (local types and resources, other packages, `pulumi.json`
-//! builtins), `oneOf`, constants, enums; optional unless required; resource inputs in
-//! "input shape" (`In(T)` unless `plain`), outputs wrapped in `output`.
+//! Lowering schema types to PCL types, as Pulumi's schema binder and PCL's
+//! `schemaTypeToType` do together: primitives, arrays, maps, `$ref`s (local types and
+//! resources, other packages, `pulumi.json` builtins), `oneOf`, constants, enums;
+//! optional unless required; in *input shape* (resource inputs, state inputs, the
+//! input form of invoke arguments, and the objects reached from them) every level that
+//! is not `plain` becomes `union(T, output(T'))`, `T'` the plain form; resource outputs
+//! wrapped in `output`.
 //!
 //! Object types behind `$ref` become schema object types (`Ty::named`), whose
 //! properties are lowered only when asked for ([`named_object`]), so recursive types
@@ -12,20 +15,22 @@
 use std::collections::BTreeMap;
 
 use pcl_syntax::ast::NumberValue;
-use pcl_types::{ConstValue, Name, NamedObject, Ty, closest_name, input_type};
+use pcl_types::{ConstValue, Name, NamedObject, Ty, TyKind, closest_name};
 use smol_str::SmolStr;
 
 use crate::error::{SchemaError, pointer};
 use crate::index::package_index;
 use crate::item::SchemaItem;
 use crate::spec::{ItemKind, ItemSpec, Literal, ResourceSpec, TypeSpec, decode_item};
+use crate::token::canonical;
 use crate::{PackageSource, package_named};
 
 /// A property of an object type, as lowered.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct Property<'db> {
     pub name: Name,
-    /// The property's type, `union(T, none)` when it is optional.
+    /// The property's type: `union(T, none)` when it is optional, and a constant type
+    /// over that when the schema fixes its value (such a property is never missing).
     pub ty: Ty<'db>,
     pub required: bool,
 }
@@ -38,6 +43,27 @@ pub struct LoweredObject<'db> {
     pub properties: Box<[Property<'db>]>,
     pub errors: Box<[SchemaError]>,
 }
+
+/// Whether a type is lowered as a value given directly (plain) or as an input that may
+/// also be an output (Go's `inputShape`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Shape {
+    Plain,
+    Input,
+}
+
+/// Whether an object's `const` properties keep their constant type: resource outputs
+/// drop it, as the reference does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Consts {
+    Keep,
+    Drop,
+}
+
+/// The token under which a resource's outputs form a schema object type.
+pub(crate) const RESOURCE_OBJECT: &str = "#/resources/";
+/// The prefix of the provider resource's token, whose outputs form a schema object type.
+pub(crate) const PROVIDER_PREFIX: &str = "pulumi:providers:";
 
 /// The property types of a schema object type (a `types` entry, a resource's outputs
 /// for `#/resources/...` references, or the provider's), in the flavour asked for.
@@ -55,7 +81,7 @@ pub fn named_object<'db>(
         return empty;
     };
     let token = object.token(db);
-    let (kind, item_token, base) = if token.as_str() == PROVIDER_OBJECT {
+    let (kind, item_token, base) = if token.starts_with(PROVIDER_PREFIX) {
         (
             ItemKind::Provider,
             SmolStr::default(),
@@ -76,21 +102,35 @@ pub fn named_object<'db>(
     };
     let item = SchemaItem::new(db, source, kind, item_token);
     let mut lowerer = Lowerer::new(db, source);
+    let mut path = base;
+    path.push("properties".to_owned());
     let properties = match decode_item(db, item) {
         Ok(Some(ItemSpec::Type(spec))) => {
-            let mut path = base;
-            path.push("properties".to_owned());
+            let shape = if object.input(db) {
+                Shape::Input
+            } else {
+                Shape::Plain
+            };
             lowerer.object(
-                &spec.properties,
+                spec.properties(),
                 &spec.required,
-                object.input(db),
+                shape,
+                Consts::Keep,
                 &mut path,
             )
         }
         Ok(Some(ItemSpec::Resource(spec))) => {
-            let mut path = base;
-            path.push("properties".to_owned());
-            lowerer.object(&spec.properties, &spec.required, false, &mut path)
+            let mut properties = lowerer.object(
+                &spec.properties,
+                &spec.required,
+                Shape::Plain,
+                Consts::Drop,
+                &mut path,
+            );
+            if kind == ItemKind::Provider {
+                lowerer.keep_provider_outputs(spec, &mut properties);
+            }
+            properties
         }
         Ok(_) => Vec::new(),
         Err(error) => {
@@ -105,11 +145,6 @@ pub fn named_object<'db>(
     }
 }
 
-/// The token under which a resource's outputs form a schema object type.
-pub(crate) const RESOURCE_OBJECT: &str = "#/resources/";
-/// The token of the provider resource's outputs as a schema object type.
-pub(crate) const PROVIDER_OBJECT: &str = "#/provider";
-
 /// A resource's input and output object types.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct ResourceTypes<'db> {
@@ -117,6 +152,8 @@ pub struct ResourceTypes<'db> {
     pub inputs: Box<[Property<'db>]>,
     /// Output properties, each `output(T)`, with `id` and `urn`.
     pub outputs: Box<[Property<'db>]>,
+    /// What `read` takes besides `id`: the state inputs in input shape, if declared.
+    pub state_inputs: Option<Box<[Property<'db>]>>,
     pub is_component: bool,
     /// Method names and the function tokens that implement them.
     pub methods: Box<[(SmolStr, SmolStr)]>,
@@ -135,24 +172,45 @@ pub fn resource_types<'db>(
         _ => &no_spec,
     };
     let provider = item.kind(db) == ItemKind::Provider;
-    let mut base: Vec<String> = if provider {
+    let mut path: Vec<String> = if provider {
         vec!["provider".to_owned()]
     } else {
         vec!["resources".to_owned(), item.token(db).to_string()]
     };
     let mut lowerer = Lowerer::new(db, item.source(db));
-    base.push("inputProperties".to_owned());
+    path.push("inputProperties".to_owned());
     let inputs = lowerer.object(
         &spec.input_properties,
         &spec.required_inputs,
-        true,
-        &mut base,
+        Shape::Input,
+        Consts::Keep,
+        &mut path,
     );
-    base.pop();
-    base.push("properties".to_owned());
-    let mut outputs = lowerer.object(&spec.properties, &spec.required, false, &mut base);
+    path.pop();
+    path.push("stateInputs".to_owned());
+    let state_inputs = spec.state_inputs.as_ref().map(|state| {
+        path.push("properties".to_owned());
+        let lowered = lowerer.object(
+            state.properties(),
+            &state.required,
+            Shape::Input,
+            Consts::Keep,
+            &mut path,
+        );
+        path.pop();
+        lowered.into_boxed_slice()
+    });
+    path.pop();
+    path.push("properties".to_owned());
+    let mut outputs = lowerer.object(
+        &spec.properties,
+        &spec.required,
+        Shape::Plain,
+        Consts::Drop,
+        &mut path,
+    );
     if provider {
-        outputs.retain(|p| is_string_like(db, p.ty));
+        lowerer.keep_provider_outputs(spec, &mut outputs);
     }
     for p in &mut outputs {
         p.ty = Ty::output(db, p.ty);
@@ -174,6 +232,7 @@ pub fn resource_types<'db>(
     Ok(ResourceTypes {
         inputs: inputs.into_boxed_slice(),
         outputs: outputs.into_boxed_slice(),
+        state_inputs,
         is_component: spec.is_component,
         methods: spec
             .methods
@@ -184,29 +243,24 @@ pub fn resource_types<'db>(
     })
 }
 
-/// Whether a provider output is kept: string-typed, possibly optional, a string
-/// constant or an enum over strings.
-fn is_string_like(db: &dyn pcl_types::Db, ty: Ty<'_>) -> bool {
-    use pcl_types::TyKind;
-    match ty.kind(db) {
-        TyKind::String => true,
-        TyKind::Const(underlying, _) => is_string_like(db, *underlying),
-        TyKind::Enum(enumeration) => is_string_like(db, enumeration.underlying),
-        TyKind::Union(members) => members
-            .iter()
-            .all(|m| m.is_none(db) || is_string_like(db, *m)),
-        _ => false,
-    }
-}
-
 /// A function's argument and result types.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct FunctionTypes<'db> {
-    /// The inputs object's properties (plain shape).
+    /// Whether the schema declares `inputs` at all (a function without them takes an
+    /// optional empty object).
+    pub has_inputs: bool,
+    /// The inputs object's properties, plain.
     pub inputs: Box<[Property<'db>]>,
+    /// The same in input shape, for the output form of an invoke.
+    pub input_shape_inputs: Box<[Property<'db>]>,
     /// Input names in positional order, for `multiArgumentInputs` functions.
     pub multi_argument_inputs: Box<[SmolStr]>,
-    /// The result: an object of the output properties, or a scalar type.
+    /// Whether the schema declares a return type (`outputs`).
+    pub has_result: bool,
+    /// Whether the return type is marked `plain` (methods then return it unwrapped).
+    pub result_plain: bool,
+    /// The result: an object of the output properties, a scalar type, or `object({})`
+    /// when there is no return type.
     pub result: Ty<'db>,
     pub errors: Box<[SchemaError]>,
 }
@@ -227,55 +281,64 @@ pub fn function_types<'db>(
     };
     let mut lowerer = Lowerer::new(db, item.source(db));
     let mut path = vec!["functions".to_owned(), item.token(db).to_string()];
-    let inputs = match &spec.inputs {
+    let (inputs, input_shape_inputs) = match &spec.inputs {
         Some(inputs) => {
             path.extend(["inputs".to_owned(), "properties".to_owned()]);
-            let lowered = lowerer.object(&inputs.properties, &inputs.required, false, &mut path);
+            let plain = lowerer.object(
+                inputs.properties(),
+                &inputs.required,
+                Shape::Plain,
+                Consts::Keep,
+                &mut path,
+            );
+            let shaped = lowerer.quietly(|lowerer| {
+                lowerer.object(
+                    inputs.properties(),
+                    &inputs.required,
+                    Shape::Input,
+                    Consts::Keep,
+                    &mut path,
+                )
+            });
             path.truncate(2);
-            lowered
+            (plain, shaped)
         }
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     let result = match spec.result() {
-        Some(result) => {
-            path.push(
-                if spec.return_type.is_some() {
-                    "returnType"
-                } else {
-                    "outputs"
-                }
-                .to_owned(),
-            );
-            if result.properties.is_empty() && (result.kind.is_some() || result.reference.is_some())
-            {
-                lowerer.ty(result, &mut path)
-            } else {
+        Some((key, result)) => {
+            path.push(key.to_owned());
+            // A return type with `properties` is an object; anything else is a type.
+            if result.properties.is_some() {
                 path.push("properties".to_owned());
-                let properties =
-                    lowerer.object(&result.properties, &result.required, false, &mut path);
+                let properties = lowerer.object(
+                    result.properties(),
+                    &result.required,
+                    Shape::Plain,
+                    Consts::Keep,
+                    &mut path,
+                );
                 Ty::object(db, properties.into_iter().map(|p| (p.name, p.ty)))
+            } else {
+                lowerer.ty(result, Shape::Plain, &mut path)
             }
         }
         None => Ty::object(db, []),
     };
     Ok(FunctionTypes {
+        has_inputs: spec.inputs.is_some(),
         inputs: inputs.into_boxed_slice(),
+        input_shape_inputs: input_shape_inputs.into_boxed_slice(),
         multi_argument_inputs: spec
             .multi_argument_inputs
             .iter()
             .map(SmolStr::new)
             .collect(),
+        has_result: spec.result().is_some(),
+        result_plain: spec.result().is_some_and(|(_, result)| result.plain),
         result,
         errors: lowerer.errors.into_boxed_slice(),
     })
-}
-
-/// What a `types` entry is.
-#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
-pub enum TypeDefinition<'db> {
-    /// An object type; its properties come from [`named_object`].
-    Object(Ty<'db>),
-    Enum(Ty<'db>),
 }
 
 /// The package's configuration variables, optional unless required.
@@ -295,7 +358,13 @@ pub fn config_types<'db>(
     let variables = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
         Some(ItemSpec::Config(spec)) => {
             let mut path = vec!["config".to_owned(), "variables".to_owned()];
-            lowerer.object(&spec.variables, &spec.required, false, &mut path)
+            lowerer.object(
+                &spec.variables,
+                &spec.required,
+                Shape::Plain,
+                Consts::Keep,
+                &mut path,
+            )
         }
         _ => Vec::new(),
     };
@@ -303,6 +372,14 @@ pub fn config_types<'db>(
         variables: variables.into_boxed_slice(),
         errors: lowerer.errors.into_boxed_slice(),
     })
+}
+
+/// What a `types` entry is.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub enum TypeDefinition<'db> {
+    /// An object type; its properties come from [`named_object`].
+    Object(Ty<'db>),
+    Enum(Ty<'db>),
 }
 
 /// A lowered `types` entry, with the errors met (the enum's values, say).
@@ -322,7 +399,7 @@ pub fn type_definition<'db>(
     let token = item.token(db);
     let path = vec!["types".to_owned(), token.to_string()];
     let definition = lowerer
-        .local_type(item.source(db), token)
+        .local_type(item.source(db), token, Shape::Plain)
         .map_err(|message| lowerer.error(&path, message))?;
     Ok(LoweredType {
         definition,
@@ -331,7 +408,7 @@ pub fn type_definition<'db>(
 }
 
 /// Lowering state: the package being read, and the errors found so far.
-pub(crate) struct Lowerer<'db> {
+struct Lowerer<'db> {
     db: &'db dyn pcl_types::Db,
     source: PackageSource,
     errors: Vec<SchemaError>,
@@ -359,28 +436,45 @@ impl<'db> Lowerer<'db> {
         self.errors.push(error);
     }
 
-    /// Lower an object's properties: optional unless required (or constant); in input
-    /// shape, `In(T)` unless the property is `plain`.
+    /// Run `lower` without recording its errors: for a second lowering of the same specs
+    /// (another shape), whose problems were reported the first time.
+    fn quietly<T>(&mut self, lower: impl FnOnce(&mut Lowerer<'db>) -> T) -> T {
+        let reported = self.errors.len();
+        let result = lower(self);
+        self.errors.truncate(reported);
+        result
+    }
+
+    /// Lower an object's properties: optional unless required, then the constant type
+    /// over that when the property has a `const` (and `consts` keeps them).
     fn object(
         &mut self,
         properties: &BTreeMap<String, TypeSpec>,
         required: &[String],
-        input: bool,
+        shape: Shape,
+        consts: Consts,
         path: &mut Vec<String>,
     ) -> Vec<Property<'db>> {
         let db = self.db;
         let mut lowered = Vec::with_capacity(properties.len());
         for (name, spec) in properties {
             path.push(name.clone());
-            let mut ty = self.ty(spec, path);
-            path.pop();
-            if input && !spec.plain {
-                ty = input_type(db, ty);
-            }
-            let is_required = required.contains(name) || spec.constant.is_some();
+            let is_required = required.contains(name);
+            let mut ty = self.ty(spec, shape, path);
             if !is_required {
                 ty = Ty::optional(db, ty);
             }
+            if let (Some(literal), Consts::Keep) = (&spec.constant, consts) {
+                match const_value(literal) {
+                    Ok(value) => ty = Ty::constant(db, ty, value),
+                    Err(message) => {
+                        path.push("const".to_owned());
+                        self.report(path, message);
+                        path.pop();
+                    }
+                }
+            }
+            path.pop();
             lowered.push(Property {
                 name: Name::from(name.as_str()),
                 ty,
@@ -390,39 +484,36 @@ impl<'db> Lowerer<'db> {
         lowered
     }
 
-    /// Lower one type spec (plain shape).
-    pub(crate) fn ty(&mut self, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+    /// Lower one type spec. In input shape, a level that is not `plain` becomes
+    /// `union(T, output(T'))`, `T'` its plain form; the levels inside get the input shape
+    /// whether or not this one is plain.
+    fn ty(&mut self, spec: &TypeSpec, shape: Shape, path: &mut Vec<String>) -> Ty<'db> {
         let db = self.db;
         let base = if let Some(reference) = &spec.reference {
-            self.reference(reference, spec, path)
+            self.reference(reference, spec, shape, path)
         } else if !spec.one_of.is_empty() {
             let mut members = Vec::with_capacity(spec.one_of.len());
             path.push("oneOf".to_owned());
             for (i, member) in spec.one_of.iter().enumerate() {
                 path.push(i.to_string());
-                members.push(self.ty(member, path));
+                members.push(self.ty(member, shape, path));
                 path.pop();
             }
             path.pop();
             Ty::union(db, members)
         } else {
-            self.by_kind(spec, path)
+            self.by_kind(spec, shape, path)
         };
-        match &spec.constant {
-            Some(literal) => match const_value(literal) {
-                Ok(value) => Ty::constant(db, base, value),
-                Err(message) => {
-                    path.push("const".to_owned());
-                    self.report(path, message);
-                    path.pop();
-                    base
-                }
-            },
-            None => base,
+        if shape == Shape::Input && !spec.plain {
+            // `output(..)` resolves inner eventuals and turns input-shape objects into
+            // their plain form, as the reference's resolved type does.
+            Ty::union(db, [base, Ty::output(db, base)])
+        } else {
+            base
         }
     }
 
-    fn by_kind(&mut self, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+    fn by_kind(&mut self, spec: &TypeSpec, shape: Shape, path: &mut Vec<String>) -> Ty<'db> {
         let db = self.db;
         let Some(kind) = spec.kind.as_deref() else {
             self.report(path, "a type needs `type`, `$ref` or `oneOf`".to_owned());
@@ -436,7 +527,7 @@ impl<'db> Lowerer<'db> {
             "array" => match &spec.items {
                 Some(items) => {
                     path.push("items".to_owned());
-                    let element = self.ty(items, path);
+                    let element = self.ty(items, shape, path);
                     path.pop();
                     Ty::list(db, element)
                 }
@@ -445,15 +536,26 @@ impl<'db> Lowerer<'db> {
                     Ty::list(db, Ty::dynamic(db))
                 }
             },
-            "object" => match &spec.additional_properties {
-                Some(values) => {
-                    path.push("additionalProperties".to_owned());
-                    let element = self.ty(values, path);
-                    path.pop();
-                    Ty::map(db, element)
-                }
-                None => Ty::map(db, Ty::string(db)),
-            },
+            "object" => {
+                let element = match &spec.additional_properties {
+                    Some(values) => {
+                        path.push("additionalProperties".to_owned());
+                        let element = self.ty(values, shape, path);
+                        path.pop();
+                        element
+                    }
+                    // A map's values are strings unless said otherwise, shaped like any
+                    // other level.
+                    None => {
+                        let string = TypeSpec {
+                            kind: Some("string".to_owned()),
+                            ..TypeSpec::default()
+                        };
+                        self.ty(&string, shape, path)
+                    }
+                };
+                Ty::map(db, element)
+            }
             other => {
                 path.push("type".to_owned());
                 let mut message = format!("unknown type \"{other}\"");
@@ -473,7 +575,13 @@ impl<'db> Lowerer<'db> {
 
     /// A `$ref`: `pulumi.json#/...` builtins, `#/types/...`, `#/resources/...`,
     /// `#/provider`, or the same in another package (`/pkg/vX/schema.json#/...`).
-    fn reference(&mut self, reference: &str, spec: &TypeSpec, path: &mut Vec<String>) -> Ty<'db> {
+    fn reference(
+        &mut self,
+        reference: &str,
+        spec: &TypeSpec,
+        shape: Shape,
+        path: &mut Vec<String>,
+    ) -> Ty<'db> {
         let db = self.db;
         let (document, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         if document == "pulumi.json" {
@@ -515,11 +623,11 @@ impl<'db> Lowerer<'db> {
             .next()
             .unwrap_or_default();
         let outcome = match section {
-            "types" => self.local_type(source, &token),
+            "types" => self.local_type(source, &token, shape),
             "resources" => self.resource_object(source, &token),
-            "provider" if fragment == "/provider" => Ok(TypeDefinition::Object(
-                self.named(source, PROVIDER_OBJECT.into()),
-            )),
+            "provider" if fragment == "/provider" => {
+                Ok(TypeDefinition::Object(self.provider_object(source)))
+            }
             _ => Err(format!(
                 "unsupported reference \"{reference}\"; expected #/types/..., #/resources/... or #/provider"
             )),
@@ -539,23 +647,39 @@ impl<'db> Lowerer<'db> {
         }
     }
 
-    fn named(&self, source: PackageSource, token: SmolStr) -> Ty<'db> {
+    /// The schema object type `token` of `source`'s package, in the given shape.
+    fn named(&self, source: PackageSource, token: SmolStr, shape: Shape) -> Ty<'db> {
         let package = match package_index(self.db, source) {
             Ok(index) => index.name.clone(),
             Err(_) => SmolStr::default(),
         };
-        Ty::named(self.db, NamedObject::new(self.db, package, token, false))
+        Ty::named(
+            self.db,
+            NamedObject::new(self.db, package, token, shape == Shape::Input),
+        )
     }
 
+    /// The provider resource's outputs as an object type.
+    fn provider_object(&self, source: PackageSource) -> Ty<'db> {
+        let package = match package_index(self.db, source) {
+            Ok(index) => index.name.clone(),
+            Err(_) => SmolStr::default(),
+        };
+        self.named(
+            source,
+            SmolStr::new(format!("{PROVIDER_PREFIX}{package}")),
+            Shape::Plain,
+        )
+    }
+
+    /// A resource's outputs as an object type (resources have no input shape).
     fn resource_object(
         &self,
         source: PackageSource,
         token: &str,
     ) -> Result<TypeDefinition<'db>, String> {
-        if token.starts_with("pulumi:providers:") {
-            return Ok(TypeDefinition::Object(
-                self.named(source, PROVIDER_OBJECT.into()),
-            ));
+        if token.starts_with(PROVIDER_PREFIX) {
+            return Ok(TypeDefinition::Object(self.provider_object(source)));
         }
         let index = package_index(self.db, source)
             .as_ref()
@@ -568,14 +692,16 @@ impl<'db> Lowerer<'db> {
         Ok(TypeDefinition::Object(self.named(
             source,
             SmolStr::new(format!("{RESOURCE_OBJECT}{token}")),
+            Shape::Plain,
         )))
     }
 
-    /// A `types` entry: an enum type, or a schema object type.
+    /// A `types` entry: an enum type, or a schema object type in the given shape.
     fn local_type(
         &mut self,
         source: PackageSource,
         token: &str,
+        shape: Shape,
     ) -> Result<TypeDefinition<'db>, String> {
         let db = self.db;
         let index = package_index(db, source)
@@ -616,15 +742,18 @@ impl<'db> Lowerer<'db> {
                     "type \"{token}\" is defined as a reference to itself"
                 ))
             }
-            (Some("object") | None, None) => Ok(TypeDefinition::Object(
-                self.named(source, SmolStr::new(token)),
-            )),
+            (Some("object"), None) => Ok(TypeDefinition::Object(self.named(
+                source,
+                SmolStr::new(token),
+                shape,
+            ))),
             _ => Err(format!(
                 "type \"{token}\" must be an object type (`\"type\": \"object\"` with `properties`) or an enum"
             )),
         }
     }
 
+    /// An enum type, named by its canonical token as the reference does.
     fn enumeration(
         &mut self,
         token: &str,
@@ -668,7 +797,41 @@ impl<'db> Lowerer<'db> {
             path.pop();
             return underlying;
         }
-        Ty::enumeration(db, token, underlying, constants)
+        let canonical_token = match package_index(db, source) {
+            Ok(index) => canonical(token, &index.name, index.module_format.as_ref()),
+            Err(_) => None,
+        };
+        Ty::enumeration(
+            db,
+            canonical_token.as_deref().unwrap_or(token),
+            underlying,
+            constants,
+        )
+    }
+
+    /// Keep the provider outputs the reference keeps: those whose plain type is a
+    /// string, an enum over strings, or a token type over strings.
+    fn keep_provider_outputs(&mut self, spec: &ResourceSpec, properties: &mut Vec<Property<'db>>) {
+        let db = self.db;
+        properties.retain(|property| {
+            let Some(spec) = spec.properties.get(&*property.name) else {
+                return false;
+            };
+            let ty = self.quietly(|lowerer| lowerer.ty(spec, Shape::Plain, &mut Vec::new()));
+            match ty.kind(db) {
+                TyKind::String => true,
+                TyKind::Enum(enumeration) => enumeration.underlying == Ty::string(db),
+                // A token type over string (a dangling `$ref` with `"type": "string"`).
+                TyKind::Union(members) => {
+                    members.len() == 2
+                        && members.contains(&Ty::string(db))
+                        && members
+                            .iter()
+                            .any(|m| matches!(m.kind(db), TyKind::Opaque(_)))
+                }
+                _ => false,
+            }
+        });
     }
 }
 

@@ -30,12 +30,34 @@ pub struct TypeSpec {
     pub constant: Option<Literal>,
     pub description: Option<String>,
     pub deprecation_message: Option<String>,
-    /// Object types: properties by name, and the names that are required.
-    pub properties: BTreeMap<String, TypeSpec>,
+    /// Object types: properties by name (`None` when the key is absent, which tells a
+    /// scalar return type from an object one), and the names that are required.
+    pub properties: Option<BTreeMap<String, TypeSpec>>,
     pub required: Vec<String>,
     /// Enum types: the allowed values.
     #[serde(rename = "enum")]
     pub enum_values: Option<Vec<EnumValueSpec>>,
+}
+
+/// No properties, for specs without any.
+static NO_PROPERTIES: BTreeMap<String, TypeSpec> = BTreeMap::new();
+
+impl TypeSpec {
+    /// Whether this says nothing about a type (`{}`): a function whose `outputs` is
+    /// empty has no return type.
+    pub fn is_empty(&self) -> bool {
+        self.kind.is_none()
+            && self.reference.is_none()
+            && self.one_of.is_empty()
+            && self.properties.is_none()
+            && self.items.is_none()
+            && self.additional_properties.is_none()
+    }
+
+    /// The object properties, empty when there are none.
+    pub fn properties(&self) -> &BTreeMap<String, TypeSpec> {
+        self.properties.as_ref().unwrap_or(&NO_PROPERTIES)
+    }
 }
 
 /// `oneOf` discriminator: the property that names the member, and the mapping from its
@@ -82,8 +104,12 @@ fn required_literal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Litera
     }
 }
 
+/// An optional literal: JSON `null` means "no constant", as in the reference.
 fn literal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Literal>, D::Error> {
-    required_literal(deserializer).map(Some)
+    required_literal(deserializer).map(|literal| match literal {
+        Literal::Null => None,
+        literal => Some(literal),
+    })
 }
 
 /// A resource (or the provider).
@@ -144,9 +170,16 @@ pub struct FunctionSpec {
 }
 
 impl FunctionSpec {
-    /// The return type, wherever the schema put it.
-    pub fn result(&self) -> Option<&TypeSpec> {
-        self.return_type.as_ref().or(self.outputs.as_ref())
+    /// The return type and the key it was under: `outputs` (an object with
+    /// `properties`, or any type spec for a scalar return; `{}` is none), else
+    /// `returnType`.
+    pub fn result(&self) -> Option<(&'static str, &TypeSpec)> {
+        match (&self.outputs, &self.return_type) {
+            (Some(outputs), _) if outputs.is_empty() => None,
+            (Some(outputs), _) => Some(("outputs", outputs)),
+            (None, Some(return_type)) => Some(("returnType", return_type)),
+            (None, None) => None,
+        }
     }
 }
 

@@ -62,11 +62,13 @@ pub fn decompose(token: &str) -> Result<(&str, &str, &str), String> {
     }
 }
 
-/// The canonical form of a token under `format` (the default `(.*)` when `None`).
-pub fn canonical(token: &str, format: Option<&ModuleFormat>) -> Option<String> {
-    let (package, module, member) = decompose(token).ok()?;
+/// The canonical form of a token of package `package` under `format` (the default
+/// `(.*)` when `None`). The package part is the package's name, whatever the token says,
+/// as in the reference.
+pub fn canonical(token: &str, package: &str, format: Option<&ModuleFormat>) -> Option<String> {
+    let (own_package, module, member) = decompose(token).ok()?;
     let two_part = token.split(':').count() == 2;
-    if two_part || (package == "pulumi" && matches!(module, "pulumi" | "providers")) {
+    if two_part || (own_package == "pulumi" && matches!(module, "pulumi" | "providers")) {
         return Some(format!("{package}::{member}"));
     }
     let module = match format {
@@ -137,14 +139,29 @@ mod tests {
                 "module-format::Resource",
             ),
             ("pulumi:providers:aws", Some(&slash), "pulumi::aws"),
+            (
+                "pulumi:pulumi:StackReference",
+                None,
+                "pulumi::StackReference",
+            ),
         ];
         for (token, format, expected) in cases {
+            let package = token.split(':').next().unwrap_or_default();
             assert_eq!(
-                canonical(token, format).as_deref(),
+                canonical(token, package, format).as_deref(),
                 Some(expected),
                 "{token}"
             );
         }
+        // The package part is the package's own name.
+        assert_eq!(
+            canonical("bar::Resource", "example", None).as_deref(),
+            Some("example::Resource")
+        );
+        assert_eq!(
+            canonical("pulumi:providers:call/identity", "call", None).as_deref(),
+            Some("call::call/identity")
+        );
     }
 
     #[test]
