@@ -167,6 +167,16 @@ fn properties(db: &dyn pcl_types::Db, out: &mut String, title: &str, properties:
             property.name,
             display(db, property.ty)
         );
+        if let Some(discriminated) = &property.discriminator {
+            for (value, member) in &discriminated.members {
+                let _ = writeln!(
+                    out,
+                    "    when {} = {value:?}: {}",
+                    discriminated.property,
+                    display(db, *member)
+                );
+            }
+        }
     }
 }
 

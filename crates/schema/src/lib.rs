@@ -26,7 +26,7 @@ pub use index::{PackageIndex, Section, Span, package_index};
 pub use item::SchemaItem;
 pub use loader::{Candidate, LoadError, SCHEMA_PATH_VARIABLE, SchemaLoader, SearchPath};
 pub use lower::{
-    ConfigTypes, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
+    ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
     TypeDefinition, function_types, named_object, resource_types, type_definition,
 };
 pub use source::{LoadedPackages, PackageSource, package_named};

@@ -33,6 +33,16 @@ pub struct Property<'db> {
     /// over that when the schema fixes its value (such a property is never missing).
     pub ty: Ty<'db>,
     pub required: bool,
+    /// For a `oneOf` with a discriminator: the property that names the member, and
+    /// each value with the member type it selects.
+    pub discriminator: Option<Discriminated<'db>>,
+}
+
+/// How a discriminated union picks its member.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct Discriminated<'db> {
+    pub property: Name,
+    pub members: Box<[(Name, Ty<'db>)]>,
 }
 
 /// The properties of a schema object type, in both forms the database hands out.
@@ -225,6 +235,7 @@ pub fn resource_types<'db>(
                 name: Name::from(name),
                 ty,
                 required: true,
+                discriminator: None,
             });
         }
     }
@@ -474,14 +485,44 @@ impl<'db> Lowerer<'db> {
                     }
                 }
             }
+            let discriminator = self.discriminated(spec, shape, path);
             path.pop();
             lowered.push(Property {
                 name: Name::from(name.as_str()),
                 ty,
                 required: is_required,
+                discriminator,
             });
         }
         lowered
+    }
+
+    /// The discriminator of a `oneOf`, with each value's member type (the bare object
+    /// type in the given shape, as the reference narrows to it).
+    fn discriminated(
+        &mut self,
+        spec: &TypeSpec,
+        shape: Shape,
+        path: &[String],
+    ) -> Option<Discriminated<'db>> {
+        let discriminator = spec
+            .discriminator
+            .as_ref()
+            .filter(|_| !spec.one_of.is_empty())?;
+        let members = discriminator
+            .mapping
+            .iter()
+            .map(|(value, reference)| {
+                let member = self.quietly(|lowerer| {
+                    lowerer.reference(reference, &TypeSpec::default(), shape, &mut path.to_vec())
+                });
+                (Name::from(value.as_str()), member)
+            })
+            .collect();
+        Some(Discriminated {
+            property: Name::from(discriminator.property_name.as_str()),
+            members,
+        })
     }
 
     /// Lower one type spec. In input shape, a level that is not `plain` becomes
