@@ -29,7 +29,7 @@ pub use lower::{
     ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
     TypeDefinition, function_types, named_object, resource_types, type_definition,
 };
-pub use source::{LoadedPackages, PackageSource, package_named};
+pub use source::{LoadedPackages, PackageSource, package_key, package_named};
 pub use spec::{ItemKind, ItemSpec, decode_item};
 pub use token::{ModuleFormat, canonical, decompose, package_of};
 

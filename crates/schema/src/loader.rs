@@ -237,8 +237,8 @@ impl SchemaLoader {
         &self.search
     }
 
-    /// Load package `name` (the version asked for, else the highest), and the packages
-    /// it refers to when they are on the search path.
+    /// Load package `name` for a program (the version asked for, else the highest), and
+    /// the packages it refers to when they are on the search path.
     pub fn load<Db: pcl_types::Db>(
         &mut self,
         db: &mut Db,
@@ -248,15 +248,8 @@ impl SchemaLoader {
         if let Some(source) = self.loaded.get(name) {
             return Ok(*source);
         }
-        // The reference always serves its own `pulumi` package.
-        let source = if name == "pulumi" {
-            new_source(db, "<built-in pulumi>".into(), BUILTIN_PULUMI.into())
-        } else {
-            let candidate = self.search.find(name, version)?;
-            let text = read_text(&candidate.path)?;
-            new_source(db, display_path(&candidate.path), text)
-        };
-        self.register(db, SmolStr::new(name), source)
+        let source = self.read(db, name, version)?;
+        self.register(db, Some(SmolStr::new(name)), source)
     }
 
     /// Load the schema file at `path` under the package name it declares.
@@ -271,17 +264,48 @@ impl SchemaLoader {
             Ok(index) => index.name.clone(),
             Err(error) => return Err(LoadError::Schema(error.clone())),
         };
-        self.register(db, name, source)
+        self.register(db, Some(name), source)
     }
 
-    /// Make `source` the package `name`, then load what it refers to.
+    /// Read package `name` at `version` (else the highest) from the search path; the
+    /// reference always serves its own `pulumi` package.
+    fn read<Db: pcl_types::Db>(
+        &mut self,
+        db: &mut Db,
+        name: &str,
+        version: Option<&str>,
+    ) -> Result<PackageSource, LoadError> {
+        if name == "pulumi" {
+            return Ok(new_source(
+                db,
+                "<built-in pulumi>".into(),
+                BUILTIN_PULUMI.into(),
+            ));
+        }
+        let candidate = self.search.find(name, version)?;
+        let text = read_text(&candidate.path)?;
+        Ok(new_source(db, display_path(&candidate.path), text))
+    }
+
+    /// Make `source` the package `name` (when given) and `name@version`, then load the
+    /// packages it refers to at the versions it names, under their versioned keys.
     fn register<Db: pcl_types::Db>(
         &mut self,
         db: &mut Db,
-        name: SmolStr,
+        name: Option<SmolStr>,
         source: PackageSource,
     ) -> Result<PackageSource, LoadError> {
-        self.loaded.insert(name, source);
+        if let Some(name) = name {
+            self.loaded.insert(name, source);
+        }
+        let referenced = match package_index(db, source) {
+            Ok(index) => {
+                let key = crate::package_key(&index.name, index.version.as_deref());
+                self.loaded.insert(key, source);
+                Ok(index.referenced_packages.clone())
+            }
+            Err(error) => Err(LoadError::Schema(error.clone())),
+        };
         let packages = Arc::new(self.loaded.clone());
         match LoadedPackages::try_get(db) {
             Some(input) => {
@@ -296,14 +320,16 @@ impl SchemaLoader {
                     .new(db);
             }
         }
-        let index = package_index(db, source)
-            .as_ref()
-            .map_err(|e| LoadError::Schema(e.clone()))?;
-        for (referenced, version) in index.referenced_packages.clone() {
-            if !self.loaded.contains_key(&referenced) {
-                // Best effort: a package that is not on the search path leaves its
-                // types known by name only.
-                let _ = self.load(db, &referenced, version.as_deref());
+        for (package, version) in referenced? {
+            let key = crate::package_key(&package, version.as_deref());
+            if self.loaded.contains_key(&key) {
+                continue;
+            }
+            // Best effort: a package that is not on the search path leaves its types
+            // known by name only.
+            if let Ok(source) = self.read(db, &package, version.as_deref()) {
+                self.loaded.insert(key, source);
+                let _ = self.register(db, None, source);
             }
         }
         Ok(source)

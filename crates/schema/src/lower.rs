@@ -647,12 +647,13 @@ impl<'db> Lowerer<'db> {
         let source = if document.is_empty() {
             Some(self.source)
         } else {
-            let package = document
-                .trim_start_matches('/')
-                .split('/')
-                .next()
-                .unwrap_or_default();
-            package_named(db, package)
+            // `/pkg/vX.Y.Z/schema.json`: that version if it is loaded, else the package's
+            // loaded version.
+            let mut parts = document.trim_start_matches('/').split('/');
+            let package = parts.next().unwrap_or_default();
+            let version = parts.next().filter(|v| v.starts_with('v'));
+            package_named(db, &crate::package_key(package, version))
+                .or_else(|| package_named(db, package))
         };
         let Some(source) = source else {
             // The other package is not loaded: the type is known by name only.
@@ -688,10 +689,11 @@ impl<'db> Lowerer<'db> {
         }
     }
 
-    /// The schema object type `token` of `source`'s package, in the given shape.
+    /// The schema object type `token` of `source`'s package, in the given shape. The
+    /// package is named by its versioned key, so types of two versions stay apart.
     fn named(&self, source: PackageSource, token: SmolStr, shape: Shape) -> Ty<'db> {
         let package = match package_index(self.db, source) {
-            Ok(index) => index.name.clone(),
+            Ok(index) => crate::package_key(&index.name, index.version.as_deref()),
             Err(_) => SmolStr::default(),
         };
         Ty::named(

@@ -17,7 +17,8 @@ pub struct PackageSource {
     pub text: Arc<str>,
 }
 
-/// The packages available to queries, by package name.
+/// The packages available to queries: by package name (the version a program uses),
+/// and by `name@version` (what other packages' references name).
 #[salsa::input(singleton, debug)]
 pub struct LoadedPackages {
     #[returns(ref)]
@@ -27,4 +28,12 @@ pub struct LoadedPackages {
 /// The loaded package called `name`.
 pub fn package_named(db: &dyn salsa::Database, name: &str) -> Option<PackageSource> {
     LoadedPackages::try_get(db)?.packages(db).get(name).copied()
+}
+
+/// The key a package is known by at a version: `name@version`, or `name` without one.
+pub fn package_key(name: &str, version: Option<&str>) -> SmolStr {
+    match version {
+        Some(version) => SmolStr::new(format!("{name}@{}", version.trim_start_matches('v'))),
+        None => SmolStr::new(name),
+    }
 }
