@@ -69,9 +69,11 @@ fn package_and_token() {
             resources (2):
               tok:index/thing:Thing
               tok:storage/bucket:Bucket
-            functions (2):
+            functions (4):
               tok:index/count:count
               tok:index/getThing:getThing
+              tok:index/thing:Thing/grow
+              tok:index/thing:Thing/selfless
             types (0):
             config (2):
               region (required)
@@ -95,7 +97,12 @@ fn package_and_token() {
               id (required): output(id)
               size (required): output(int)
               urn (required): output(string)
-            exit 0
+            methods (1):
+              grow: tok:index/thing:Thing/grow
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/elsewhere: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/missing: unknown function tok:index/thing:Thing/missing
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/selfless: function tok:index/thing:Thing/selfless has no __self__ parameter
+            exit 2
             $ pcl schema --schema-dir $SCHEMAS tok:index:Thing
             resource tok:index/thing:Thing
             inputs (1):
@@ -104,7 +111,12 @@ fn package_and_token() {
               id (required): output(id)
               size (required): output(int)
               urn (required): output(string)
-            exit 0
+            methods (1):
+              grow: tok:index/thing:Thing/grow
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/elsewhere: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/missing: unknown function tok:index/thing:Thing/missing
+            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/selfless: function tok:index/thing:Thing/selfless has no __self__ parameter
+            exit 2
             $ pcl schema --schema-dir $SCHEMAS tok:index:getThing
             function tok:index/getThing:getThing
             arguments (1):

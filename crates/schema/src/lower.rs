@@ -245,11 +245,7 @@ pub fn resource_types<'db>(
         outputs: outputs.into_boxed_slice(),
         state_inputs,
         is_component: spec.is_component,
-        methods: spec
-            .methods
-            .iter()
-            .map(|(name, token)| (SmolStr::new(name), SmolStr::new(token)))
-            .collect(),
+        methods: lowerer.methods(spec, item.token(db)),
         errors: lowerer.errors.into_boxed_slice(),
     })
 }
@@ -850,6 +846,42 @@ impl<'db> Lowerer<'db> {
             underlying,
             constants,
         )
+    }
+
+    /// A resource's methods that are valid as the reference checks them: the function
+    /// exists, its token is `<resource token>/<method>`, and its first input (by name)
+    /// is `__self__`. The others are reported and dropped.
+    fn methods(&mut self, spec: &ResourceSpec, resource: &str) -> Box<[(SmolStr, SmolStr)]> {
+        let db = self.db;
+        let mut valid = Vec::new();
+        for (name, token) in &spec.methods {
+            let path = ["resources", resource, "methods", name].map(str::to_owned);
+            let item = SchemaItem::new(db, self.source, ItemKind::Function, SmolStr::new(token));
+            let function = match decode_item(db, item) {
+                Ok(Some(ItemSpec::Function(function))) => function,
+                _ => {
+                    self.report(&path, format!("unknown function {token}"));
+                    continue;
+                }
+            };
+            if token.rsplit_once('/').map(|(owner, _)| owner) != Some(resource) {
+                self.report(
+                    &path,
+                    format!("invalid function token format {token}; expected a token of the shape \"{resource}/<method name>\""),
+                );
+                continue;
+            }
+            let first_input = function
+                .inputs
+                .as_ref()
+                .and_then(|inputs| inputs.properties().keys().next());
+            if first_input.map(String::as_str) != Some("__self__") {
+                self.report(&path, format!("function {token} has no __self__ parameter"));
+                continue;
+            }
+            valid.push((SmolStr::new(name), SmolStr::new(token)));
+        }
+        valid.into_boxed_slice()
     }
 
     /// Keep the provider outputs the reference keeps: those whose plain type is a
