@@ -10,6 +10,18 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
 }
 
+impl RootDatabase {
+    /// A database that reports salsa's events (query executions, memo reuse) to
+    /// `callback`: for tests that check what an operation recomputes.
+    pub fn with_event_callback(
+        callback: impl Fn(salsa::Event) + Send + Sync + 'static,
+    ) -> RootDatabase {
+        RootDatabase {
+            storage: salsa::Storage::new(Some(Box::new(callback))),
+        }
+    }
+}
+
 #[salsa::db]
 impl salsa::Database for RootDatabase {}
 
