@@ -53,6 +53,14 @@ impl Section {
         Some((token, *span))
     }
 
+    /// The item whose JSON contains byte offset `at`.
+    pub fn containing(&self, at: usize) -> Option<(&SmolStr, Span)> {
+        self.entries
+            .iter()
+            .find(|(_, span)| span.start <= at && at < span.end)
+            .map(|(token, span)| (token, *span))
+    }
+
     /// The schema token a written token resolves to: an exact match, a canonical key
     /// written as is, or the written token's canonical form.
     pub fn resolve(

@@ -56,29 +56,33 @@ pub fn resolve_token(
             return Some((kind, token.clone()));
         }
     }
-    resource_aliases(db, source)
-        .iter()
-        .find(|(alias, _)| alias == written)
-        .map(|(_, token)| (ItemKind::Resource, token.clone()))
+    resource_with_alias(db, source, written).map(|token| (ItemKind::Resource, token))
 }
 
-/// Every resource alias of a package, `(alias, resource token)`: decoded only when a
-/// token is not found otherwise.
-#[salsa::tracked(returns(ref))]
-fn resource_aliases(db: &dyn salsa::Database, source: PackageSource) -> Box<[(SmolStr, SmolStr)]> {
-    let Ok(index) = package_index(db, source) else {
-        return Box::new([]);
-    };
-    let mut aliases = Vec::new();
-    for token in index.resources.tokens() {
+/// The resource one of whose aliases is `alias`. Only resources whose JSON contains the
+/// quoted alias are decoded, so a miss on a 100 MB schema costs a text search, not a
+/// decode of every resource.
+fn resource_with_alias(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+    alias: &str,
+) -> Option<SmolStr> {
+    let index = package_index(db, source).as_ref().ok()?;
+    let text = source.text(db);
+    let needle = format!("\"{alias}\"");
+    for (at, _) in text.match_indices(&needle) {
+        let Some((token, _)) = index.resources.containing(at) else {
+            continue;
+        };
         let item = SchemaItem::new(db, source, ItemKind::Resource, token.clone());
-        if let Ok(Some(ItemSpec::Resource(spec))) = decode_item(db, item) {
-            for alias in &spec.aliases {
-                if let Some(alias) = &alias.token {
-                    aliases.push((SmolStr::new(alias), token.clone()));
-                }
-            }
+        if let Ok(Some(ItemSpec::Resource(spec))) = decode_item(db, item)
+            && spec
+                .aliases
+                .iter()
+                .any(|a| a.token.as_deref() == Some(alias))
+        {
+            return Some(token.clone());
         }
     }
-    aliases.into_boxed_slice()
+    None
 }
