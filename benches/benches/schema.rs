@@ -11,8 +11,7 @@ use std::sync::{Arc, LazyLock};
 use divan::Bencher;
 use pcl_ide::RootDatabase;
 use pcl_schema::{
-    ItemKind, LoadedPackages, PackageSource, SchemaItem, decode_item, package_index, package_key,
-    resource_types,
+    ItemKind, LoadedPackages, PackageSource, SchemaItem, decode_item, package_index, resource_types,
 };
 use pcl_types::TyKind;
 use smol_str::SmolStr;
@@ -63,10 +62,7 @@ fn fresh(text: &Arc<str>) -> (RootDatabase, PackageSource) {
 /// schema object types resolve. This is the "load" that every bench pays.
 fn load(db: &mut RootDatabase, source: PackageSource) {
     let keys = match package_index(db, source) {
-        Ok(index) => vec![
-            index.name.clone(),
-            package_key(&index.name, index.version.as_deref()),
-        ],
+        Ok(index) => vec![index.name.clone(), index.key()],
         Err(_) => Vec::new(),
     };
     let packages: BTreeMap<SmolStr, PackageSource> =

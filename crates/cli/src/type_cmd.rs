@@ -144,11 +144,6 @@ fn parse_key<'db>(db: &'db RootDatabase, text: &str) -> Result<TraverseKey<'db>,
         let value = pcl_syntax::ast::unescape_quoted(quoted);
         return Ok(TraverseKey::Literal(ConstValue::String(value.into())));
     }
-    let (negative, digits) = match inner.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, inner),
-    };
-    let number = pcl_syntax::ast::NumberValue::parse(digits).map_err(|e| malformed(&e))?;
-    let number = if negative { number.negate() } else { number };
+    let number = pcl_syntax::ast::NumberValue::parse_signed(inner).map_err(|e| malformed(&e))?;
     Ok(TraverseKey::Literal(ConstValue::Number(number)))
 }

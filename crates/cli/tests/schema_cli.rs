@@ -2,6 +2,8 @@
 //! search path from `--schema-dir` and `PCL_SCHEMA_PATH`, version choice, exit codes and
 //! messages.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -31,17 +33,8 @@ fn run(args: &[&str], env_path: Option<&str>) -> String {
         .map(|a| a.replace(&*dir.to_string_lossy(), "$SCHEMAS"))
         .collect();
     let output = command.output().expect("the pcl binary runs");
-    let mut transcript = format!("$ pcl schema {}", args.join(" "))
-        .trim_end()
-        .to_owned();
-    transcript.push('\n');
-    transcript.push_str(&String::from_utf8_lossy(&output.stdout));
-    for line in String::from_utf8_lossy(&output.stderr).lines() {
-        transcript.push_str(format!("stderr: {line}").trim_end());
-        transcript.push('\n');
-    }
-    transcript.push_str(&format!("exit {}\n", output.status.code().unwrap_or(-1)));
-    transcript.replace(&*dir.to_string_lossy(), "$SCHEMAS")
+    let command_line = format!("$ pcl schema {}", args.join(" "));
+    common::transcript(&command_line, &output).replace(&*dir.to_string_lossy(), "$SCHEMAS")
 }
 
 fn check(runs: &[(&[&str], Option<&str>)], expected: Expect) {

@@ -1,6 +1,8 @@
 //! End-to-end tests of `pcl type`: the real binary, its one-line JSON, its stderr
 //! messages and exit codes.
 
+mod common;
+
 use std::process::Command;
 
 use expect_test::{Expect, expect};
@@ -14,13 +16,8 @@ fn check(runs: &[&[&str]], expected: Expect) {
             .args(*args)
             .output()
             .expect("the pcl binary runs");
-        transcript.push_str(&format!("$ pcl type {}\n", args.join(" ")));
-        transcript.push_str(&String::from_utf8_lossy(&output.stdout));
-        for line in String::from_utf8_lossy(&output.stderr).lines() {
-            transcript.push_str(format!("stderr: {line}").trim_end());
-            transcript.push('\n');
-        }
-        transcript.push_str(&format!("exit {}\n", output.status.code().unwrap_or(-1)));
+        let command_line = format!("$ pcl type {}", args.join(" "));
+        transcript.push_str(&common::transcript(&command_line, &output));
     }
     expected.assert_eq(&transcript);
 }

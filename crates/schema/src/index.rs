@@ -94,6 +94,11 @@ pub struct PackageIndex {
 }
 
 impl PackageIndex {
+    /// The key the package is registered under at its version: `name@version`.
+    pub fn key(&self) -> SmolStr {
+        crate::package_key(&self.name, self.version.as_deref())
+    }
+
     /// Every item: resources, functions and types in token order, then the provider and
     /// the configuration.
     pub fn items(&self) -> Vec<(ItemKind, SmolStr)> {

@@ -300,7 +300,7 @@ impl SchemaLoader {
         }
         let referenced = match package_index(db, source) {
             Ok(index) => {
-                let key = crate::package_key(&index.name, index.version.as_deref());
+                let key = index.key();
                 self.loaded.insert(key, source);
                 Ok(index.referenced_packages.clone())
             }

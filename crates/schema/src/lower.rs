@@ -689,7 +689,7 @@ impl<'db> Lowerer<'db> {
     /// package is named by its versioned key, so types of two versions stay apart.
     fn named(&self, source: PackageSource, token: SmolStr, shape: Shape) -> Ty<'db> {
         let package = match package_index(self.db, source) {
-            Ok(index) => crate::package_key(&index.name, index.version.as_deref()),
+            Ok(index) => index.key(),
             Err(_) => SmolStr::default(),
         };
         Ty::named(
@@ -929,14 +929,7 @@ fn const_value(literal: &Literal) -> Result<ConstValue, String> {
         Literal::Null => ConstValue::Null,
         Literal::Bool(b) => ConstValue::Bool(*b),
         Literal::String(s) => ConstValue::String(SmolStr::new(s)),
-        Literal::Number(text) => {
-            let (negative, digits) = match text.strip_prefix('-') {
-                Some(rest) => (true, rest),
-                None => (false, text.as_str()),
-            };
-            let number = NumberValue::parse(digits)?;
-            ConstValue::Number(if negative { number.negate() } else { number })
-        }
+        Literal::Number(text) => ConstValue::Number(NumberValue::parse_signed(text)?),
     })
 }
 

@@ -123,9 +123,7 @@ fn union_source<'db>(
 fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) -> Conversion {
     let from = |d: Ty<'db>, s: Ty<'db>| conversion_in_mode(db, d, s, unifying);
     match (dest.kind(db), src.kind(db)) {
-        (TyKind::Bool | TyKind::Int | TyKind::Number | TyKind::String | TyKind::Id, _) => {
-            primitive_conversion(db, dest, src, true)
-        }
+        _ if is_primitive(db, dest) => primitive_conversion(db, dest, src, true),
         (TyKind::Const(underlying, _), _) => weaken(conversion(db, *underlying, src)),
         (TyKind::Enum(enumeration), TyKind::Const(underlying, value))
             if *underlying != enumeration.underlying && enumeration.values.contains(value) =>

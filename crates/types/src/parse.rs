@@ -473,10 +473,5 @@ impl<'a, 'db> Parser<'a, 'db> {
 
 /// A decimal number with optional sign, fraction and exponent, held exactly.
 pub(crate) fn parse_number(text: &str) -> Result<NumberValue, String> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let number = NumberValue::parse(digits).map_err(|e| format!("invalid number `{text}`: {e}"))?;
-    Ok(if negative { number.negate() } else { number })
+    NumberValue::parse_signed(text).map_err(|e| format!("invalid number `{text}`: {e}"))
 }

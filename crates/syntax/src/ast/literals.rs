@@ -63,6 +63,15 @@ impl NumberValue {
         Ok(NumberValue { mantissa, exponent })
     }
 
+    /// Parses a number with an optional leading `-` (as JSON, cty and type strings write
+    /// numbers; in HCL the minus is an operator).
+    pub fn parse_signed(text: &str) -> Result<NumberValue, String> {
+        match text.strip_prefix('-') {
+            Some(digits) => NumberValue::parse(digits).map(|number| number.negate()),
+            None => NumberValue::parse(text),
+        }
+    }
+
     /// `mantissa × 10^exponent`, normalised.
     pub fn new(mut mantissa: BigInt, mut exponent: i64) -> NumberValue {
         if mantissa.is_zero() {
