@@ -142,9 +142,14 @@ fn parse_file(outcome: &mut Outcome, path: &Path, print_tree: bool) {
             // A caret at the end of the line reads better than a label spanning two lines.
             range.end = range.start;
         }
+        let mut labels = vec![Label::primary((), range)];
+        if let Some((related, label)) = &error.related {
+            let related = usize::from(related.start())..usize::from(related.end());
+            labels.push(Label::secondary((), related).with_message(label));
+        }
         let diagnostic = Diagnostic::error()
             .with_message(&error.message)
-            .with_labels(vec![Label::primary((), range)]);
+            .with_labels(labels);
         match term::emit_into_string(&config, &file, &diagnostic) {
             Ok(text) => rendered.push_str(&text),
             Err(err) => rendered.push_str(&format!("error: {}: {err}\n", path.display())),

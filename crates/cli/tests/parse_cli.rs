@@ -78,6 +78,31 @@ fn syntax_errors_are_rendered_with_location_and_exit_1() {
 }
 
 #[test]
+fn redefined_attribute_points_at_the_first_definition() {
+    let dir = scratch(
+        "redefined",
+        &[("main.pp", b"r \"a\" {\n  x = 1\n  x = 2\n}\n")],
+    );
+    let run = pcl(&["parse", "main.pp"], &dir);
+    check(
+        &run,
+        1,
+        expect![""],
+        expect![[r#"
+        error: the attribute `x` is already set in this block: each attribute may be set only once; remove or rename one of them
+          ┌─ main.pp:3:3
+          │
+        2 │   x = 1
+          │   - first set here
+        3 │   x = 2
+          │   ^
+
+        1 syntax error in 1 of 1 files
+    "#]],
+    );
+}
+
+#[test]
 fn tree_prints_every_token_so_the_file_can_be_rebuilt() {
     let dir = scratch("tree", &[("t.pp", b"a = [1, \"x\"] # c\n")]);
     let run = pcl(&["parse", "--tree", "t.pp"], &dir);

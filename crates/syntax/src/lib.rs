@@ -101,6 +101,7 @@ pub fn parse(text: &str) -> Parse {
         .map(|err| SyntaxError {
             range: err.range,
             message: err.message.clone(),
+            related: None,
         })
         .chain(parse_errors)
         .collect();

@@ -104,6 +104,8 @@ impl<'t> Input<'t> {
 pub struct SyntaxError {
     pub range: TextRange,
     pub message: String,
+    /// Another place the message refers to, and what it is (say, "first set here").
+    pub related: Option<(TextRange, String)>,
 }
 
 pub(crate) struct Parser<'t> {
@@ -117,6 +119,8 @@ pub(crate) struct Parser<'t> {
     /// Current tree depth added by operator and traversal chains.
     pub(crate) chain: u32,
     newlines_significant: bool,
+    /// The attribute names of the bodies being parsed (see `grammar::items::SeenAttributes`).
+    pub(crate) attribute_names: Vec<(&'t str, TextRange)>,
 }
 
 const PARSER_STEP_LIMIT: u32 = 64;
@@ -132,6 +136,7 @@ impl<'t> Parser<'t> {
             depth: 0,
             chain: 0,
             newlines_significant: true,
+            attribute_names: Vec::new(),
         }
     }
 
@@ -174,9 +179,14 @@ impl<'t> Parser<'t> {
 
     /// Whether the current token starts a new line.
     pub(crate) fn at_line_start(&self) -> bool {
+        self.nth_at_line_start(0)
+    }
+
+    /// Whether the token `n` ahead starts a new line (true at the end).
+    pub(crate) fn nth_at_line_start(&self, n: usize) -> bool {
         self.input
             .newline_before
-            .get(self.pos)
+            .get(self.pos + n)
             .copied()
             .unwrap_or(true)
     }
@@ -286,7 +296,27 @@ impl<'t> Parser<'t> {
         {
             return;
         }
-        self.errors.push(SyntaxError { range, message });
+        self.errors.push(SyntaxError {
+            range,
+            message,
+            related: None,
+        });
+    }
+
+    /// Reports an error at `range` that refers to another place, `related`, labelled `label`.
+    pub(crate) fn error_related(
+        &mut self,
+        range: TextRange,
+        message: String,
+        related: TextRange,
+        label: &str,
+    ) {
+        self.error_at(range, message);
+        if let Some(last) = self.errors.last_mut()
+            && last.range == range
+        {
+            last.related = Some((related, label.to_owned()));
+        }
     }
 
     /// Whether the current token starts a line where newlines end expressions.

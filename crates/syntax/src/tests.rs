@@ -43,6 +43,14 @@ fn parse_dump(parse: &Parse) -> String {
     let mut res = debug_tree(&parse.syntax_node());
     for err in parse.errors() {
         render_error(&mut res, err.range, &err.message);
+        if let Some((range, label)) = &err.related {
+            let _ = writeln!(
+                res,
+                "  related {}..{}: {label}",
+                u32::from(range.start()),
+                u32::from(range.end())
+            );
+        }
     }
     res
 }

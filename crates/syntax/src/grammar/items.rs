@@ -1,5 +1,10 @@
 //! Bodies, attributes and blocks.
 
+use std::collections::hash_map::Entry;
+
+use rowan::TextRange;
+use rustc_hash::FxHashMap;
+
 use super::*;
 
 /// What a block body knows of its block.
@@ -11,9 +16,73 @@ pub(super) struct BlockCtx {
     pub(super) close_on_same_line: bool,
 }
 
+/// The attributes of one body seen so far, to report an attribute set twice (hclsyntax's
+/// "Attribute redefined"). Small bodies keep their names on the parser's shared stack, from
+/// `base`, and are searched linearly; large ones move them into a hash index.
+struct SeenAttributes<'t> {
+    base: usize,
+    index: Option<FxHashMap<&'t str, TextRange>>,
+}
+
+/// The number of attributes from which a body indexes their names.
+const INDEX_FROM: usize = 16;
+
+impl<'t> SeenAttributes<'t> {
+    fn new(p: &Parser<'t>) -> SeenAttributes<'t> {
+        SeenAttributes {
+            base: p.attribute_names.len(),
+            index: None,
+        }
+    }
+
+    /// Records the attribute named by the current token, reporting it if already set.
+    fn record(&mut self, p: &mut Parser<'t>, in_block: bool) {
+        let name = p.nth_text(0);
+        let range = p.current_range();
+        let first = match &mut self.index {
+            Some(index) => match index.entry(name) {
+                Entry::Occupied(entry) => Some(*entry.get()),
+                Entry::Vacant(entry) => {
+                    entry.insert(range);
+                    None
+                }
+            },
+            None => {
+                let first = p.attribute_names[self.base..]
+                    .iter()
+                    .find(|(seen, _)| *seen == name)
+                    .map(|&(_, first)| first);
+                if first.is_none() {
+                    p.attribute_names.push((name, range));
+                    if p.attribute_names.len() - self.base >= INDEX_FROM {
+                        self.index = Some(p.attribute_names.drain(self.base..).collect());
+                    }
+                }
+                first
+            }
+        };
+        if let Some(first) = first {
+            let place = if in_block { "block" } else { "file" };
+            p.error_related(
+                range,
+                format!(
+                    "the attribute `{name}` is already set in this {place}: each attribute may be set only once; remove or rename one of them"
+                ),
+                first,
+                "first set here",
+            );
+        }
+    }
+
+    fn finish(self, p: &mut Parser<'t>) {
+        p.attribute_names.truncate(self.base);
+    }
+}
+
 /// Items until the end of input, or until the `}` closing the block `block`.
 pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
     let m = p.start();
+    let mut seen = SeenAttributes::new(p);
     loop {
         if p.at(EOF) {
             break;
@@ -26,21 +95,31 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
             break;
         }
         let before = p.progress();
-        item(p, block);
+        item(p, block, &mut seen);
         if p.progress() == before {
             p.err_and_bump(format!("unexpected {}", p.describe_token()));
         }
     }
+    seen.finish(p);
     m.complete(p, BODY);
 }
 
 const SINGLE_LINE_END: TokenSet = TokenSet::new(&[R_CURLY, COMMA]);
 const CLOSING: TokenSet = TokenSet::new(&[R_CURLY, R_BRACK, R_PAREN]);
 
-fn item(p: &mut Parser<'_>, block: Option<BlockCtx>) {
+fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttributes<'t>) {
     if p.at(IDENT) {
-        match p.nth(1) {
-            EQ => return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line)),
+        // The `=` of an attribute and the labels and `{` of a block start on the item's line.
+        let next = if p.nth_at_line_start(1) {
+            EOF
+        } else {
+            p.nth(1)
+        };
+        match next {
+            EQ => {
+                seen.record(p, block.is_some());
+                return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line));
+            }
             IDENT | OPEN_QUOTE | L_CURLY => {
                 return self::block(p, block.is_some_and(|ctx| ctx.close_on_same_line));
             }
@@ -110,7 +189,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     let m = p.start();
     let open_indent = p.line_indent();
     p.bump();
-    loop {
+    while !p.at_line_start() {
         match p.current() {
             IDENT => {
                 let label = p.start();
@@ -197,7 +276,8 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
             "a single-line block cannot contain another block".to_owned(),
         );
     }
-    item(p, Some(ctx));
+    let mut seen = SeenAttributes::new(p);
+    item(p, Some(ctx), &mut seen);
     if p.at(COMMA) && !p.at_line_start() {
         p.error(
             "only one attribute is allowed in a single-line block: put each attribute on its own line"
@@ -214,10 +294,11 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     // on the same line as an attribute.
     while !p.at(EOF) && !p.at(R_CURLY) && !p.at_outdented_line(open_indent) {
         let before = p.progress();
-        item(p, Some(ctx));
+        item(p, Some(ctx), &mut seen);
         if p.progress() == before {
             p.err_and_bump(format!("unexpected {}", p.describe_token()));
         }
     }
+    seen.finish(p);
     m.complete(p, BODY);
 }
