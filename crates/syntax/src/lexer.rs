@@ -251,7 +251,7 @@ impl Lexer<'_> {
     }
 
     /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers, one-byte
-    /// punctuation) from `start` without going through the logos state machine, and returns
+    /// punctuation, whole numbers, plain strings) from `start` without going through the logos state machine, and returns
     /// where it stopped. They make up most tokens of real programs; logos lexes everything
     /// else, and these fast paths follow exactly its rules (the lexer snapshots pin that).
     fn lex_frequent(&mut self, start: usize) -> usize {
@@ -284,6 +284,32 @@ impl Lexer<'_> {
                 // Braces change the interpolation depth, which only matters inside templates.
                 b'{' if top_level => (L_CURLY, idx + 1),
                 b'}' if top_level => (R_CURLY, idx + 1),
+                b'0'..=b'9' => {
+                    let len = bytes[idx..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    if matches!(bytes.get(idx + len), Some(b'.' | b'e' | b'E')) {
+                        // A fraction or an exponent may follow: the number rule decides.
+                        break;
+                    }
+                    (NUMBER, idx + len)
+                }
+                // A string of plain text: no escapes, no template sequences, on one line.
+                // Anything else goes through the template lexer.
+                b'"' if top_level => {
+                    let close = skip_plain(bytes, idx + 1, &QUOTED_SPECIAL);
+                    if bytes.get(close) != Some(&b'"') {
+                        break;
+                    }
+                    self.push(OPEN_QUOTE, idx);
+                    if close > idx + 1 {
+                        self.push(TEMPLATE_CHUNK, idx + 1);
+                    }
+                    self.push(CLOSE_QUOTE, close);
+                    idx = close + 1;
+                    continue;
+                }
                 _ if IDENT_START.contains(byte) => {
                     let len = bytes[idx..]
                         .iter()
