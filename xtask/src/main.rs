@@ -4,7 +4,10 @@
 //! - `gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE`: writes a
 //!   large generated program, the same the benches use, e.g. for side-by-side runs of other
 //!   parsers.
+//! - `hcl-compare --go BIN PATH...`: our parser beside Go's hclsyntax on real files (see
+//!   [`hcl_compare`]); exits 1 when they disagree on a file.
 
+mod hcl_compare;
 #[cfg(test)]
 mod tidy;
 
@@ -13,13 +16,21 @@ use std::path::PathBuf;
 use anyhow::{Context, bail, format_err};
 use pcl_test_utils::generate::{self, Shape};
 
-const USAGE: &str = "usage: cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE";
+const USAGE: &str = "usage:
+  cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE
+  cargo xtask hcl-compare --go BIN PATH...";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.split_first() {
         Some((command, rest)) if command == "gen-program" => gen_program(rest),
+        Some((command, rest)) if command == "hcl-compare" => {
+            if !hcl_compare::run(rest)? {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
         Some((command, _)) if command == "--help" || command == "help" => {
             println!("{USAGE}");
             Ok(())
