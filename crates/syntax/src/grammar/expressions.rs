@@ -323,11 +323,15 @@ fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
         "false" => p.bump_remap(FALSE_KW),
         "null" => p.bump_remap(NULL_KW),
         _ => {
+            // Where newlines are significant, a call's `::` parts and `(` stay on its line.
+            let on_line =
+                |p: &Parser<'_>, n: usize| !(p.newlines_significant() && p.nth_at_line_start(n));
             let mut n = 1;
-            while p.nth(n) == COLON2 && p.nth(n + 1) == IDENT {
+            while p.nth(n) == COLON2 && p.nth(n + 1) == IDENT && on_line(p, n) && on_line(p, n + 1)
+            {
                 n += 2;
             }
-            if p.nth(n) != L_PAREN {
+            if p.nth(n) != L_PAREN || !on_line(p, n) {
                 p.bump();
                 if n > 1 {
                     p.error("expected `(` after a namespaced function name".to_owned());
@@ -493,17 +497,20 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
 fn object_item(p: &mut Parser<'_>) {
     let m = p.start();
     let key = p.start();
-    if expr(p).is_none() {
+    let has_key = if expr(p).is_none() {
         key.abandon(p);
         p.skip_until(TokenSet::new(&[COMMA, EQ, COLON]), true);
         if !p.at(EQ) && !p.at(COLON) {
             m.complete(p, OBJECT_ITEM);
             return;
         }
+        false
     } else {
         key.complete(p, OBJECT_KEY);
-    }
-    if p.at(EQ) || p.at(COLON) {
+        true
+    };
+    // A key, its `=` or `:` and its value start on one line.
+    if (p.at(EQ) || p.at(COLON)) && !(has_key && p.at_line_start()) {
         p.bump();
         if p.at_line_start() || p.at(EOF) {
             p.error_expected("a value after the object key");

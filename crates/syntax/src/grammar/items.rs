@@ -131,11 +131,22 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
             "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
             p.describe_current()
         ));
-    } else {
-        p.error(format!(
-            "expected an attribute (`name = value`) or a block (`type \"label\" {{ … }}`), found {}",
-            p.describe_token()
+    } else if p.at(OPEN_QUOTE) && p.nth(1) == TEMPLATE_CHUNK && p.nth(2) == CLOSE_QUOTE {
+        let name = p.nth_text(1);
+        let range = p.current_range().cover(p.nth_range(2));
+        p.error_at(range, format!(
+            "attribute names and block types are not quoted: write `{name} = …` or `{name} {{ … }}`"
         ));
+    } else {
+        // At the token itself, which the message names, even at the start of a line.
+        let range = p.current_range();
+        p.error_at(
+            range,
+            format!(
+                "expected an attribute (`name = value`) or a block (`type \"label\" {{ … }}`), found {}",
+                p.describe_token()
+            ),
+        );
     }
     p.skip_until(TokenSet::new(&[]), true);
 }
