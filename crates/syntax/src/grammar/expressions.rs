@@ -296,7 +296,7 @@ fn atom(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         L_PAREN => paren(p),
         L_BRACK if p.nth_at_kw(1, "for") => for_tuple(p),
         L_BRACK => tuple(p),
-        L_CURLY if p.nth_at_kw(1, "for") && p.nth(2) == IDENT => for_object(p),
+        L_CURLY if p.nth_at_kw(1, "for") => for_object(p),
         L_CURLY => object(p),
         _ => {
             let message = format!("expected an expression, found {}", p.describe_current());
@@ -530,9 +530,12 @@ fn for_tuple(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.depth += 1;
-    for_intro(p);
-    expr(p);
-    opt_for_cond(p);
+    if for_intro(p) {
+        expr(p);
+        opt_for_cond(p);
+    } else {
+        p.skip_until(TokenSet::new(&[R_BRACK]), false);
+    }
     p.depth -= 1;
     close_bracket(p, R_BRACK, "`]` to close the `for` expression");
     p.set_newlines_significant(significant);
@@ -546,24 +549,37 @@ fn for_object(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.depth += 1;
-    for_intro(p);
-    expr(p);
-    if p.expect(FAT_ARROW) {
+    if for_intro(p) {
         expr(p);
-        p.eat(DOT3);
+        if p.expect(FAT_ARROW) {
+            expr(p);
+            p.eat(DOT3);
+        }
+        opt_for_cond(p);
+    } else {
+        p.skip_until(TokenSet::new(&[R_CURLY]), false);
     }
-    opt_for_cond(p);
     p.depth -= 1;
     close_bracket(p, R_CURLY, "`}` to close the `for` expression");
     p.set_newlines_significant(significant);
     m.complete(p, FOR_OBJECT_EXPR)
 }
 
-/// `for k, v in collection :`
-fn for_intro(p: &mut Parser<'_>) {
+/// `for k, v in collection :`. False, after an error, when the variable name is missing: the
+/// rest of the expression is then most likely not a `for` at all.
+fn for_intro(p: &mut Parser<'_>) -> bool {
     let m = p.start();
     p.bump_remap(FOR_KW);
-    if p.expect(IDENT) && p.eat(COMMA) {
+    if !p.at(IDENT) {
+        // `[for` and `{for` always start a for expression, as in hclsyntax.
+        p.error_expected(
+            "a variable name after `for` (to use `for` as an object key or tuple element, quote it: `\"for\"`)",
+        );
+        m.complete(p, FOR_INTRO);
+        return false;
+    }
+    p.bump();
+    if p.eat(COMMA) {
         p.expect(IDENT);
     }
     if p.nth_at_kw(0, "in") {
@@ -575,6 +591,7 @@ fn for_intro(p: &mut Parser<'_>) {
     }
     p.expect(COLON);
     m.complete(p, FOR_INTRO);
+    true
 }
 
 fn opt_for_cond(p: &mut Parser<'_>) {
