@@ -29,7 +29,12 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     let result = match args.as_slice() {
         ["show", ty] => show(&db, ty),
         ["relate", to, from] => relate(&db, to, from),
-        ["traverse", ty, keys @ ..] if !keys.is_empty() => traverse(&db, ty, keys),
+        ["traverse", ty, keys @ ..] if !keys.is_empty() => {
+            traverse(&db, ty, keys).map(|(answer, diagnostics)| {
+                print_err(&diagnostics);
+                answer
+            })
+        }
         ["--help" | "-h" | "help"] => {
             print_out(TYPE_USAGE);
             return ExitCode::SUCCESS;
@@ -87,9 +92,11 @@ fn relate(db: &RootDatabase, to: &str, from: &str) -> Result<String, String> {
     ))
 }
 
-fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<String, String> {
+/// The JSON answer, and the steps' diagnostics as lines for stderr.
+fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<(String, String), String> {
     let mut ty = parse(db, "type", text)?;
     let mut error = false;
+    let mut diagnostics = String::new();
     for key_text in keys {
         let key = parse_key(db, key_text)?;
         let step = pcl_types::traverse(db, ty, key);
@@ -103,7 +110,7 @@ fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<String, Stri
                 .as_deref()
                 .map(|d| format!(" ({d})"))
                 .unwrap_or_default();
-            print_err(&format!(
+            diagnostics.push_str(&format!(
                 "{severity}: at `{key_text}`: {}{detail}\n",
                 diagnostic.message
             ));
@@ -111,10 +118,11 @@ fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<String, Stri
         error |= step.has_errors();
         ty = step.ty;
     }
-    Ok(format!(
+    let answer = format!(
         "{{\"type\": {}, \"error\": {error}}}",
         json(display(db, ty))
-    ))
+    );
+    Ok((answer, diagnostics))
 }
 
 /// One traversal key: `.name`, `[N]`, `["s"]` or `[<T>]`.
@@ -146,4 +154,60 @@ fn parse_key<'db>(db: &'db RootDatabase, text: &str) -> Result<TraverseKey<'db>,
     }
     let number = pcl_syntax::ast::NumberValue::parse_signed(inner).map_err(|e| malformed(&e))?;
     Ok(TraverseKey::Literal(ConstValue::Number(number)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The data lines of a fixture under `tests/data/types`, split at tabs.
+    fn fixture_rows(name: &str) -> Vec<Vec<String>> {
+        let path = pcl_test_utils::test_data_dir().join("types").join(name);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        let rows: Vec<Vec<String>> = text
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .map(|line| line.split('\t').map(str::to_owned).collect())
+            .collect();
+        assert!(rows.len() > 100, "{}: too few cases", path.display());
+        rows
+    }
+
+    #[test]
+    fn agrees_with_go_on_recorded_relations() {
+        let mut failures = Vec::new();
+        for row in fixture_rows("go-relations.tsv") {
+            let [to, from, expected] = row.as_slice() else {
+                panic!("a relation row has three fields: {row:?}");
+            };
+            let db = RootDatabase::default();
+            match relate(&db, to, from) {
+                Ok(actual) if actual == *expected => (),
+                other => failures.push(format!(
+                    "relate {to} {from}\n  expected {expected}\n  actual   {other:?}"
+                )),
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn agrees_with_go_on_recorded_traversals() {
+        let mut failures = Vec::new();
+        for row in fixture_rows("go-traversals.tsv") {
+            let [ty, keys @ .., expected] = row.as_slice() else {
+                panic!("a traversal row has a type, keys and an answer: {row:?}");
+            };
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            let db = RootDatabase::default();
+            match traverse(&db, ty, &keys) {
+                Ok((actual, _)) if actual == *expected => (),
+                other => failures.push(format!(
+                    "traverse {ty} {keys:?}\n  expected {expected}\n  actual   {other:?}"
+                )),
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }
