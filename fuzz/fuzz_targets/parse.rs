@@ -13,5 +13,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(parse.syntax_node().to_string(), text);
     for error in parse.errors() {
         assert!(usize::from(error.range.end()) <= text.len());
+        if let Some((related, _)) = &error.related {
+            assert!(usize::from(related.end()) <= text.len());
+        }
     }
 });

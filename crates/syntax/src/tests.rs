@@ -146,10 +146,10 @@ fn assert_lossless(text: &str, parse: &Parse) {
     assert_eq!(root.to_string(), text, "the tree must reproduce the input");
     let len = text.len() as u32;
     for err in parse.errors() {
-        assert!(
-            u32::from(err.range.end()) <= len,
-            "error out of range: {err:?}"
-        );
+        let related = err.related.as_ref().map(|(range, _)| *range);
+        for range in std::iter::once(err.range).chain(related) {
+            assert!(u32::from(range.end()) <= len, "error out of range: {err:?}");
+        }
     }
 }
 
