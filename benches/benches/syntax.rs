@@ -1,7 +1,9 @@
 //! Lexer and parser throughput on generated 1 MB and 10 MB programs and on many small files,
 //! side by side with `hcl-edit` (with its `perf` feature) in the same run.
 //!
-//! `cargo bench -p pcl-benches --bench syntax`; divan prints MB/s per input. Extra inputs (say,
+//! `cargo bench -p pcl-benches --bench syntax`; divan prints MB/s per input. Every bench returns
+//! its result, so divan drops it outside the timing, for us and for hcl-edit alike; a full run
+//! ends with a table of ratios, with and without the drop. Extra inputs (say,
 //! files from `shared/tools/hclsyntax-bench/gen_pcl.py`, to compare with Go's hclsyntax on the
 //! same bytes) are named in `PCL_BENCH_FILES`, separated by commas.
 
@@ -13,6 +15,87 @@ use pcl_test_utils::generate::{self, Shape};
 
 fn main() {
     divan::main();
+    // A whole run (no filter) ends with the parse ratios to hcl-edit, input by input.
+    if std::env::args().skip(1).all(|arg| arg == "--bench") {
+        print_ratios_to_hcl_edit();
+    }
+}
+
+/// Prints our lex+parse+tree throughput beside hcl-edit's parse on every input, from
+/// alternating runs (so both see the same machine state), with their ratio: once for parsing
+/// alone (as the divan benches measure it: results are dropped outside the timing) and once
+/// for parsing plus dropping the result.
+#[allow(clippy::print_stdout)]
+fn print_ratios_to_hcl_edit() {
+    println!("\nMB/s, median of {RUNS} alternating runs: parse | parse + drop");
+    println!(
+        "{:<18} {:>7} {:>8} {:>6} | {:>7} {:>8} {:>6}",
+        "input", "pcl", "hcl-edit", "ratio", "pcl", "hcl-edit", "ratio"
+    );
+    for (name, text) in INPUTS.iter() {
+        ratio_row(
+            name,
+            text.len(),
+            || pcl_syntax::parse(text),
+            || hcl_edit::parser::parse_body(text),
+        );
+    }
+    ratio_row(
+        "1000-small-files",
+        small_files_bytes(),
+        || {
+            SMALL_FILES
+                .iter()
+                .map(|text| pcl_syntax::parse(text))
+                .collect::<Vec<_>>()
+        },
+        || {
+            SMALL_FILES
+                .iter()
+                .map(|text| hcl_edit::parser::parse_body(text))
+                .collect::<Vec<_>>()
+        },
+    );
+}
+
+const RUNS: usize = 5;
+
+#[allow(clippy::print_stdout)]
+fn ratio_row<A, B>(name: &str, bytes: usize, ours: impl Fn() -> A, theirs: impl Fn() -> B) {
+    let (mut ours_times, mut theirs_times) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        ours_times.push(parse_and_drop_seconds(&ours));
+        theirs_times.push(parse_and_drop_seconds(&theirs));
+    }
+    let mbps = |times: &[(f64, f64)], with_drop: bool| {
+        let mut secs: Vec<f64> = times
+            .iter()
+            .map(|&(parse, drop)| if with_drop { parse + drop } else { parse })
+            .collect();
+        secs.sort_by(f64::total_cmp);
+        bytes as f64 / secs[RUNS / 2] / 1e6
+    };
+    let [ours, theirs, ours_drop, theirs_drop] = [
+        mbps(&ours_times, false),
+        mbps(&theirs_times, false),
+        mbps(&ours_times, true),
+        mbps(&theirs_times, true),
+    ];
+    println!(
+        "{name:<18} {ours:>7.1} {theirs:>8.1} {:>5.2}x | {ours_drop:>7.1} {theirs_drop:>8.1} {:>5.2}x",
+        ours / theirs,
+        ours_drop / theirs_drop
+    );
+}
+
+/// Seconds to produce `f`'s result, and seconds to drop it.
+fn parse_and_drop_seconds<T>(f: &impl Fn() -> T) -> (f64, f64) {
+    let start = std::time::Instant::now();
+    let result = f();
+    let parsed = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    drop(result);
+    (parsed, start.elapsed().as_secs_f64())
 }
 
 const MB: usize = 1_000_000;
@@ -82,7 +165,7 @@ fn hcl_edit_parse(bencher: Bencher<'_, '_>, name: &str) {
     let text = input(name);
     bencher
         .counter(BytesCount::of_str(text))
-        .bench(|| hcl_edit::parser::parse_body(text).is_ok());
+        .bench(|| hcl_edit::parser::parse_body(text));
 }
 
 fn small_files_bytes() -> usize {
@@ -96,8 +179,8 @@ fn parse_small_files(bencher: Bencher<'_, '_>) {
         .bench(|| {
             SMALL_FILES
                 .iter()
-                .map(|text| pcl_syntax::parse(text).errors().len())
-                .sum::<usize>()
+                .map(|text| pcl_syntax::parse(text))
+                .collect::<Vec<_>>()
         });
 }
 
@@ -108,8 +191,8 @@ fn hcl_edit_parse_small_files(bencher: Bencher<'_, '_>) {
         .bench(|| {
             SMALL_FILES
                 .iter()
-                .filter(|text| hcl_edit::parser::parse_body(text).is_ok())
-                .count()
+                .map(|text| hcl_edit::parser::parse_body(text))
+                .collect::<Vec<_>>()
         });
 }
 

@@ -261,3 +261,29 @@ fn generated_programs_parse_without_errors() {
         assert_lossless(&text, &parse);
     }
 }
+
+/// Large trees are built in batches with separate interning caches (`TreeBuilder`); that
+/// must not change them: every item of a large program equals the same item parsed alone.
+#[test]
+fn batched_trees_equal_items_parsed_alone() {
+    use pcl_test_utils::generate::{Shape, program};
+    for shape in Shape::ALL {
+        let text = program(shape, 1_500_000, 7);
+        let whole = parse(&text);
+        assert!(whole.errors().is_empty(), "{:?}", &whole.errors()[..1]);
+        assert_lossless(&text, &whole);
+        let body = whole.syntax_node().first_child().expect("a body");
+        let mut items = 0;
+        for item in body.children() {
+            let alone = parse(&item.to_string());
+            let alone_item = alone
+                .syntax_node()
+                .first_child()
+                .and_then(|body| body.first_child())
+                .expect("one item");
+            assert_eq!(item.green(), alone_item.green(), "{item}");
+            items += 1;
+        }
+        assert!(items > 500, "{}: only {items} items", shape.name());
+    }
+}
