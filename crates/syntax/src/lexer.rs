@@ -259,69 +259,64 @@ impl Lexer<'_> {
         let top_level = self.stack.is_empty();
         let mut idx = start;
         while let Some(&byte) = bytes.get(idx) {
-            let next = bytes.get(idx + 1).copied();
-            let (kind, end) = match byte {
-                b' ' | b'\t' => {
-                    let len = bytes[idx..]
-                        .iter()
-                        .take_while(|&&b| b == b' ' || b == b'\t')
-                        .count();
-                    (WHITESPACE, idx + len)
+            // Tested in order of frequency; a `match` on the byte compiles to a jump table
+            // whose target changes with almost every token.
+            let (kind, end) = if IDENT_START.contains(byte) {
+                let len = bytes[idx..]
+                    .iter()
+                    .take_while(|&&b| IDENT_CONTINUE.contains(b))
+                    .count();
+                if bytes.get(idx + len).is_some_and(|b| !b.is_ascii()) {
+                    // Non-ASCII identifier characters: the slow path handles them.
+                    break;
                 }
-                b'\n' => (NEWLINE, idx + 1),
-                b',' => (COMMA, idx + 1),
-                b'(' => (L_PAREN, idx + 1),
-                b')' => (R_PAREN, idx + 1),
-                b'[' => (L_BRACK, idx + 1),
-                b']' => (R_BRACK, idx + 1),
-                b'+' => (PLUS, idx + 1),
-                b'*' => (STAR, idx + 1),
-                b'?' => (QUESTION, idx + 1),
-                b'-' => (MINUS, idx + 1),
-                b'=' if !matches!(next, Some(b'=' | b'>')) => (EQ, idx + 1),
-                b':' if next != Some(b':') => (COLON, idx + 1),
-                b'.' if next != Some(b'.') => (DOT, idx + 1),
-                // Braces change the interpolation depth, which only matters inside templates.
-                b'{' if top_level => (L_CURLY, idx + 1),
-                b'}' if top_level => (R_CURLY, idx + 1),
-                b'0'..=b'9' => {
-                    let len = bytes[idx..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    if matches!(bytes.get(idx + len), Some(b'.' | b'e' | b'E')) {
-                        // A fraction or an exponent may follow: the number rule decides.
-                        break;
-                    }
-                    (NUMBER, idx + len)
+                (IDENT, idx + len)
+            } else if byte == b' ' || byte == b'\t' {
+                let len = bytes[idx..]
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+                (WHITESPACE, idx + len)
+            } else if let Some(kind) = ONE_BYTE_TOKENS[byte as usize] {
+                // `=`, `:` and `.` may start a longer operator; braces change the
+                // interpolation depth, which only matters inside templates.
+                let longer = match byte {
+                    b'=' => matches!(bytes.get(idx + 1), Some(b'=' | b'>')),
+                    b':' => bytes.get(idx + 1) == Some(&b':'),
+                    b'.' => bytes.get(idx + 1) == Some(&b'.'),
+                    b'{' | b'}' => !top_level,
+                    _ => false,
+                };
+                if longer {
+                    break;
                 }
+                (kind, idx + 1)
+            } else if byte.is_ascii_digit() {
+                let len = bytes[idx..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                if matches!(bytes.get(idx + len), Some(b'.' | b'e' | b'E')) {
+                    // A fraction or an exponent may follow: the number rule decides.
+                    break;
+                }
+                (NUMBER, idx + len)
+            } else if byte == b'"' && top_level {
                 // A string of plain text: no escapes, no template sequences, on one line.
                 // Anything else goes through the template lexer.
-                b'"' if top_level => {
-                    let close = skip_plain(bytes, idx + 1, &QUOTED_SPECIAL);
-                    if bytes.get(close) != Some(&b'"') {
-                        break;
-                    }
-                    self.push(OPEN_QUOTE, idx);
-                    if close > idx + 1 {
-                        self.push(TEMPLATE_CHUNK, idx + 1);
-                    }
-                    self.push(CLOSE_QUOTE, close);
-                    idx = close + 1;
-                    continue;
+                let close = skip_plain(bytes, idx + 1, &QUOTED_SPECIAL);
+                if bytes.get(close) != Some(&b'"') {
+                    break;
                 }
-                _ if IDENT_START.contains(byte) => {
-                    let len = bytes[idx..]
-                        .iter()
-                        .take_while(|&&b| IDENT_CONTINUE.contains(b))
-                        .count();
-                    if bytes.get(idx + len).is_some_and(|b| !b.is_ascii()) {
-                        // Non-ASCII identifier characters: the slow path handles them.
-                        break;
-                    }
-                    (IDENT, idx + len)
+                self.push(OPEN_QUOTE, idx);
+                if close > idx + 1 {
+                    self.push(TEMPLATE_CHUNK, idx + 1);
                 }
-                _ => break,
+                self.push(CLOSE_QUOTE, close);
+                idx = close + 1;
+                continue;
+            } else {
+                break;
             };
             self.push(kind, idx);
             idx = end;
@@ -620,6 +615,33 @@ static HEREDOC_SPECIAL: ByteSet = ByteSet::new(b"$%\n");
 static IDENT_START: ByteSet = ByteSet::letters_and(b"_");
 /// Bytes that continue an ASCII identifier (the same rule as `CodeToken::Ident`).
 static IDENT_CONTINUE: ByteSet = ByteSet::letters_and(b"_-0123456789");
+/// The kinds of the one-byte tokens the fast path lexes.
+static ONE_BYTE_TOKENS: [Option<SyntaxKind>; 256] = {
+    let mut res = [None; 256];
+    let pairs: [(u8, SyntaxKind); 15] = [
+        (b'\n', NEWLINE),
+        (b',', COMMA),
+        (b'(', L_PAREN),
+        (b')', R_PAREN),
+        (b'[', L_BRACK),
+        (b']', R_BRACK),
+        (b'+', PLUS),
+        (b'*', STAR),
+        (b'?', QUESTION),
+        (b'-', MINUS),
+        (b'=', EQ),
+        (b':', COLON),
+        (b'.', DOT),
+        (b'{', L_CURLY),
+        (b'}', R_CURLY),
+    ];
+    let mut idx = 0;
+    while idx < pairs.len() {
+        res[pairs[idx].0 as usize] = Some(pairs[idx].1);
+        idx += 1;
+    }
+    res
+};
 
 /// The index of the first byte at or after `idx` that is in `special`, or the length.
 fn skip_plain(bytes: &[u8], idx: usize, special: &ByteSet) -> usize {
