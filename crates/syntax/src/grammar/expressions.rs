@@ -526,43 +526,50 @@ fn object_item(p: &mut Parser<'_>) {
 // test for_tuple
 // a = [for i, v in xs: v * 2 if i > 0]
 fn for_tuple(p: &mut Parser<'_>) -> CompletedMarker {
-    let m = p.start();
-    p.bump();
-    let significant = p.set_newlines_significant(false);
-    p.depth += 1;
-    if for_intro(p) {
+    for_expr(p, R_BRACK, FOR_TUPLE_EXPR, |p| {
         expr(p);
-        opt_for_cond(p);
-    } else {
-        p.skip_until(TokenSet::new(&[R_BRACK]), false);
-    }
-    p.depth -= 1;
-    close_bracket(p, R_BRACK, "`]` to close the `for` expression");
-    p.set_newlines_significant(significant);
-    m.complete(p, FOR_TUPLE_EXPR)
+    })
 }
 
 // test for_object
 // a = {for k, v in m: k => v... if v != null}
 fn for_object(p: &mut Parser<'_>) -> CompletedMarker {
-    let m = p.start();
-    p.bump();
-    let significant = p.set_newlines_significant(false);
-    p.depth += 1;
-    if for_intro(p) {
+    for_expr(p, R_CURLY, FOR_OBJECT_EXPR, |p| {
         expr(p);
         if p.expect(FAT_ARROW) {
             expr(p);
             p.eat(DOT3);
         }
+    })
+}
+
+/// `[for …]` or `{for …}`, closed by `close`: the intro, then `result` (what each element
+/// gives), then the optional `if` condition.
+fn for_expr(
+    p: &mut Parser<'_>,
+    close: SyntaxKind,
+    kind: SyntaxKind,
+    result: fn(&mut Parser<'_>),
+) -> CompletedMarker {
+    let m = p.start();
+    p.bump();
+    let significant = p.set_newlines_significant(false);
+    p.depth += 1;
+    if for_intro(p) {
+        result(p);
         opt_for_cond(p);
     } else {
-        p.skip_until(TokenSet::new(&[R_CURLY]), false);
+        p.skip_until(TokenSet::new(&[close]), false);
     }
     p.depth -= 1;
-    close_bracket(p, R_CURLY, "`}` to close the `for` expression");
+    let expected = if close == R_BRACK {
+        "`]` to close the `for` expression"
+    } else {
+        "`}` to close the `for` expression"
+    };
+    close_bracket(p, close, expected);
     p.set_newlines_significant(significant);
-    m.complete(p, FOR_OBJECT_EXPR)
+    m.complete(p, kind)
 }
 
 /// `for k, v in collection :`. False, after an error, when the variable name is missing: the
