@@ -234,6 +234,28 @@ fn pretty_forms() {
     }
 }
 
+/// Recorded from Pulumi's Go model: see the header of the fixture.
+#[test]
+fn pretty_forms_agree_with_go() {
+    let path = pcl_test_utils::test_data_dir().join("types/go-pretty.tsv");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let db = TestDb::default();
+    let mut cases = 0;
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        let (input, expected) = line
+            .split_once('\t')
+            .unwrap_or_else(|| panic!("a row has a type and its form: {line:?}"));
+        assert_eq!(
+            pretty(&db, ty_of(&db, input)),
+            expected,
+            "pretty of {input}"
+        );
+        cases += 1;
+    }
+    assert!(cases >= 100, "only {cases} cases");
+}
+
 #[test]
 fn parse_errors_name_the_column() {
     let db = TestDb::default();
