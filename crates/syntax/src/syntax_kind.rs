@@ -6,7 +6,7 @@ macro_rules! syntax_kinds {
     ($($(#[$doc:meta])* $kind:ident,)*) => {
         /// The kind of a token or node. Tokens come first, then nodes.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[repr(u16)]
+        #[repr(u8)]
         #[allow(non_camel_case_types)]
         pub enum SyntaxKind {
             $($(#[$doc])* $kind,)*
