@@ -226,7 +226,9 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     }
     if !p.at(L_CURLY) || p.at_line_start() {
         p.error_expected("`{` to open the block body");
-        if !p.at_line_start() {
+        // A next line that goes on with labels or the `{` belongs to this broken header:
+        // skip it, with the body it opens, rather than report it again.
+        if !p.at_line_start() || p.at(OPEN_QUOTE) || p.at(L_CURLY) {
             p.skip_until(TokenSet::new(&[]), true);
         }
         m.complete(p, BLOCK);

@@ -1,2 +1,7 @@
 resource "a" "b"
 x = 1
+resource "a"
+{
+  x = 1
+}
+ok = 1
