@@ -251,9 +251,10 @@ impl Lexer<'_> {
     }
 
     /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers, one-byte
-    /// punctuation, whole numbers, plain strings) from `start` without going through the logos state machine, and returns
-    /// where it stopped. They make up most tokens of real programs; logos lexes everything
-    /// else, and these fast paths follow exactly its rules (the lexer snapshots pin that).
+    /// punctuation, whole numbers, plain strings) from `start` without going through the logos
+    /// state machine, and returns where it stopped. They make up most tokens of real programs;
+    /// logos lexes everything else, and these fast paths follow exactly its rules (the lexer
+    /// snapshots pin that).
     fn lex_frequent(&mut self, start: usize) -> usize {
         let bytes = self.text.as_bytes();
         let top_level = self.stack.is_empty();
