@@ -1,6 +1,9 @@
 //! The root database: salsa storage plus the implementation of every query crate's
 //! database trait. The CLI, the language server and the benchmarks all run against it.
 
+#[cfg(test)]
+mod tests;
+
 use pcl_types::{Name, NamedObject, Ty};
 
 /// The database every pcl front end drives.
@@ -30,12 +33,8 @@ impl pcl_base_db::Db for RootDatabase {}
 
 #[salsa::db]
 impl pcl_types::Db for RootDatabase {
-    /// Schema object types only exist once schemas are loaded; no schema source is
-    /// attached yet, so no such type can be built.
-    fn named_object_properties<'db>(
-        &'db self,
-        _object: NamedObject<'db>,
-    ) -> &'db [(Name, Ty<'db>)] {
-        &[]
+    /// Schema object types get their properties from the loaded schemas.
+    fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)] {
+        pcl_schema::named_object_properties(self, object)
     }
 }

@@ -18,6 +18,10 @@ mod source;
 mod spec;
 mod token;
 
+#[cfg(test)]
+mod tests;
+
+use pcl_types::{Name, NamedObject, Ty};
 use smol_str::SmolStr;
 
 pub use describe::{describe_package, describe_token, suggest_tokens};
@@ -32,6 +36,35 @@ pub use lower::{
 pub use source::{LoadedPackages, PackageSource, package_key, package_named};
 pub use spec::{ItemKind, ItemSpec, decode_item};
 pub use token::{ModuleFormat, canonical, decompose, package_of};
+
+/// The properties of a schema object type, sorted by name: what a database answers for
+/// [`pcl_types::Db::named_object_properties`] once schemas are loaded.
+pub fn named_object_properties<'db>(
+    db: &'db dyn pcl_types::Db,
+    object: NamedObject<'db>,
+) -> &'db [(Name, Ty<'db>)] {
+    &named_object(db, object).fields
+}
+
+/// The schema object type a written token names in `source` (plain flavour), or `None`
+/// when the token names no object type there.
+pub fn object_type<'db>(
+    db: &'db dyn pcl_types::Db,
+    source: PackageSource,
+    written: &str,
+) -> Option<Ty<'db>> {
+    let (ItemKind::Type, token) = resolve_token(db, source, written)? else {
+        return None;
+    };
+    let item = SchemaItem::new(db, source, ItemKind::Type, token);
+    match type_definition(db, item) {
+        Ok(LoweredType {
+            definition: TypeDefinition::Object(ty),
+            ..
+        }) => Some(*ty),
+        _ => None,
+    }
+}
 
 /// The item a written token names in `source`: the provider for
 /// `pulumi:providers:<pkg>`, else a resource, function or type, by exact token, canonical

@@ -1000,18 +1000,9 @@ fn mutated_type_strings() {
 /// Asking a compound relation again is a memo hit: no query executes the second time.
 #[test]
 fn repeated_relations_are_memo_hits() {
-    use std::sync::{Arc, Mutex};
-
-    let executed: Arc<Mutex<Vec<String>>> = Arc::default();
-    let log = executed.clone();
+    let log = pcl_base_db::ExecutionLog::default();
     let db = TestDb {
-        storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                log.lock()
-                    .map(|mut log| log.push(format!("{database_key:?}")))
-                    .unwrap_or_default();
-            }
-        }))),
+        storage: salsa::Storage::new(Some(log.callback())),
     };
     let dest = ty_of(&db, "object({a = list(number), b = optional(Tree)})");
     let src = ty_of(&db, "object({a = tuple(int, int), b = Tree, c = string})");
@@ -1024,13 +1015,8 @@ fn repeated_relations_are_memo_hits() {
         )
     };
     let first = ask();
-    let executed_first = executed.lock().map(|log| log.len()).unwrap_or_default();
-    assert!(executed_first > 0, "the first questions run queries");
-    executed
-        .lock()
-        .map(|mut log| log.clear())
-        .unwrap_or_default();
+    assert!(!log.take().is_empty(), "the first questions run queries");
     assert_eq!(ask(), first);
-    let again = executed.lock().map(|log| log.clone()).unwrap_or_default();
+    let again = log.take();
     assert!(again.is_empty(), "repeated questions re-ran {again:?}");
 }

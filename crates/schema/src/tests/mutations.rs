@@ -2,10 +2,11 @@
 //! duplicated or replaced by JSON punctuation) never panic when loaded and described;
 //! every failure is an error value.
 
-use pcl_ide::RootDatabase;
-use pcl_schema::{SchemaLoader, SearchPath, describe_package, describe_token, package_index};
 use pcl_test_utils::generate::Rng;
 use pcl_test_utils::{files_with_extensions, test_data_dir};
+
+use crate::tests::TestDb;
+use crate::{SchemaLoader, SearchPath, describe_package, describe_token, package_index};
 
 const PUNCTUATION: &[u8] = b"{}[]\":,\\ 0a-.#/$";
 
@@ -45,7 +46,7 @@ fn mutated_schemas_never_panic() {
             let mutated = mutate(&original, &mut rng);
             let file = scratch.join(format!("m{round}.json"));
             std::fs::write(&file, &mutated).expect("write");
-            let mut db = RootDatabase::default();
+            let mut db = TestDb::default();
             let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
             let Ok(source) = loader.load_file(&mut db, &file) else {
                 continue;

@@ -2,14 +2,15 @@
 //! reference from another package (`/kube/v1.0.0/schema.json#/...`) gets the version it
 //! names, whichever is loaded first.
 
-use pcl_ide::RootDatabase;
-use pcl_schema::{ItemKind, SchemaItem, SchemaLoader, SearchPath, named_object, resource_types};
 use pcl_test_utils::test_data_dir;
 use pcl_types::{Ty, TyKind};
 use smol_str::SmolStr;
 
+use crate::tests::TestDb;
+use crate::{ItemKind, SchemaItem, SchemaLoader, SearchPath, named_object, resource_types};
+
 /// The property names of the schema object types inside `ty`.
-fn object_fields(db: &RootDatabase, ty: Ty<'_>) -> Vec<String> {
+fn object_fields(db: &TestDb, ty: Ty<'_>) -> Vec<String> {
     let mut names = Vec::new();
     if let TyKind::Union(members) = ty.kind(db) {
         for member in members {
@@ -28,7 +29,7 @@ fn object_fields(db: &RootDatabase, ty: Ty<'_>) -> Vec<String> {
     names
 }
 
-fn meta_fields(db: &RootDatabase, source: pcl_schema::PackageSource, token: &str) -> Vec<String> {
+fn meta_fields(db: &TestDb, source: crate::PackageSource, token: &str) -> Vec<String> {
     let item = SchemaItem::new(db, source, ItemKind::Resource, SmolStr::new(token));
     let types = resource_types(db, item).as_ref().expect("lowers");
     let meta = types
@@ -43,7 +44,7 @@ fn meta_fields(db: &RootDatabase, source: pcl_schema::PackageSource, token: &str
 fn references_get_the_version_they_name() {
     let dir = test_data_dir().join("schemas/versions");
     for cluster_first in [true, false] {
-        let mut db = RootDatabase::default();
+        let mut db = TestDb::default();
         let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
         let (cluster, kube) = if cluster_first {
             let cluster = loader

@@ -7,14 +7,15 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pcl_ide::RootDatabase;
-use pcl_schema::{SchemaLoader, SearchPath, describe_token, package_index};
 use pcl_test_utils::{corpus_dir, files_with_extensions, test_data_dir};
+
+use crate::tests::TestDb;
+use crate::{SchemaLoader, SearchPath, describe_token, package_index};
 
 /// Every error of loading and lowering everything in one schema file.
 fn schema_errors(path: &Path) -> Vec<String> {
     let dir = path.parent().expect("files have parents").to_owned();
-    let mut db = RootDatabase::default();
+    let mut db = TestDb::default();
     let mut loader = SchemaLoader::new(SearchPath::new(vec![dir]));
     let source = match loader.load_file(&mut db, path) {
         Ok(source) => source,

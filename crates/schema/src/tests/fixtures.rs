@@ -3,9 +3,10 @@
 //! resolve) and every item is described; `NAME.txt` holds the expected listing, types
 //! and errors. Re-bless with `UPDATE_EXPECT=1`.
 
-use pcl_ide::RootDatabase;
-use pcl_schema::{SchemaLoader, SearchPath, describe_package, describe_token, package_index};
 use pcl_test_utils::{files_with_extensions, test_data_dir};
+
+use crate::tests::TestDb;
+use crate::{SchemaLoader, SearchPath, describe_package, describe_token, package_index};
 
 #[test]
 fn schema_fixtures() {
@@ -20,7 +21,7 @@ fn schema_fixtures() {
         dir.display()
     );
     for path in files {
-        let mut db = RootDatabase::default();
+        let mut db = TestDb::default();
         let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
         let mut out = String::new();
         match loader.load_file(&mut db, &path) {

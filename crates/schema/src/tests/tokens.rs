@@ -1,14 +1,15 @@
 //! Token spellings resolve to schema items as programs write them: exact tokens,
 //! canonical keys, other module spellings, two-part tokens, aliases and providers.
 
-use pcl_ide::RootDatabase;
-use pcl_schema::{ItemKind, SchemaLoader, SearchPath, resolve_token, suggest_tokens};
 use pcl_test_utils::test_data_dir;
+
+use crate::tests::TestDb;
+use crate::{ItemKind, SchemaLoader, SearchPath, resolve_token, suggest_tokens};
 
 #[test]
 fn spellings_resolve() {
     let dir = test_data_dir().join("schemas");
-    let mut db = RootDatabase::default();
+    let mut db = TestDb::default();
     let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
     let source = loader
         .load_file(&mut db, &dir.join("tok-1.2.3.json"))

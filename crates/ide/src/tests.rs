@@ -1,0 +1,105 @@
+//! The root database with real schema files loaded: schema object types have their
+//! properties, so traversal, conversion and unification see them.
+
+use expect_test::{Expect, expect};
+use pcl_schema::{SchemaLoader, SearchPath, object_type};
+use pcl_test_utils::test_data_dir;
+use pcl_types::{TraverseKey, Ty, conversion, display, parse_type_with, traverse, unify};
+
+use crate::RootDatabase;
+
+/// Loads `recursion.json` and answers `question` about the types written in it, where
+/// `object(recursion:index:Node)` names the schema object type.
+fn check(
+    question: impl for<'db> Fn(&'db RootDatabase, &dyn Fn(&str) -> Ty<'db>) -> String,
+    expect: Expect,
+) {
+    let dir = test_data_dir().join("schemas");
+    let mut db = RootDatabase::default();
+    let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
+    let source = loader
+        .load_file(&mut db, &dir.join("recursion.json"))
+        .expect("the fixture loads");
+    let db = &db;
+    let ty_of = |text: &str| {
+        parse_type_with(db, text, &|token| object_type(db, source, token))
+            .unwrap_or_else(|error| panic!("`{text}`: {error}"))
+    };
+    expect.assert_eq(&question(db, &ty_of));
+}
+
+#[test]
+fn traversal_reaches_schema_properties() {
+    check(
+        |db, ty_of| {
+            let node = ty_of("object(recursion:index:Node)");
+            let mut out = String::new();
+            for key in ["value", "next", "children", "bogus"] {
+                let step = traverse(db, node, TraverseKey::Attr(key.into()));
+                out.push_str(&format!("{key}: {}", display(db, step.ty)));
+                for diagnostic in &step.diagnostics {
+                    out.push_str(&format!(" ({})", diagnostic.message));
+                }
+                out.push('\n');
+            }
+            out
+        },
+        expect![[r#"
+            value: string
+            next: union(none, object(recursion:index:Node))
+            children: union(list(object(recursion:index:Node)), none)
+            bogus: dynamic (unknown property 'bogus' among [children next value])
+        "#]],
+    );
+}
+
+#[test]
+fn conversion_checks_schema_properties() {
+    check(
+        |db, ty_of| {
+            let node = ty_of("object(recursion:index:Node)");
+            let mut out = String::new();
+            for dest in [
+                "object({bogus = bool})",
+                "object({value = string})",
+                "object({value = int})",
+                "map(string)",
+            ] {
+                let kind = conversion(db, ty_of(dest), node);
+                out.push_str(&format!("{dest} <- Node: {kind:?}\n"));
+            }
+            for src in ["object({value = string})", "object({next = string})"] {
+                let kind = conversion(db, node, ty_of(src));
+                out.push_str(&format!("Node <- {src}: {kind:?}\n"));
+            }
+            out
+        },
+        expect![[r#"
+            object({bogus = bool}) <- Node: None
+            object({value = string}) <- Node: Safe
+            object({value = int}) <- Node: Unsafe
+            map(string) <- Node: None
+            Node <- object({value = string}): Safe
+            Node <- object({next = string}): None
+        "#]],
+    );
+}
+
+#[test]
+fn unification_sees_schema_properties() {
+    check(
+        |db, ty_of| {
+            let node = ty_of("object(recursion:index:Node)");
+            let mut out = String::new();
+            for other in ["object({value = string})", "object({value = list(int)})"] {
+                let (ty, kind) = unify(db, node, ty_of(other));
+                out.push_str(&format!("{other}: {} ({kind:?})\n", display(db, ty)));
+            }
+            out
+        },
+        expect![[r#"
+            object({value = string}): object({children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = string}) (Safe)
+            object({value = list(int)}): object({children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = union(list(int), string)}) (Safe)
+        "#]],
+    );
+}
