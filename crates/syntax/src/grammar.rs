@@ -7,6 +7,8 @@ mod expressions;
 mod items;
 mod templates;
 
+use pcl_diagnostics::codes;
+
 use crate::SyntaxKind::{self, *};
 use crate::parser::{CHAIN_LIMIT, CompletedMarker, NESTING_LIMIT, Parser};
 use crate::token_set::TokenSet;
@@ -17,10 +19,10 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
     items::body(p, None);
     while !p.at_end() {
         // Only a stray closing bracket can stop the top-level body early.
-        p.err_and_bump(format!(
-            "unexpected {}: it closes nothing",
-            p.describe_token()
-        ));
+        p.err_and_bump(
+            codes::UNEXPECTED_TOKEN,
+            format!("unexpected {}: it closes nothing", p.describe_token()),
+        );
         items::body(p, None);
     }
     m.complete(p, SOURCE_FILE);

@@ -7,6 +7,7 @@
 //! the input.
 
 use logos::Logos;
+use pcl_diagnostics::{Code, codes};
 use rowan::{TextRange, TextSize};
 
 use crate::SyntaxKind;
@@ -15,6 +16,7 @@ use crate::SyntaxKind::*;
 /// A lexing error: what is wrong and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LexError {
+    pub code: Code,
     pub range: TextRange,
     pub message: String,
 }
@@ -136,6 +138,7 @@ impl Lexer<'_> {
                 Mode::Quoted { open } => self.error(
                     open as usize,
                     self.text.len(),
+                    codes::UNTERMINATED_STRING,
                     "unterminated string: add a closing `\"`".to_owned(),
                 ),
                 Mode::Heredoc { intro, marker, .. } => {
@@ -143,6 +146,7 @@ impl Lexer<'_> {
                     self.error(
                         intro.0 as usize,
                         intro.1 as usize,
+                        codes::UNTERMINATED_HEREDOC,
                         format!(
                             "unterminated heredoc: add a line holding only `{marker}` to close it"
                         ),
@@ -159,9 +163,13 @@ impl Lexer<'_> {
         self.res.starts.push(start as u32);
     }
 
-    fn error(&mut self, start: usize, end: usize, message: String) {
+    fn error(&mut self, start: usize, end: usize, code: Code, message: String) {
         let range = TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32));
-        self.res.errors.push(LexError { range, message });
+        self.res.errors.push(LexError {
+            code,
+            range,
+            message,
+        });
     }
 
     /// Lexes code tokens until the mode changes or the input ends.
@@ -183,6 +191,7 @@ impl Lexer<'_> {
                         self.error(
                             start,
                             self.text.len(),
+                            codes::UNCLOSED_DELIMITER,
                             "unterminated comment: add `*/` to close it".to_owned(),
                         );
                         self.pos = self.text.len();
@@ -391,7 +400,7 @@ impl Lexer<'_> {
             }
         } else {
             self.push(ERROR_TOKEN, start);
-            self.error(start, end, message);
+            self.error(start, end, codes::INVALID_CHARACTER, message);
         }
         self.pos = end;
     }
@@ -421,6 +430,7 @@ impl Lexer<'_> {
             self.error(
                 start,
                 start + 2,
+                codes::EXPECTED_TOKEN,
                 "expected a heredoc: `<<ID` or `<<-ID` followed by a line break".to_owned(),
             );
             self.pos = start + 2;
@@ -458,6 +468,7 @@ impl Lexer<'_> {
                     self.error(
                         open as usize,
                         idx,
+                        codes::UNTERMINATED_STRING,
                         "unterminated string: add a closing `\"` before the end of the line"
                             .to_owned(),
                     );
@@ -503,6 +514,7 @@ impl Lexer<'_> {
             self.error(
                 idx,
                 idx + len,
+                codes::INVALID_ESCAPE,
                 format!(
                     "invalid escape sequence `{seq}`: use \\n, \\r, \\t, \\\", \\\\, \\uNNNN or \\UNNNNNNNN (hex digits naming a Unicode scalar value)"
                 ),

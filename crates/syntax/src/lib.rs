@@ -99,6 +99,7 @@ pub fn parse(text: &str) -> Parse {
         .errors()
         .iter()
         .map(|err| SyntaxError {
+            code: err.code,
             range: err.range,
             message: err.message.clone(),
             related: None,

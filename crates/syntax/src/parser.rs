@@ -4,6 +4,7 @@
 //! newline came before it, because newlines end attributes and separate object items. The
 //! parser emits flat [`Event`]s that `build_tree` turns into a rowan tree, re-inserting trivia.
 
+use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
 use rowan::{TextRange, TextSize};
 
 use crate::SyntaxKind::{self, *};
@@ -99,13 +100,30 @@ impl<'t> Input<'t> {
     }
 }
 
-/// A parse error: a message and where.
+/// A lexing or parse error: its code, a message and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
+    pub code: Code,
     pub range: TextRange,
     pub message: String,
     /// Another place the message refers to, and what it is (say, "first set here").
     pub related: Option<(TextRange, String)>,
+}
+
+impl SyntaxError {
+    /// The error as a diagnostic in `file`.
+    pub fn to_diagnostic(&self, file: FileId) -> Diagnostic {
+        let span = |range| Span { file, range };
+        let diagnostic = Diagnostic::error(
+            self.code,
+            self.message.clone(),
+            Anchor::Span(span(self.range)),
+        );
+        match &self.related {
+            Some((range, label)) => diagnostic.with_label(span(*range), label.clone()),
+            None => diagnostic,
+        }
+    }
 }
 
 pub(crate) struct Parser<'t> {
@@ -257,7 +275,10 @@ impl<'t> Parser<'t> {
     /// Reports "expected `what`, found …" at the current token.
     pub(crate) fn error_expected(&mut self, what: &str) {
         let found = self.describe_current();
-        self.error(format!("expected {what}, found {found}"));
+        self.error(
+            codes::EXPECTED_TOKEN,
+            format!("expected {what}, found {found}"),
+        );
     }
 
     /// How the current token reads in an error message; a significant line break before it
@@ -281,14 +302,14 @@ impl<'t> Parser<'t> {
 
     /// Reports an error at the current token; at a significant line break or the end of the
     /// input, at the end of the previous token instead.
-    pub(crate) fn error(&mut self, message: String) {
+    pub(crate) fn error(&mut self, code: Code, message: String) {
         let range = self.current_error_range();
-        self.error_at(range, message);
+        self.error_at(range, code, message);
     }
 
     /// Reports an error at an explicit range. Only the first error at a position is kept:
     /// later ones are follow-ups of the same mistake.
-    pub(crate) fn error_at(&mut self, range: TextRange, message: String) {
+    pub(crate) fn error_at(&mut self, range: TextRange, code: Code, message: String) {
         if self
             .errors
             .last()
@@ -297,6 +318,7 @@ impl<'t> Parser<'t> {
             return;
         }
         self.errors.push(SyntaxError {
+            code,
             range,
             message,
             related: None,
@@ -307,11 +329,12 @@ impl<'t> Parser<'t> {
     pub(crate) fn error_related(
         &mut self,
         range: TextRange,
+        code: Code,
         message: String,
         related: TextRange,
         label: &str,
     ) {
-        self.error_at(range, message);
+        self.error_at(range, code, message);
         if let Some(last) = self.errors.last_mut()
             && last.range == range
         {
@@ -368,8 +391,8 @@ impl<'t> Parser<'t> {
     }
 
     /// Wraps the current token in an `ERROR` node and reports `message` at it.
-    pub(crate) fn err_and_bump(&mut self, message: String) {
-        self.error(message);
+    pub(crate) fn err_and_bump(&mut self, code: Code, message: String) {
+        self.error(code, message);
         let m = self.start();
         self.bump();
         m.complete(self, ERROR);

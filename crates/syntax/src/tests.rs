@@ -24,15 +24,20 @@ fn lex_dump(text: &str) -> String {
         );
     }
     for err in lexed.errors() {
-        render_error(&mut res, err.range, &err.message);
+        render_error(&mut res, err.code, err.range, &err.message);
     }
     res
 }
 
-fn render_error(acc: &mut String, range: crate::TextRange, message: &str) {
+fn render_error(
+    acc: &mut String,
+    code: pcl_diagnostics::Code,
+    range: crate::TextRange,
+    message: &str,
+) {
     let _ = writeln!(
         acc,
-        "error {}..{}: {message}",
+        "error[{code}] {}..{}: {message}",
         u32::from(range.start()),
         u32::from(range.end())
     );
@@ -42,7 +47,7 @@ fn render_error(acc: &mut String, range: crate::TextRange, message: &str) {
 fn parse_dump(parse: &Parse) -> String {
     let mut res = debug_tree(&parse.syntax_node());
     for err in parse.errors() {
-        render_error(&mut res, err.range, &err.message);
+        render_error(&mut res, err.code, err.range, &err.message);
         if let Some((range, label)) = &err.related {
             let _ = writeln!(
                 res,

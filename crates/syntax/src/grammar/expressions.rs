@@ -10,9 +10,10 @@ const EXPR_RECOVERY: TokenSet =
 /// be parsed (and then nothing was consumed, unless it was an error node).
 pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     if p.depth >= NESTING_LIMIT {
-        p.error(format!(
-            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
-        ));
+        p.error(
+            codes::NESTED_TOO_DEEPLY,
+            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
+        );
         return Some(p.skip_balanced());
     }
     p.depth += 1;
@@ -94,7 +95,7 @@ fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
 /// Counts one more level of tree depth in a chain; reports and refuses beyond the limit.
 fn chain_step(p: &mut Parser<'_>) -> bool {
     if p.chain >= CHAIN_LIMIT {
-        p.error(format!(
+        p.error(codes::NESTED_TOO_DEEPLY, format!(
             "expression too long: more than {CHAIN_LIMIT} operators or traversals in a chain; split it into locals"
         ));
         p.skip_until(EXPR_RECOVERY, p.newlines_significant());
@@ -109,9 +110,10 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         return postfix(p);
     }
     if p.depth >= NESTING_LIMIT {
-        p.error(format!(
-            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
-        ));
+        p.error(
+            codes::NESTED_TOO_DEEPLY,
+            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
+        );
         return Some(p.skip_balanced());
     }
     let m = p.start();
@@ -186,15 +188,21 @@ fn dot_step(p: &mut Parser<'_>) -> SyntaxKind {
         NUMBER => {
             let text = p.nth_text(0);
             if !text.bytes().all(|b| b.is_ascii_digit()) {
-                p.error(format!(
-                    "invalid legacy index `.{text}`: write an index in brackets, like `[0][1]`"
-                ));
+                p.error(
+                    codes::INVALID_EXPRESSION,
+                    format!(
+                        "invalid legacy index `.{text}`: write an index in brackets, like `[0][1]`"
+                    ),
+                );
             }
             p.bump();
             LEGACY_INDEX_STEP
         }
         STAR => {
-            p.error("nested splat expression not allowed: use a `for` expression".to_owned());
+            p.error(
+                codes::INVALID_EXPRESSION,
+                "nested splat expression not allowed: use a `for` expression".to_owned(),
+            );
             p.bump();
             ATTR_STEP
         }
@@ -210,7 +218,10 @@ fn index_brackets(p: &mut Parser<'_>) {
     p.bump();
     let significant = p.set_newlines_significant(false);
     if p.at(R_BRACK) {
-        p.error("expected an index between `[` and `]`".to_owned());
+        p.error(
+            codes::EXPECTED_TOKEN,
+            "expected an index between `[` and `]`".to_owned(),
+        );
     } else {
         expr(p);
     }
@@ -304,9 +315,9 @@ fn atom(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 || p.at(EOF)
                 || (p.newlines_significant() && p.at_line_start())
             {
-                p.error(message);
+                p.error(codes::EXPECTED_TOKEN, message);
             } else {
-                p.err_and_bump(message);
+                p.err_and_bump(codes::EXPECTED_TOKEN, message);
             }
             return None;
         }
@@ -334,7 +345,10 @@ fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
             if p.nth(n) != L_PAREN || !on_line(p, n) {
                 p.bump();
                 if n > 1 {
-                    p.error("expected `(` after a namespaced function name".to_owned());
+                    p.error(
+                        codes::EXPECTED_TOKEN,
+                        "expected `(` after a namespaced function name".to_owned(),
+                    );
                     while p.at(COLON2) || p.at(IDENT) {
                         p.bump();
                     }
@@ -398,7 +412,10 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
         if spec.allows_expansion && p.at(DOT3) {
             p.bump();
             if !p.at(spec.close) {
-                p.error("`...` expands only the last argument: put it right before `)`".to_owned());
+                p.error(
+                    codes::INVALID_EXPRESSION,
+                    "`...` expands only the last argument: put it right before `)`".to_owned(),
+                );
             }
         }
         if p.eat(COMMA) {
@@ -415,7 +432,11 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     p.depth -= 1;
     p.set_newlines_significant(significant);
     if !p.eat(spec.close) {
-        p.error_at(open_range, spec.unclosed.to_owned());
+        p.error_at(
+            open_range,
+            codes::UNCLOSED_DELIMITER,
+            spec.unclosed.to_owned(),
+        );
     }
 }
 
@@ -473,7 +494,10 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
         let before = p.progress();
         object_item(p);
         if p.progress() == before {
-            p.err_and_bump(format!("unexpected {} in the object", p.describe_token()));
+            p.err_and_bump(
+                codes::UNEXPECTED_TOKEN,
+                format!("unexpected {} in the object", p.describe_token()),
+            );
             continue;
         }
         if p.eat(COMMA) || p.at_line_start() || list_ends(p, R_CURLY, open_indent) {
@@ -488,6 +512,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     if !p.eat(R_CURLY) {
         p.error_at(
             open_range,
+            codes::UNCLOSED_DELIMITER,
             "unclosed object: this `{` has no matching `}`".to_owned(),
         );
     }

@@ -65,6 +65,7 @@ impl<'t> SeenAttributes<'t> {
             let place = if in_block { "block" } else { "file" };
             p.error_related(
                 range,
+                codes::DUPLICATE_ATTRIBUTE,
                 format!(
                     "the attribute `{name}` is already set in this {place}: each attribute may be set only once; remove or rename one of them"
                 ),
@@ -97,7 +98,10 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
         let before = p.progress();
         item(p, block, &mut seen);
         if p.progress() == before {
-            p.err_and_bump(format!("unexpected {}", p.describe_token()));
+            p.err_and_bump(
+                codes::UNEXPECTED_TOKEN,
+                format!("unexpected {}", p.describe_token()),
+            );
         }
     }
     seen.finish(p);
@@ -127,14 +131,17 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         }
         let name = p.nth_text(0);
         p.bump();
-        p.error(format!(
-            "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
-            p.describe_current()
-        ));
+        p.error(
+            codes::EXPECTED_TOKEN,
+            format!(
+                "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
+                p.describe_current()
+            ),
+        );
     } else if p.at(OPEN_QUOTE) && p.nth(1) == TEMPLATE_CHUNK && p.nth(2) == CLOSE_QUOTE {
         let name = p.nth_text(1);
         let range = p.current_range().cover(p.nth_range(2));
-        p.error_at(range, format!(
+        p.error_at(range, codes::UNEXPECTED_TOKEN, format!(
             "attribute names and block types are not quoted: write `{name} = …` or `{name} {{ … }}`"
         ));
     } else {
@@ -142,6 +149,7 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         let range = p.current_range();
         p.error_at(
             range,
+            codes::EXPECTED_TOKEN,
             format!(
                 "expected an attribute (`name = value`) or a block (`type \"label\" {{ … }}`), found {}",
                 p.describe_token()
@@ -188,7 +196,7 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool) {
             p.describe_current()
         )
     };
-    p.error(message);
+    p.error(codes::MISSING_NEWLINE, message);
     p.skip_until(TokenSet::new(&[]), true);
 }
 
@@ -215,6 +223,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
                     let range = rowan::TextRange::new(range_start, p.prev_range(1).end());
                     p.error_at(
                         range,
+                        codes::UNEXPECTED_TOKEN,
                         "block labels cannot contain interpolations or directives: use a plain string"
                             .to_owned(),
                     );
@@ -235,9 +244,10 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         return;
     }
     if p.depth >= NESTING_LIMIT {
-        p.error(format!(
-            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
-        ));
+        p.error(
+            codes::NESTED_TOO_DEEPLY,
+            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
+        );
         p.skip_balanced();
         m.complete(p, BLOCK);
         return;
@@ -261,6 +271,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     if !p.eat(R_CURLY) {
         p.error_at(
             open_range,
+            codes::UNCLOSED_DELIMITER,
             "unclosed block: this `{` has no matching `}`".to_owned(),
         );
     }
@@ -286,6 +297,7 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
         let range = p.current_range().cover(p.nth_range(last));
         p.error_at(
             range,
+            codes::MISSING_NEWLINE,
             "a single-line block cannot contain another block".to_owned(),
         );
     }
@@ -293,12 +305,14 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     item(p, Some(ctx), &mut seen);
     if p.at(COMMA) && !p.at_line_start() {
         p.error(
+            codes::MISSING_NEWLINE,
             "only one attribute is allowed in a single-line block: put each attribute on its own line"
                 .to_owned(),
         );
         p.skip_until(TokenSet::new(&[R_CURLY]), false);
     } else if p.at_line_start() && !p.at(EOF) {
         p.error(
+            codes::UNEXPECTED_NEWLINE,
             "the closing `}` of a single-line block must be on the same line: put the body on its own lines"
                 .to_owned(),
         );
@@ -309,7 +323,10 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
         let before = p.progress();
         item(p, Some(ctx), &mut seen);
         if p.progress() == before {
-            p.err_and_bump(format!("unexpected {}", p.describe_token()));
+            p.err_and_bump(
+                codes::UNEXPECTED_TOKEN,
+                format!("unexpected {}", p.describe_token()),
+            );
         }
     }
     seen.finish(p);

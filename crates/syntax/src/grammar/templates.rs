@@ -46,19 +46,22 @@ fn template_parts(p: &mut Parser<'_>, closers: &[&str]) -> bool {
                     "for" => template_for(p),
                     _ if closers.contains(&keyword) => return has_sequences,
                     "else" | "endif" => {
-                        p.error(format!(
-                            "unexpected `%{{ {keyword} }}` without a matching `%{{ if }}`"
-                        ));
+                        p.error(
+                            codes::INVALID_TEMPLATE_DIRECTIVE,
+                            format!("unexpected `%{{ {keyword} }}` without a matching `%{{ if }}`"),
+                        );
                         skip_directive(p);
                     }
                     "endfor" => {
                         p.error(
+                            codes::INVALID_TEMPLATE_DIRECTIVE,
                             "unexpected `%{ endfor }` without a matching `%{ for }`".to_owned(),
                         );
                         skip_directive(p);
                     }
                     _ => {
                         p.error(
+                            codes::INVALID_TEMPLATE_DIRECTIVE,
                             "expected a directive keyword after `%{`: `if`, `else`, `endif`, `for` or `endfor`"
                                 .to_owned(),
                         );
@@ -92,7 +95,10 @@ fn interpolation(p: &mut Parser<'_>) {
     let significant = p.set_newlines_significant(false);
     p.eat(TILDE);
     if p.at(R_CURLY) || p.at(TILDE) {
-        p.error("expected an expression inside `${ }`".to_owned());
+        p.error(
+            codes::EXPECTED_TOKEN,
+            "expected an expression inside `${ }`".to_owned(),
+        );
     } else {
         super::expressions::expr(p);
     }
@@ -151,6 +157,7 @@ fn template_if(p: &mut Parser<'_>) {
     } else {
         p.error_at(
             open_range,
+            codes::UNCLOSED_DELIMITER,
             "unclosed `%{ if }`: add `%{ endif }`".to_owned(),
         );
     }
@@ -161,9 +168,10 @@ fn branch(p: &mut Parser<'_>, closers: &[&str]) {
     let m = p.start();
     p.depth += 1;
     if p.depth >= NESTING_LIMIT {
-        p.error(format!(
-            "nested too deeply: more than {NESTING_LIMIT} levels of nesting"
-        ));
+        p.error(
+            codes::NESTED_TOO_DEEPLY,
+            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
+        );
         while !p.at(EOF) && !p.at_ts(TEMPLATE_END) && !closers.contains(&directive_keyword(p)) {
             p.skip_balanced();
         }
@@ -203,6 +211,7 @@ fn template_for(p: &mut Parser<'_>) {
     } else {
         p.error_at(
             open_range,
+            codes::UNCLOSED_DELIMITER,
             "unclosed `%{ for }`: add `%{ endfor }`".to_owned(),
         );
     }
