@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use pcl_types::{ConstValue, Severity, TraverseKey, Ty, display};
+use pcl_types::{ConstValue, TraverseKey, Ty, display};
 
 use crate::{print_err, print_out, usage_error_with};
 use pcl_ide::RootDatabase;
@@ -100,22 +100,15 @@ fn traverse(db: &RootDatabase, text: &str, keys: &[&str]) -> Result<(String, Str
     for key_text in keys {
         let key = parse_key(db, key_text)?;
         let step = pcl_types::traverse(db, ty, key);
-        for diagnostic in &step.diagnostics {
-            let severity = match diagnostic.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            let detail = diagnostic
-                .detail
-                .as_deref()
-                .map(|d| format!(" ({d})"))
-                .unwrap_or_default();
+        for problem in &step.problems {
             diagnostics.push_str(&format!(
-                "{severity}: at `{key_text}`: {}{detail}\n",
-                diagnostic.message
+                "{}[{}]: at `{key_text}`: {}\n",
+                problem.severity(db).as_str(),
+                problem.code(),
+                problem.message(db)
             ));
         }
-        error |= step.has_errors();
+        error |= step.has_errors(db);
         ty = step.ty;
     }
     let answer = format!(

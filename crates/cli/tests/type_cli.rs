@@ -108,11 +108,11 @@ fn traverse() {
             exit 0
             $ pcl type traverse object({Name = int}) .name
             {"type": "int", "error": false}
-            stderr: warning: at `.name`: Found matching case-insensitive property (Matched name with Name)
+            stderr: warning[PCL3003]: at `.name`: Found matching case-insensitive property (Matched name with Name)
             exit 0
             $ pcl type traverse tuple(int, string) [2]
             {"type": "dynamic", "error": true}
-            stderr: error: at `[2]`: tuple index must be between 0 and 2
+            stderr: error[PCL3004]: at `[2]`: tuple index must be between 0 and 2
             exit 0
             $ pcl type traverse tuple(int, string) [<number>]
             {"type": "union(int, string)", "error": false}
@@ -122,11 +122,11 @@ fn traverse() {
             exit 0
             $ pcl type traverse output(object({a = int})) .b
             {"type": "output(dynamic)", "error": true}
-            stderr: error: at `.b`: unknown property 'b' among [a]
+            stderr: error[PCL3002]: at `.b`: unknown property 'b' among [a]
             exit 0
             $ pcl type traverse none .a
             {"type": "none", "error": false}
-            stderr: warning: at `.a`: cannot traverse value of type none
+            stderr: warning[PCL3006]: at `.a`: cannot traverse value of type none
             exit 0
             $ pcl type traverse tuple(int, string) .1
             {"type": "string", "error": false}

@@ -37,8 +37,8 @@ fn traversal_reaches_schema_properties() {
             for key in ["value", "next", "children", "bogus"] {
                 let step = traverse(db, node, TraverseKey::Attr(key.into()));
                 out.push_str(&format!("{key}: {}", display(db, step.ty)));
-                for diagnostic in &step.diagnostics {
-                    out.push_str(&format!(" ({})", diagnostic.message));
+                for problem in &step.problems {
+                    out.push_str(&format!(" ({} {})", problem.code(), problem.message(db)));
                 }
                 out.push('\n');
             }
@@ -48,7 +48,7 @@ fn traversal_reaches_schema_properties() {
             value: string
             next: union(none, object(recursion:index:Node))
             children: union(list(object(recursion:index:Node)), none)
-            bogus: dynamic (unknown property 'bogus' among [children next value])
+            bogus: dynamic (PCL3002 unknown property 'bogus' among [children next value])
         "#]],
     );
 }

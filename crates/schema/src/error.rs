@@ -3,11 +3,13 @@
 
 use std::fmt;
 
+use pcl_diagnostics::{Anchor, Code, Diagnostic, codes};
 use smol_str::SmolStr;
 
 /// A problem in a schema file.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
 pub struct SchemaError {
+    pub code: Code,
     /// The file, as the user named it or as the loader found it.
     pub file: SmolStr,
     /// A JSON pointer (`/resources/pkg:index:Res/inputProperties/size/type`), or
@@ -27,6 +29,17 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+impl SchemaError {
+    /// The error as a diagnostic placed by its file and JSON pointer (or line and column).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let anchor = Anchor::Place {
+            origin: self.file.to_string(),
+            location: self.location.clone(),
+        };
+        Diagnostic::error(self.code, self.message.clone(), anchor)
+    }
+}
 
 /// The 1-based line and column of a byte offset.
 pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -69,6 +82,7 @@ pub(crate) fn from_path_error(
             line => (position.0 + line - 1, inner.column()),
         };
         return SchemaError {
+            code: codes::SCHEMA_JSON_SYNTAX,
             file: file.clone(),
             location: format!("line {line} column {column} (in {})", pointer(base)),
             message: strip_position(&inner.to_string()),
@@ -84,6 +98,7 @@ pub(crate) fn from_path_error(
         }
     }
     SchemaError {
+        code: codes::SCHEMA_INVALID_FIELD,
         file: file.clone(),
         location: pointer(&segments),
         message: strip_position(&inner.to_string()),

@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use pcl_diagnostics::codes;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
@@ -141,6 +142,7 @@ pub fn package_index(
             }
         };
         SchemaError {
+            code: codes::SCHEMA_JSON_SYNTAX,
             file: file.clone(),
             location,
             message: e.message,
@@ -148,6 +150,7 @@ pub fn package_index(
     })?;
     let Some(name) = top.name else {
         return Err(SchemaError {
+            code: codes::SCHEMA_INVALID_FIELD,
             file: file.clone(),
             location: String::new(),
             message: "missing field `name`".to_owned(),
@@ -157,6 +160,7 @@ pub fn package_index(
     // An empty module format is no module format, as in the reference.
     let module_format = match top.module_format.filter(|pattern| !pattern.is_empty()) {
         Some(pattern) => Some(ModuleFormat::new(&pattern).map_err(|message| SchemaError {
+            code: codes::SCHEMA_INVALID_MODULE_FORMAT,
             file: file.clone(),
             location: pointer(["meta", "moduleFormat"]),
             message,

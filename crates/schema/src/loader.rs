@@ -9,6 +9,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use pcl_diagnostics::{Anchor, Code, Diagnostic, codes};
 use salsa::{Durability, Setter};
 use semver::Version;
 use smol_str::SmolStr;
@@ -89,6 +90,37 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+impl LoadError {
+    /// The diagnostic code of this failure.
+    pub fn code(&self) -> Code {
+        match self {
+            LoadError::NotFound { .. } => codes::PACKAGE_NOT_FOUND,
+            LoadError::InvalidName { .. } => codes::INVALID_PACKAGE_NAME,
+            LoadError::Io { .. } => codes::SCHEMA_UNREADABLE,
+            LoadError::Schema(error) => error.code,
+        }
+    }
+
+    /// The failure as a diagnostic: a schema problem at its place in the file, anything
+    /// else at the package or file it is about.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let origin = match self {
+            LoadError::Schema(error) => return error.to_diagnostic(),
+            LoadError::NotFound { name, .. } | LoadError::InvalidName { name } => name.clone(),
+            LoadError::Io { path, .. } => path.display().to_string(),
+        };
+        let message = match self {
+            LoadError::Io { message, .. } => message.clone(),
+            _ => self.to_string(),
+        };
+        let anchor = Anchor::Place {
+            origin,
+            location: String::new(),
+        };
+        Diagnostic::error(self.code(), message, anchor)
+    }
+}
 
 /// The directories searched for schemas, in order.
 #[derive(Clone, Debug, Default)]

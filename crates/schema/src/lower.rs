@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use pcl_diagnostics::{Code, codes};
 use pcl_syntax::ast::NumberValue;
 use pcl_types::{ConstValue, Name, NamedObject, Ty, TyKind, closest_name};
 use smol_str::SmolStr;
@@ -281,6 +282,7 @@ pub fn function_types<'db>(
     let Some(ItemSpec::Function(spec)) = decode_item(db, item).as_ref().map_err(Clone::clone)?
     else {
         return Err(SchemaError {
+            code: codes::UNKNOWN_SCHEMA_TOKEN,
             file: item.source(db).file(db).clone(),
             location: pointer(["functions", item.token(db).as_str()]),
             message: "no such function".to_owned(),
@@ -407,7 +409,7 @@ pub fn type_definition<'db>(
     let path = vec!["types".to_owned(), token.to_string()];
     let definition = lowerer
         .local_type(item.source(db), token, Shape::Plain)
-        .map_err(|message| lowerer.error(&path, message))?;
+        .map_err(|(code, message)| lowerer.error(&path, code, message))?;
     Ok(LoweredType {
         definition,
         errors: lowerer.errors.into_boxed_slice(),
@@ -430,16 +432,17 @@ impl<'db> Lowerer<'db> {
         }
     }
 
-    fn error(&self, path: &[String], message: String) -> SchemaError {
+    fn error(&self, path: &[String], code: Code, message: String) -> SchemaError {
         SchemaError {
+            code,
             file: self.source.file(self.db).clone(),
             location: pointer(path),
             message,
         }
     }
 
-    fn report(&mut self, path: &[String], message: String) {
-        let error = self.error(path, message);
+    fn report(&mut self, path: &[String], code: Code, message: String) {
+        let error = self.error(path, code, message);
         self.errors.push(error);
     }
 
@@ -476,7 +479,7 @@ impl<'db> Lowerer<'db> {
                     Ok(value) => ty = Ty::constant(db, ty, value),
                     Err(message) => {
                         path.push("const".to_owned());
-                        self.report(path, message);
+                        self.report(path, codes::SCHEMA_INVALID_TYPE, message);
                         path.pop();
                     }
                 }
@@ -553,7 +556,11 @@ impl<'db> Lowerer<'db> {
     fn by_kind(&mut self, spec: &TypeSpec, shape: Shape, path: &mut Vec<String>) -> Ty<'db> {
         let db = self.db;
         let Some(kind) = spec.kind.as_deref() else {
-            self.report(path, "a type needs `type`, `$ref` or `oneOf`".to_owned());
+            self.report(
+                path,
+                codes::SCHEMA_INVALID_TYPE,
+                "a type needs `type`, `$ref` or `oneOf`".to_owned(),
+            );
             return Ty::none(db);
         };
         match kind {
@@ -569,7 +576,11 @@ impl<'db> Lowerer<'db> {
                     Ty::list(db, element)
                 }
                 None => {
-                    self.report(path, "an array type needs `items`".to_owned());
+                    self.report(
+                        path,
+                        codes::SCHEMA_INVALID_TYPE,
+                        "an array type needs `items`".to_owned(),
+                    );
                     Ty::list(db, Ty::dynamic(db))
                 }
             },
@@ -603,7 +614,7 @@ impl<'db> Lowerer<'db> {
                     None => message
                         .push_str(&format!("; expected one of {}", PRIMITIVE_NAMES.join(", "))),
                 }
-                self.report(path, message);
+                self.report(path, codes::SCHEMA_INVALID_TYPE, message);
                 path.pop();
                 Ty::none(db)
             }
@@ -628,7 +639,7 @@ impl<'db> Lowerer<'db> {
                 "/Any" | "/Json" => Ty::dynamic(db),
                 _ => {
                     path.push("$ref".to_owned());
-                    self.report(path, format!("unknown builtin type \"{reference}\"; expected pulumi.json#/Any, #/Archive, #/Asset or #/Json"));
+                    self.report(path, codes::SCHEMA_INVALID_TYPE, format!("unknown builtin type \"{reference}\"; expected pulumi.json#/Any, #/Archive, #/Asset or #/Json"));
                     path.pop();
                     Ty::dynamic(db)
                 }
@@ -666,15 +677,18 @@ impl<'db> Lowerer<'db> {
             "provider" if fragment == "/provider" => {
                 Ok(TypeDefinition::Object(self.provider_object(source)))
             }
-            _ => Err(format!(
-                "unsupported reference \"{reference}\"; expected #/types/..., #/resources/... or #/provider"
+            _ => Err((
+                codes::SCHEMA_INVALID_TYPE,
+                format!(
+                    "unsupported reference \"{reference}\"; expected #/types/..., #/resources/... or #/provider"
+                ),
             )),
         };
         match outcome {
             Ok(TypeDefinition::Object(ty) | TypeDefinition::Enum(ty)) => ty,
-            Err(message) => {
+            Err((code, message)) => {
                 path.push("$ref".to_owned());
-                self.report(path, message);
+                self.report(path, code, message);
                 path.pop();
                 let opaque = Ty::opaque(db, &token);
                 match spec.kind.as_deref().and_then(|k| primitive(db, k)) {
@@ -716,16 +730,17 @@ impl<'db> Lowerer<'db> {
         &self,
         source: PackageSource,
         token: &str,
-    ) -> Result<TypeDefinition<'db>, String> {
+    ) -> Result<TypeDefinition<'db>, (Code, String)> {
         if token.starts_with(PROVIDER_PREFIX) {
             return Ok(TypeDefinition::Object(self.provider_object(source)));
         }
         let index = package_index(self.db, source)
             .as_ref()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| (e.code, e.to_string()))?;
         if index.resources.exact(token).is_none() {
-            return Err(format!(
-                "reference to resource \"{token}\", which the package does not define"
+            return Err((
+                codes::SCHEMA_DANGLING_REFERENCE,
+                format!("reference to resource \"{token}\", which the package does not define"),
             ));
         }
         Ok(TypeDefinition::Object(self.named(
@@ -741,11 +756,11 @@ impl<'db> Lowerer<'db> {
         source: PackageSource,
         token: &str,
         shape: Shape,
-    ) -> Result<TypeDefinition<'db>, String> {
+    ) -> Result<TypeDefinition<'db>, (Code, String)> {
         let db = self.db;
         let index = package_index(db, source)
             .as_ref()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| (e.code, e.to_string()))?;
         if index.types.exact(token).is_none() {
             let mut message =
                 format!("reference to type \"{token}\", which the package does not define");
@@ -753,14 +768,15 @@ impl<'db> Lowerer<'db> {
             {
                 message.push_str(&format!("; did you mean \"{suggestion}\"?"));
             }
-            return Err(message);
+            return Err((codes::SCHEMA_DANGLING_REFERENCE, message));
         }
         let item = SchemaItem::new(db, source, ItemKind::Type, SmolStr::new(token));
         let spec = match decode_item(db, item) {
             Ok(Some(ItemSpec::Type(spec))) => spec,
             Ok(_) => {
-                return Err(format!(
-                    "reference to type \"{token}\", which the package does not define"
+                return Err((
+                    codes::SCHEMA_DANGLING_REFERENCE,
+                    format!("reference to type \"{token}\", which the package does not define"),
                 ));
             }
             Err(error) => {
@@ -777,8 +793,9 @@ impl<'db> Lowerer<'db> {
             (_, Some(reference))
                 if reference.trim_start_matches('#') == format!("/types/{token}") =>
             {
-                Err(format!(
-                    "type \"{token}\" is defined as a reference to itself"
+                Err((
+                    codes::SCHEMA_INVALID_TYPE,
+                    format!("type \"{token}\" is defined as a reference to itself"),
                 ))
             }
             (Some("object"), None) => Ok(TypeDefinition::Object(self.named(
@@ -786,8 +803,11 @@ impl<'db> Lowerer<'db> {
                 SmolStr::new(token),
                 shape,
             ))),
-            _ => Err(format!(
-                "type \"{token}\" must be an object type (`\"type\": \"object\"` with `properties`) or an enum"
+            _ => Err((
+                codes::SCHEMA_INVALID_TYPE,
+                format!(
+                    "type \"{token}\" must be an object type (`\"type\": \"object\"` with `properties`) or an enum"
+                ),
             )),
         }
     }
@@ -809,6 +829,7 @@ impl<'db> Lowerer<'db> {
                 path.push("type".to_owned());
                 self.report(
                     path,
+                    codes::SCHEMA_INVALID_TYPE,
                     format!(
                         "an enum's type must be string, integer, number or boolean, not \"{kind}\""
                     ),
@@ -824,7 +845,7 @@ impl<'db> Lowerer<'db> {
                 Ok(constant) => constants.push(constant),
                 Err(message) => {
                     path.extend(["enum".to_owned(), i.to_string(), "value".to_owned()]);
-                    self.report(path, message);
+                    self.report(path, codes::SCHEMA_INVALID_TYPE, message);
                     path.truncate(path.len() - 3);
                 }
             }
@@ -832,7 +853,11 @@ impl<'db> Lowerer<'db> {
         self.source = saved;
         if constants.is_empty() {
             path.push("enum".to_owned());
-            self.report(path, "an enum needs at least one value".to_owned());
+            self.report(
+                path,
+                codes::SCHEMA_INVALID_TYPE,
+                "an enum needs at least one value".to_owned(),
+            );
             path.pop();
             return underlying;
         }
@@ -860,13 +885,18 @@ impl<'db> Lowerer<'db> {
             let function = match decode_item(db, item) {
                 Ok(Some(ItemSpec::Function(function))) => function,
                 _ => {
-                    self.report(&path, format!("unknown function {token}"));
+                    self.report(
+                        &path,
+                        codes::SCHEMA_INVALID_METHOD,
+                        format!("unknown function {token}"),
+                    );
                     continue;
                 }
             };
             if token.rsplit_once('/').map(|(owner, _)| owner) != Some(resource) {
                 self.report(
                     &path,
+                    codes::SCHEMA_INVALID_METHOD,
                     format!("invalid function token format {token}; expected a token of the shape \"{resource}/<method name>\""),
                 );
                 continue;
@@ -876,7 +906,11 @@ impl<'db> Lowerer<'db> {
                 .as_ref()
                 .and_then(|inputs| inputs.properties().keys().next());
             if first_input.map(String::as_str) != Some("__self__") {
-                self.report(&path, format!("function {token} has no __self__ parameter"));
+                self.report(
+                    &path,
+                    codes::SCHEMA_INVALID_METHOD,
+                    format!("function {token} has no __self__ parameter"),
+                );
                 continue;
             }
             valid.push((SmolStr::new(name), SmolStr::new(token)));

@@ -28,7 +28,7 @@ pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty};
 pub use suggest::{closest_name, edit_distance};
-pub use traverse::{Severity, Traversal, TraverseDiagnostic, TraverseKey, traverse};
+pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
 pub use ty::{EnumTy, Name, Ty, TyKind};
 pub use unify::{unify, unify_types};
 pub use value::{ConstValue, decimal_text, go_quote};

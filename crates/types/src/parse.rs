@@ -4,6 +4,7 @@
 //! such as `Archive`, constants (`cty.StringVal("x")`) and enums. What it accepts,
 //! `display` prints back in normal form.
 
+use pcl_diagnostics::{Anchor, Diagnostic, codes};
 use pcl_syntax::ast::NumberValue;
 use smol_str::SmolStr;
 
@@ -23,6 +24,18 @@ impl std::fmt::Display for TypeParseError {
 }
 
 impl std::error::Error for TypeParseError {}
+
+impl TypeParseError {
+    /// The error as a diagnostic about the type string that `origin` names (a config
+    /// declaration, a command-line argument).
+    pub fn to_diagnostic(&self, origin: &str) -> Diagnostic {
+        let anchor = Anchor::Place {
+            origin: origin.to_owned(),
+            location: format!("column {}", self.column),
+        };
+        Diagnostic::error(codes::INVALID_TYPE_STRING, self.message.clone(), anchor)
+    }
+}
 
 /// Parse a type string.
 pub fn parse_type<'db>(db: &'db dyn Db, text: &str) -> Result<Ty<'db>, TypeParseError> {

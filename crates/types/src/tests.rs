@@ -1,12 +1,13 @@
 //! Table-driven tests of the type rules (`docs/pcl-semantics.md` §2 and the seed spec),
 //! recursive schema objects through a test database, and seeded property tests.
 
+use pcl_diagnostics::Severity;
 use pcl_test_utils::generate::Rng;
 use smol_str::SmolStr;
 
 use crate::conversion::conversion_in_mode;
 use crate::{
-    Conversion, Db, Name, NamedObject, Severity, TraverseKey, Ty, assignable, conversion, display,
+    Conversion, Db, Name, NamedObject, TraverseKey, Ty, assignable, conversion, display,
     parse_type_with, pretty, traverse, unify, unify_types,
 };
 
@@ -780,7 +781,7 @@ fn traversal() {
             "object({Name = int})",
             ".name",
             "int",
-            "W:Found matching case-insensitive property",
+            "W:Found matching case-insensitive property (Matched name with Name)",
         ),
         (
             "object({b = int, a = string})",
@@ -847,15 +848,15 @@ fn traversal() {
     for (receiver, key_text, expected, diagnostics) in rows {
         let result = traverse(&db, ty_of(&db, receiver), key(&db, key_text));
         let actual: Vec<String> = result
-            .diagnostics
+            .problems
             .iter()
             .map(|d| {
-                let tag = if d.severity == Severity::Error {
+                let tag = if d.severity(&db) == Severity::Error {
                     "E"
                 } else {
                     "W"
                 };
-                format!("{tag}:{}", d.message)
+                format!("{tag}:{}", d.message(&db))
             })
             .collect();
         assert_eq!(display(&db, result.ty), expected, "{receiver} {key_text}");

@@ -3,11 +3,12 @@
 //! (receiver, key).
 
 use num_traits::ToPrimitive;
+use pcl_diagnostics::{Code, Severity, codes};
 use smol_str::SmolStr;
 
 use crate::{
-    ConstValue, Db, Ty, TyKind, assignable, conversion, display, find_property, input_type,
-    object_properties,
+    ConstValue, Db, Name, Ty, TyKind, assignable, closest_name, conversion, display, find_property,
+    input_type, object_properties,
 };
 
 /// One traversal step's key.
@@ -21,57 +22,117 @@ pub enum TraverseKey<'db> {
     Unknown(Ty<'db>),
 }
 
-/// How serious a diagnostic is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Severity {
-    Error,
-    Warning,
+/// A problem with one traversal step; the caller knows where the step is, and renders
+/// the problem to text ([`TraverseProblem::message`]) only when it reports it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub enum TraverseProblem<'db> {
+    /// A value of this type has no attributes or elements (a warning for `none`).
+    NotTraversable { receiver: Ty<'db> },
+    /// A list indexed by something that is not a number.
+    ListIndexNotNumber,
+    /// A map indexed by something that is not a string.
+    MapKeyNotString,
+    /// An object indexed by something that is not a string.
+    ObjectKeyNotString,
+    /// A tuple indexed by something that is not a whole number.
+    TupleIndexNotInteger,
+    /// A tuple index outside `0..len`.
+    TupleIndexOutOfRange { len: usize },
+    /// `asked` is no property of the object; `candidates` are its properties, sorted.
+    UnknownProperty {
+        asked: SmolStr,
+        candidates: Box<[Name]>,
+    },
+    /// `asked` matches the property `actual` only when case is ignored (a warning).
+    CaseMismatch { asked: SmolStr, actual: Name },
 }
 
-/// A diagnostic about one traversal step; the caller knows where the step is.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct TraverseDiagnostic {
-    pub severity: Severity,
-    pub message: String,
-    pub detail: Option<String>,
+impl<'db> TraverseProblem<'db> {
+    pub fn severity(&self, db: &'db dyn Db) -> Severity {
+        match self {
+            TraverseProblem::NotTraversable { receiver } if receiver.is_none(db) => {
+                Severity::Warning
+            }
+            TraverseProblem::CaseMismatch { .. } => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    pub fn code(&self) -> Code {
+        match self {
+            TraverseProblem::NotTraversable { .. } => codes::NOT_TRAVERSABLE,
+            TraverseProblem::ListIndexNotNumber
+            | TraverseProblem::MapKeyNotString
+            | TraverseProblem::ObjectKeyNotString
+            | TraverseProblem::TupleIndexNotInteger => codes::INVALID_INDEX,
+            TraverseProblem::TupleIndexOutOfRange { .. } => codes::INDEX_OUT_OF_RANGE,
+            TraverseProblem::UnknownProperty { .. } => codes::UNKNOWN_PROPERTY,
+            TraverseProblem::CaseMismatch { .. } => codes::PROPERTY_CASE_MISMATCH,
+        }
+    }
+
+    /// The message, worded as Pulumi's Go model words it.
+    pub fn message(&self, db: &'db dyn Db) -> String {
+        match self {
+            TraverseProblem::NotTraversable { receiver } => {
+                format!("cannot traverse value of type {}", display(db, *receiver))
+            }
+            TraverseProblem::ListIndexNotNumber => "list indices must be numbers".to_owned(),
+            TraverseProblem::MapKeyNotString => "map keys must be strings".to_owned(),
+            TraverseProblem::ObjectKeyNotString => "object properties must be strings".to_owned(),
+            TraverseProblem::TupleIndexNotInteger => "tuple indices must be integers".to_owned(),
+            TraverseProblem::TupleIndexOutOfRange { len } => {
+                format!("tuple index must be between 0 and {len}")
+            }
+            TraverseProblem::UnknownProperty { asked, candidates } => {
+                let names: Vec<&str> = candidates.iter().map(|name| &**name).collect();
+                format!("unknown property '{asked}' among [{}]", names.join(" "))
+            }
+            TraverseProblem::CaseMismatch { asked, actual } => {
+                format!("Found matching case-insensitive property (Matched {asked} with {actual})")
+            }
+        }
+    }
+
+    /// The property the user probably meant, for unknown properties.
+    pub fn suggestion(&self) -> Option<&str> {
+        match self {
+            TraverseProblem::UnknownProperty { asked, candidates } => {
+                closest_name(asked, candidates.iter().map(|name| &**name))
+            }
+            TraverseProblem::CaseMismatch { actual, .. } => Some(actual),
+            _ => None,
+        }
+    }
 }
 
 /// The result of a traversal step.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
 pub struct Traversal<'db> {
     pub ty: Ty<'db>,
-    pub diagnostics: Box<[TraverseDiagnostic]>,
+    pub problems: Box<[TraverseProblem<'db>]>,
 }
 
 impl<'db> Traversal<'db> {
     fn ok(ty: Ty<'db>) -> Traversal<'db> {
         Traversal {
             ty,
-            diagnostics: Box::new([]),
+            problems: Box::new([]),
         }
     }
 
-    fn one(ty: Ty<'db>, severity: Severity, message: String) -> Traversal<'db> {
-        let diagnostic = TraverseDiagnostic {
-            severity,
-            message,
-            detail: None,
-        };
+    fn one(ty: Ty<'db>, problem: TraverseProblem<'db>) -> Traversal<'db> {
         Traversal {
             ty,
-            diagnostics: Box::new([diagnostic]),
+            problems: Box::new([problem]),
         }
     }
 
-    fn error(ty: Ty<'db>, message: String) -> Traversal<'db> {
-        Traversal::one(ty, Severity::Error, message)
-    }
-
-    /// Whether any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics
+    /// Whether any problem is an error.
+    pub fn has_errors(&self, db: &'db dyn Db) -> bool {
+        self.problems
             .iter()
-            .any(|d| d.severity == Severity::Error)
+            .any(|problem| problem.severity(db) == Severity::Error)
     }
 }
 
@@ -99,13 +160,13 @@ fn traverse_query<'db>(db: &'db dyn Db, step: TraverseStep<'db>) -> Traversal<'d
     let key = step.key(db);
     match receiver.kind(db) {
         TyKind::Dynamic | TyKind::Enum(_) => Traversal::ok(receiver),
-        TyKind::None => Traversal::one(receiver, Severity::Warning, cannot_traverse(db, receiver)),
+        TyKind::None => Traversal::one(receiver, TraverseProblem::NotTraversable { receiver }),
         TyKind::Const(underlying, _) => traverse(db, *underlying, key.clone()).clone(),
         TyKind::List(element) if !key_converts(db, key, Ty::number(db)) => {
-            Traversal::error(*element, "list indices must be numbers".into())
+            Traversal::one(*element, TraverseProblem::ListIndexNotNumber)
         }
         TyKind::Map(element) if !key_converts(db, key, Ty::string(db)) => {
-            Traversal::error(*element, "map keys must be strings".into())
+            Traversal::one(*element, TraverseProblem::MapKeyNotString)
         }
         TyKind::List(element) | TyKind::Map(element) => Traversal::ok(*element),
         TyKind::Tuple(elements) => traverse_tuple(db, elements, key),
@@ -115,14 +176,14 @@ fn traverse_query<'db>(db: &'db dyn Db, step: TraverseStep<'db>) -> Traversal<'d
             let inner = traverse(db, *element, key.clone());
             Traversal {
                 ty: Ty::output(db, inner.ty),
-                diagnostics: inner.diagnostics.clone(),
+                problems: inner.problems.clone(),
             }
         }
         TyKind::Promise(element) => {
             let inner = traverse(db, *element, key.clone());
             Traversal {
                 ty: Ty::promise(db, inner.ty),
-                diagnostics: inner.diagnostics.clone(),
+                problems: inner.problems.clone(),
             }
         }
         TyKind::Bool
@@ -131,7 +192,10 @@ fn traverse_query<'db>(db: &'db dyn Db, step: TraverseStep<'db>) -> Traversal<'d
         | TyKind::String
         | TyKind::Id
         | TyKind::Opaque(_)
-        | TyKind::Set(_) => Traversal::error(Ty::dynamic(db), cannot_traverse(db, receiver)),
+        | TyKind::Set(_) => Traversal::one(
+            Ty::dynamic(db),
+            TraverseProblem::NotTraversable { receiver },
+        ),
     }
 }
 
@@ -151,10 +215,6 @@ fn key_converts<'db>(db: &'db dyn Db, key: &TraverseKey<'db>, expected: Ty<'db>)
     conversion(db, input_type(db, expected), key_type(db, key)).exists()
 }
 
-fn cannot_traverse<'db>(db: &'db dyn Db, receiver: Ty<'db>) -> String {
-    format!("cannot traverse value of type {}", display(db, receiver))
-}
-
 /// A tuple: the key must be an integral number literal in range, or of a type
 /// assignable to `In(number)` (then any element may be meant).
 fn traverse_tuple<'db>(
@@ -162,7 +222,7 @@ fn traverse_tuple<'db>(
     elements: &[Ty<'db>],
     key: &TraverseKey<'db>,
 ) -> Traversal<'db> {
-    let not_integer = || Traversal::error(Ty::dynamic(db), "tuple indices must be integers".into());
+    let not_integer = || Traversal::one(Ty::dynamic(db), TraverseProblem::TupleIndexNotInteger);
     if !assignable(db, input_type(db, Ty::number(db)), key_type(db, key)) {
         return not_integer();
     }
@@ -176,9 +236,11 @@ fn traverse_tuple<'db>(
     };
     match usize::try_from(index).ok().and_then(|i| elements.get(i)) {
         Some(ty) => Traversal::ok(*ty),
-        None => Traversal::error(
+        None => Traversal::one(
             Ty::dynamic(db),
-            format!("tuple index must be between 0 and {}", elements.len()),
+            TraverseProblem::TupleIndexOutOfRange {
+                len: elements.len(),
+            },
         ),
     }
 }
@@ -192,7 +254,7 @@ fn traverse_object<'db>(
 ) -> Traversal<'db> {
     let properties = object_properties(db, receiver).unwrap_or_default();
     if !key_converts(db, key, Ty::string(db)) {
-        return Traversal::error(Ty::dynamic(db), "object properties must be strings".into());
+        return Traversal::one(Ty::dynamic(db), TraverseProblem::ObjectKeyNotString);
     }
     let name = match key {
         TraverseKey::Attr(name) => name.to_string(),
@@ -206,20 +268,17 @@ fn traverse_object<'db>(
     }
     let lower = name.to_lowercase();
     if let Some((actual, ty)) = properties.iter().find(|(n, _)| n.to_lowercase() == lower) {
-        return Traversal {
-            ty: *ty,
-            diagnostics: Box::new([TraverseDiagnostic {
-                severity: Severity::Warning,
-                message: "Found matching case-insensitive property".into(),
-                detail: Some(format!("Matched {name} with {actual}")),
-            }]),
+        let problem = TraverseProblem::CaseMismatch {
+            asked: SmolStr::new(&name),
+            actual: actual.clone(),
         };
+        return Traversal::one(*ty, problem);
     }
-    let names: Vec<&str> = properties.iter().map(|(n, _)| &**n).collect();
-    Traversal::error(
-        Ty::dynamic(db),
-        format!("unknown property '{name}' among [{}]", names.join(" ")),
-    )
+    let problem = TraverseProblem::UnknownProperty {
+        asked: SmolStr::new(&name),
+        candidates: properties.iter().map(|(n, _)| n.clone()).collect(),
+    };
+    Traversal::one(Ty::dynamic(db), problem)
 }
 
 /// A union: each member traversed (`none` passes through as `none`); the successes
@@ -231,17 +290,17 @@ fn traverse_union<'db>(
     key: &TraverseKey<'db>,
 ) -> Traversal<'db> {
     let mut results = Vec::new();
-    let mut diagnostics = Vec::new();
+    let mut problems = Vec::new();
     for member in members {
         if member.is_none(db) {
             results.push(*member);
             continue;
         }
         let traversal = traverse(db, *member, key.clone());
-        if !traversal.has_errors() {
+        if !traversal.has_errors(db) {
             results.push(traversal.ty);
         }
-        diagnostics.extend(traversal.diagnostics.iter().cloned());
+        problems.extend(traversal.problems.iter().cloned());
     }
     match results.as_slice() {
         [] => {}
@@ -249,13 +308,9 @@ fn traverse_union<'db>(
         [single] => return Traversal::ok(*single),
         _ => return Traversal::ok(Ty::union(db, results)),
     }
-    diagnostics.push(TraverseDiagnostic {
-        severity: Severity::Error,
-        message: cannot_traverse(db, receiver),
-        detail: None,
-    });
+    problems.push(TraverseProblem::NotTraversable { receiver });
     Traversal {
         ty: Ty::dynamic(db),
-        diagnostics: diagnostics.into_boxed_slice(),
+        problems: problems.into_boxed_slice(),
     }
 }

@@ -10,7 +10,9 @@ use smol_str::SmolStr;
 
 use crate::{ConstValue, Db, NamedObject, eventuals, render::display};
 
-/// A property name.
+/// A property name. `Arc<str>` rather than the `SmolStr` used elsewhere: names sit in
+/// tuples with types inside memoized values, and salsa implements its value trait for
+/// `Arc<str>` but not for `SmolStr` (which the orphan rule keeps us from adding).
 pub type Name = Arc<str>;
 
 /// A PCL type: a small `Copy` id of an interned [`TyKind`].

@@ -25,7 +25,7 @@ fn schema_fixtures() {
         let mut loader = SchemaLoader::new(SearchPath::new(vec![dir.clone()]));
         let mut out = String::new();
         match loader.load_file(&mut db, &path) {
-            Err(error) => out.push_str(&format!("load error: {error}\n")),
+            Err(error) => out.push_str(&format!("load error[{}]: {error}\n", error.code())),
             Ok(source) => {
                 out.push_str(&describe_package(&db, source).expect("indexed"));
                 let index = package_index(&db, source).as_ref().expect("indexed");
@@ -35,10 +35,13 @@ fn schema_fixtures() {
                         Ok((text, errors)) => {
                             out.push_str(&text);
                             for error in errors {
-                                out.push_str(&format!("error: {error}\n"));
+                                out.push_str(&format!("error[{}]: {error}\n", error.code));
                             }
                         }
-                        Err(error) => out.push_str(&format!("{kind:?} {token}: error: {error}\n")),
+                        Err(error) => out.push_str(&format!(
+                            "{kind:?} {token}: error[{}]: {error}\n",
+                            error.code
+                        )),
                     }
                 }
             }
