@@ -62,7 +62,7 @@ fn fresh(text: &Arc<str>) -> (RootDatabase, PackageSource) {
 /// schema object types resolve. This is the "load" that every bench pays.
 fn load(db: &mut RootDatabase, source: PackageSource) {
     let keys = match package_index(db, source) {
-        Ok(index) => vec![index.name.clone(), index.key()],
+        Ok(index) => vec![index.name().clone(), index.key()],
         Err(_) => Vec::new(),
     };
     let packages: BTreeMap<SmolStr, PackageSource> =
@@ -101,12 +101,7 @@ fn decode_every_item(bencher: Bencher<'_, '_>, name: &str) {
         .bench_local_values(|(mut db, source)| {
             load(&mut db, source);
             let index = package_index(&db, source).as_ref().expect("indexes");
-            let sections = [
-                (ItemKind::Resource, &index.resources),
-                (ItemKind::Function, &index.functions),
-                (ItemKind::Type, &index.types),
-            ];
-            for (kind, section) in sections {
+            for (kind, section) in index.sections() {
                 for token in section.tokens() {
                     let item = SchemaItem::new(&db, source, kind, token.clone());
                     divan::black_box(decode_item(&db, item).is_ok());

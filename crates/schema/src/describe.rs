@@ -197,13 +197,12 @@ pub fn suggest_tokens(
             .to_lowercase()
     };
     let wanted = key(written);
-    let limit = (wanted.chars().count() / 4).max(2);
     let mut scored: Vec<(usize, &SmolStr)> = [&index.resources, &index.functions, &index.types]
         .into_iter()
         .flat_map(|section| section.tokens())
         .filter_map(|token| {
-            let distance = pcl_types::edit_distance(&wanted, &key(token));
-            (distance <= limit).then_some((distance, token))
+            let distance = pcl_types::suggestion_distance(&wanted, &key(token))?;
+            Some((distance, token))
         })
         .collect();
     scored.sort();

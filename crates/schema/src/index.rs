@@ -78,23 +78,38 @@ impl Section {
     }
 }
 
-/// What one pass over a schema file learns.
+/// What one pass over a schema file learns. Built only by [`package_index`], so the
+/// sections always agree with the file's text.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PackageIndex {
-    pub name: SmolStr,
-    pub version: Option<SmolStr>,
-    pub module_format: Option<ModuleFormat>,
-    pub resources: Section,
-    pub functions: Section,
-    pub types: Section,
-    pub provider: Option<Span>,
+    pub(crate) name: SmolStr,
+    pub(crate) version: Option<SmolStr>,
+    pub(crate) module_format: Option<ModuleFormat>,
+    pub(crate) resources: Section,
+    pub(crate) functions: Section,
+    pub(crate) types: Section,
+    pub(crate) provider: Option<Span>,
     /// The package's configuration variables (`config`).
-    pub config: Option<Span>,
+    pub(crate) config: Option<Span>,
     /// Packages this one refers to (`/aws/v5.4.0/schema.json#/...`): name and version.
-    pub referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
+    pub(crate) referenced_packages: Vec<(SmolStr, Option<SmolStr>)>,
 }
 
 impl PackageIndex {
+    /// The package's name.
+    pub fn name(&self) -> &SmolStr {
+        &self.name
+    }
+
+    /// The token spellings and places of the package's resources, functions and types.
+    pub fn sections(&self) -> [(ItemKind, &Section); 3] {
+        [
+            (ItemKind::Resource, &self.resources),
+            (ItemKind::Function, &self.functions),
+            (ItemKind::Type, &self.types),
+        ]
+    }
+
     /// The key the package is registered under at its version: `name@version`.
     pub fn key(&self) -> SmolStr {
         crate::package_key(&self.name, self.version.as_deref())

@@ -79,12 +79,7 @@ pub fn resolve_token(
         return Some((ItemKind::Provider, SmolStr::new(written)));
     }
     let format = index.module_format.as_ref();
-    let sections = [
-        (ItemKind::Resource, &index.resources),
-        (ItemKind::Function, &index.functions),
-        (ItemKind::Type, &index.types),
-    ];
-    for (kind, section) in sections {
+    for (kind, section) in index.sections() {
         if let Some(token) = section.resolve(written, &index.name, format) {
             return Some((kind, token.clone()));
         }

@@ -27,11 +27,11 @@ pub use eventuals::{input_type, resolve_outputs, resolve_promises};
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty};
-pub use suggest::{closest_name, edit_distance};
+pub use suggest::{closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
 pub use ty::{EnumTy, Name, Ty, TyKind};
 pub use unify::{unify, unify_types};
-pub use value::{ConstValue, decimal_text, go_quote};
+pub use value::ConstValue;
 
 /// The database the type queries run against. Schema-backed object types get their
 /// properties from it, so the type system does not depend on where schemas come from.

@@ -72,7 +72,7 @@ fn property_key(name: &str) -> std::borrow::Cow<'_, str> {
     if pcl_syntax::is_identifier(name) {
         name.into()
     } else {
-        crate::go_quote(name).into()
+        crate::value::go_quote(name).into()
     }
 }
 

@@ -682,6 +682,10 @@ fn unify_pairs() {
 
 fn key<'db>(db: &'db dyn Db, text: &str) -> TraverseKey<'db> {
     if let Some(name) = text.strip_prefix('.') {
+        // `.0` is HCL's legacy index syntax: a number key, as `[0]`.
+        if let Ok(number) = crate::parse::parse_number(name) {
+            return TraverseKey::Literal(crate::ConstValue::Number(number));
+        }
         return TraverseKey::Attr(name.into());
     }
     let inner = &text[1..text.len() - 1];
@@ -1020,4 +1024,93 @@ fn repeated_relations_are_memo_hits() {
     assert_eq!(ask(), first);
     let again = log.take();
     assert!(again.is_empty(), "repeated questions re-ran {again:?}");
+}
+
+/// The relations and traversals recorded from Pulumi's Go model
+/// (`tests/data/types/go-*.tsv`), each row answered here in the JSON form `pcl type`
+/// prints. Every failing row is listed, not only the first.
+#[test]
+fn agrees_with_go_on_recorded_relations_and_traversals() {
+    let db = TestDb::default();
+    let mut failures = Vec::new();
+    let relations = go_rows("go-relations.tsv");
+    for row in &relations {
+        let [to, from, expected] = row.as_slice() else {
+            panic!("a relation row has three fields: {row:?}");
+        };
+        let (to_ty, from_ty) = (ty_of(&db, to), ty_of(&db, from));
+        let (safe, unsafe_) = unify_types(&db, [to_ty, from_ty]);
+        let actual = format!(
+            "{{\"assignable\": {}, \"conversion\": {}, \"unify\": {{\"safe\": {}, \"unsafe\": {}}}}}",
+            assignable(&db, to_ty, from_ty),
+            json_string(conversion(&db, to_ty, from_ty).as_str()),
+            json_string(&display(&db, safe)),
+            json_string(&display(&db, unsafe_)),
+        );
+        if actual != *expected {
+            failures.push(format!(
+                "relate {to} {from}\n  expected {expected}\n  actual   {actual}"
+            ));
+        }
+    }
+    let traversals = go_rows("go-traversals.tsv");
+    for row in &traversals {
+        let [ty, keys @ .., expected] = row.as_slice() else {
+            panic!("a traversal row has a type, keys and an answer: {row:?}");
+        };
+        let mut current = ty_of(&db, ty);
+        let mut error = false;
+        for key_text in keys {
+            let step = traverse(&db, current, key(&db, key_text));
+            error |= step.has_errors(&db);
+            current = step.ty;
+        }
+        let actual = format!(
+            "{{\"type\": {}, \"error\": {error}}}",
+            json_string(&display(&db, current))
+        );
+        if actual != *expected {
+            failures.push(format!(
+                "traverse {ty} {keys:?}\n  expected {expected}\n  actual   {actual}"
+            ));
+        }
+    }
+    assert!(
+        relations.len() + traversals.len() > 800,
+        "too few recorded rows"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ from Go:\n{}",
+        failures.len(),
+        relations.len() + traversals.len(),
+        failures.join("\n")
+    );
+}
+
+/// The rows of a recorded fixture: tab-separated fields, comments and blank lines skipped.
+fn go_rows(name: &str) -> Vec<Vec<String>> {
+    let path = pcl_test_utils::test_data_dir().join("types").join(name);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.split('\t').map(str::to_owned).collect())
+        .collect()
+}
+
+/// A JSON string literal, as serde_json writes one.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            ch if u32::from(ch) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(ch))),
+            ch => out.push(ch),
+        }
+    }
+    out.push('"');
+    out
 }

@@ -52,7 +52,7 @@ impl ConstValue {
 }
 
 /// `n` in plain decimal notation, every digit exact (`1000`, `0.25`, `-3.5`).
-pub fn decimal_text(number: &NumberValue) -> String {
+pub(crate) fn decimal_text(number: &NumberValue) -> String {
     let digits = number.mantissa().abs().to_string();
     let sign = if number.is_negative() { "-" } else { "" };
     let exponent = number.exponent();
@@ -202,7 +202,7 @@ fn go_float(value: f64) -> String {
 }
 
 /// Go's `strconv.Quote`: printable characters as they are, the rest escaped.
-pub fn go_quote(text: &str) -> String {
+pub(crate) fn go_quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for ch in text.chars() {
