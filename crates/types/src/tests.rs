@@ -1044,8 +1044,8 @@ fn agrees_with_go_on_recorded_relations_and_traversals() {
             "{{\"assignable\": {}, \"conversion\": {}, \"unify\": {{\"safe\": {}, \"unsafe\": {}}}}}",
             assignable(&db, to_ty, from_ty),
             json_string(conversion(&db, to_ty, from_ty).as_str()),
-            json_string(&display(&db, safe)),
-            json_string(&display(&db, unsafe_)),
+            json_string(display(&db, safe)),
+            json_string(display(&db, unsafe_)),
         );
         if actual != *expected {
             failures.push(format!(
@@ -1067,7 +1067,7 @@ fn agrees_with_go_on_recorded_relations_and_traversals() {
         }
         let actual = format!(
             "{{\"type\": {}, \"error\": {error}}}",
-            json_string(&display(&db, current))
+            json_string(display(&db, current))
         );
         if actual != *expected {
             failures.push(format!(
@@ -1100,7 +1100,8 @@ fn go_rows(name: &str) -> Vec<Vec<String>> {
 }
 
 /// A JSON string literal, as serde_json writes one.
-fn json_string(text: &str) -> String {
+fn json_string(text: impl AsRef<str>) -> String {
+    let text = text.as_ref();
     let mut out = String::from("\"");
     for ch in text.chars() {
         match ch {
