@@ -1,5 +1,11 @@
 //! The root database: salsa storage plus the implementation of every query crate's
 //! database trait. The CLI, the language server and the benchmarks all run against it.
+//!
+//! Invariants:
+//! - This is the only crate that ties the query crates together: it wires schema object
+//!   types to the schema lowering, so every type question sees loaded schemas.
+//! - It speaks editor terms (file ids, offsets, strings) to its users, and it will be the
+//!   only place that catches `salsa::Cancelled`.
 
 #[cfg(test)]
 mod tests;

@@ -3,9 +3,18 @@
 //! (`spec`), resolving the token spellings programs use (`token`), and lowering schema
 //! types to PCL types (`lower`). `describe` renders what `pcl schema` prints.
 //!
-//! Semantics follow `docs/pcl-semantics.md` §5. Everything below the loader is a salsa
+//! Semantics follow `../shared/docs/pcl-semantics.md` (outside the repo) §5. Everything below the loader is a salsa
 //! query over [`PackageSource`] inputs, so a package is read once and each token is
 //! decoded at most once, when first asked for.
+//!
+//! Invariants:
+//! - Only the loader does IO; queries read `PackageSource` inputs of high durability, so
+//!   their memos survive edits to programs.
+//! - Lowering lives here, above `pcl-types`, because it reads decoded items and reports
+//!   problems with JSON pointers into the schema's text; the type system reaches it only
+//!   through `pcl_types::Db::named_object_properties` (see `docs/architecture.md`).
+//! - A broken item is an error with its pointer and code, never a failure of the package:
+//!   everything else in the file keeps working.
 
 mod describe;
 mod error;

@@ -110,7 +110,7 @@ mod tests {
         assert_eq!(package_of("aws:s3/bucket:Bucket"), Some("aws"));
     }
 
-    /// The table of `docs/pcl-semantics.md` §5.2.
+    /// The table of `../shared/docs/pcl-semantics.md` (outside the repo) §5.2.
     #[test]
     fn canonical_forms() {
         let slash = ModuleFormat::new("(.*)(?:/[^/]*)").expect("valid");

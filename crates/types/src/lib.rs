@@ -3,8 +3,19 @@
 //! traversal), each memoized in the salsa database. Display and parsing use the
 //! reference's syntax (`output(list(string))`, `union(int, none)`).
 //!
-//! Rules follow `docs/pcl-semantics.md` §2; the deliberate differences from Pulumi's Go
+//! Rules follow `../shared/docs/pcl-semantics.md` (outside the repo) §2; the deliberate differences from Pulumi's Go
 //! implementation are listed in `docs/deviations.md`.
+//!
+//! Invariants:
+//! - The type system knows no schema format: schema object types are known by identity
+//!   (package, token, flavour), and their properties come from the database through
+//!   [`Db::named_object_properties`] (the root database answers with the schema lowering).
+//! - Only immortal interned values are query keys, so memos survive edits to programs.
+//! - Relations terminate on recursive schema types (coinductive checks), and display,
+//!   parsing and traversal are depth-limited by the types they are given, never by input
+//!   that can grow the stack unboundedly.
+//! - Problems are data (`TypeParseError`, `TraverseProblem`) with stable codes, rendered
+//!   to text only at the edge.
 
 mod assignable;
 mod conversion;

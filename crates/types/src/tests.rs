@@ -1,4 +1,4 @@
-//! Table-driven tests of the type rules (`docs/pcl-semantics.md` §2 and the seed spec),
+//! Table-driven tests of the type rules (`../shared/docs/pcl-semantics.md` (outside the repo) §2 and the seed spec),
 //! recursive schema objects through a test database, and seeded property tests.
 
 use pcl_diagnostics::Severity;
