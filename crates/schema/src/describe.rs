@@ -206,8 +206,14 @@ pub fn suggest_tokens(
         })
         .collect();
     scored.sort();
+    // Only the closest candidates, and those one edit further: a near-exact match makes
+    // distant ones noise.
+    let best = scored.first().map_or(0, |(distance, _)| *distance);
     let mut suggestions: Vec<SmolStr> = Vec::new();
-    for (_, token) in scored {
+    for (_, token) in scored
+        .into_iter()
+        .take_while(|(distance, _)| *distance <= best + 1)
+    {
         if !suggestions.contains(token) && suggestions.len() < 3 {
             suggestions.push(token.clone());
         }

@@ -146,8 +146,11 @@ pub fn package_index(
     db: &dyn salsa::Database,
     source: PackageSource,
 ) -> Result<PackageIndex, SchemaError> {
-    let file = source.file(db);
-    let text: &str = source.text(db);
+    index_text(source.file(db), source.text(db))
+}
+
+/// Index schema text known as `file` in messages: one pass, no database.
+pub(crate) fn index_text(file: &SmolStr, text: &str) -> Result<PackageIndex, SchemaError> {
     let top = scan(text).map_err(|e| {
         let location = match e.pointer {
             Some(pointer) => pointer.to_owned(),

@@ -37,7 +37,9 @@ pub use describe::{describe_package, describe_token, suggest_tokens};
 pub use error::SchemaError;
 pub use index::{PackageIndex, Section, Span, package_index};
 pub use item::SchemaItem;
-pub use loader::{Candidate, LoadError, SCHEMA_PATH_VARIABLE, SchemaLoader, SearchPath};
+pub use loader::{
+    Candidate, LoadError, ReadSchema, SCHEMA_PATH_VARIABLE, SchemaLoader, SearchPath,
+};
 pub use lower::{
     ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
     TypeDefinition, function_types, named_object, resource_types, type_definition,

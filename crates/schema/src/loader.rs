@@ -15,7 +15,8 @@ use semver::Version;
 use smol_str::SmolStr;
 
 use crate::error::SchemaError;
-use crate::{LoadedPackages, PackageSource, package_index};
+use crate::index::index_text;
+use crate::{LoadedPackages, PackageSource};
 
 /// The environment variable holding extra schema directories (path-list syntax).
 pub const SCHEMA_PATH_VARIABLE: &str = "PCL_SCHEMA_PATH";
@@ -250,7 +251,20 @@ impl SearchPath {
     }
 }
 
-/// Reads schema files into the database.
+/// A schema file read from disk (or given as text), with the keys it is to be known by:
+/// the result of the pure read step, which touches no database.
+#[derive(Clone, Debug)]
+pub struct ReadSchema {
+    /// `name` and `name@version` (or only the versioned key, for a referenced package).
+    keys: Vec<SmolStr>,
+    file: SmolStr,
+    text: Arc<str>,
+}
+
+/// Reads schema files and registers them as inputs, in two steps so that an editor can
+/// do the slow part without holding the database: [`SchemaLoader::read`] and
+/// [`SchemaLoader::read_file`] search the path, read files and skim their references (no
+/// database); [`SchemaLoader::apply`] only sets inputs. [`SchemaLoader::load`] does both.
 #[derive(Debug, Default)]
 pub struct SchemaLoader {
     search: SearchPath,
@@ -280,8 +294,8 @@ impl SchemaLoader {
         if let Some(source) = self.loaded.get(name) {
             return Ok(*source);
         }
-        let source = self.read(db, name, version)?;
-        self.register(db, Some(SmolStr::new(name)), source)
+        let read = self.read(name, version)?;
+        Ok(self.apply(db, read)[0])
     }
 
     /// Load the schema file at `path` under the package name it declares.
@@ -290,54 +304,88 @@ impl SchemaLoader {
         db: &mut Db,
         path: &Path,
     ) -> Result<PackageSource, LoadError> {
+        let read = self.read_file(path)?;
+        Ok(self.apply(db, read)[0])
+    }
+
+    /// The pure step for a package: read `name` at `version` (else the highest) from the
+    /// search path (the reference always serves its own `pulumi` package), then the
+    /// packages it refers to that are on the search path and not loaded yet. The first
+    /// schema returned is the one asked for.
+    pub fn read(&self, name: &str, version: Option<&str>) -> Result<Vec<ReadSchema>, LoadError> {
+        let (file, text) = if name == "pulumi" {
+            (SmolStr::new("<built-in pulumi>"), Arc::from(BUILTIN_PULUMI))
+        } else {
+            let candidate = self.search.find(name, version)?;
+            (display_path(&candidate.path), read_text(&candidate.path)?)
+        };
+        self.read_text(Some(SmolStr::new(name)), file, text)
+    }
+
+    /// The pure step for one file: read it, under the package name it declares, and the
+    /// packages it refers to.
+    pub fn read_file(&self, path: &Path) -> Result<Vec<ReadSchema>, LoadError> {
         let text = read_text(path)?;
-        let source = new_source(db, display_path(path), text);
-        let name = match package_index(db, source) {
-            Ok(index) => index.name.clone(),
-            Err(error) => return Err(LoadError::Schema(error.clone())),
-        };
-        self.register(db, Some(name), source)
+        self.read_text(None, display_path(path), text)
     }
 
-    /// Read package `name` at `version` (else the highest) from the search path; the
-    /// reference always serves its own `pulumi` package.
-    fn read<Db: pcl_types::Db>(
-        &mut self,
-        db: &mut Db,
-        name: &str,
-        version: Option<&str>,
-    ) -> Result<PackageSource, LoadError> {
-        if name == "pulumi" {
-            return Ok(new_source(
-                db,
-                "<built-in pulumi>".into(),
-                BUILTIN_PULUMI.into(),
-            ));
-        }
-        let candidate = self.search.find(name, version)?;
-        let text = read_text(&candidate.path)?;
-        Ok(new_source(db, display_path(&candidate.path), text))
-    }
-
-    /// Make `source` the package `name` (when given) and `name@version`, then load the
-    /// packages it refers to at the versions it names, under their versioned keys.
-    fn register<Db: pcl_types::Db>(
-        &mut self,
-        db: &mut Db,
+    /// The pure step for schema text already in memory (stdin, an editor buffer), known
+    /// as `file` in messages: under `name`, or the name it declares.
+    pub fn read_text(
+        &self,
         name: Option<SmolStr>,
-        source: PackageSource,
-    ) -> Result<PackageSource, LoadError> {
-        if let Some(name) = name {
-            self.loaded.insert(name, source);
-        }
-        let referenced = match package_index(db, source) {
-            Ok(index) => {
-                let key = index.key();
-                self.loaded.insert(key, source);
-                Ok(index.referenced_packages.clone())
+        file: SmolStr,
+        text: Arc<str>,
+    ) -> Result<Vec<ReadSchema>, LoadError> {
+        let index = index_text(&file, &text).map_err(LoadError::Schema)?;
+        let mut keys = vec![name.unwrap_or_else(|| index.name.clone())];
+        keys.push(index.key());
+        keys.dedup();
+        let mut res = vec![ReadSchema { keys, file, text }];
+        let mut pending = index.referenced_packages;
+        let mut seen: Vec<SmolStr> = res[0].keys.clone();
+        while let Some((package, version)) = pending.pop() {
+            let key = crate::package_key(&package, version.as_deref());
+            if self.loaded.contains_key(&key) || seen.contains(&key) {
+                continue;
             }
-            Err(error) => Err(LoadError::Schema(error.clone())),
-        };
+            seen.push(key.clone());
+            // Best effort: a package that is not on the search path leaves its types
+            // known by name only.
+            let Ok(candidate) = self.search.find(&package, version.as_deref()) else {
+                continue;
+            };
+            let Ok(text) = read_text(&candidate.path) else {
+                continue;
+            };
+            let file = display_path(&candidate.path);
+            if let Ok(index) = index_text(&file, &text) {
+                let mut keys = vec![key, index.key()];
+                keys.dedup();
+                pending.extend(index.referenced_packages);
+                res.push(ReadSchema { keys, file, text });
+            }
+        }
+        Ok(res)
+    }
+
+    /// The apply step: make each schema an input under its keys and publish the set of
+    /// packages once. Returns the sources in the order given.
+    pub fn apply<Db: pcl_types::Db>(
+        &mut self,
+        db: &mut Db,
+        schemas: Vec<ReadSchema>,
+    ) -> Vec<PackageSource> {
+        let mut sources = Vec::with_capacity(schemas.len());
+        for schema in schemas {
+            let source = PackageSource::builder(schema.file, schema.text)
+                .durability(Durability::HIGH)
+                .new(db);
+            for key in schema.keys {
+                self.loaded.insert(key, source);
+            }
+            sources.push(source);
+        }
         let packages = Arc::new(self.loaded.clone());
         match LoadedPackages::try_get(db) {
             Some(input) => {
@@ -352,19 +400,7 @@ impl SchemaLoader {
                     .new(db);
             }
         }
-        for (package, version) in referenced? {
-            let key = crate::package_key(&package, version.as_deref());
-            if self.loaded.contains_key(&key) {
-                continue;
-            }
-            // Best effort: a package that is not on the search path leaves its types
-            // known by name only.
-            if let Ok(source) = self.read(db, &package, version.as_deref()) {
-                self.loaded.insert(key, source);
-                let _ = self.register(db, None, source);
-            }
-        }
-        Ok(source)
+        sources
     }
 }
 
@@ -373,12 +409,6 @@ fn is_package_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
-fn new_source<Db: pcl_types::Db>(db: &mut Db, file: SmolStr, text: Arc<str>) -> PackageSource {
-    PackageSource::builder(file, text)
-        .durability(Durability::HIGH)
-        .new(db)
 }
 
 fn display_path(path: &Path) -> SmolStr {

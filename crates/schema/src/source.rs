@@ -1,6 +1,10 @@
 //! Schema sources as salsa inputs: the text of each loaded package file, and the set of
-//! packages loaded for the program, by name. Drivers set them (with high durability:
-//! schemas rarely change while a program is edited); queries only read them.
+//! packages loaded for the program, by name, looked up one name per query. Drivers set
+//! them (with high durability: schemas rarely change while a program is edited); queries
+//! only read them.
+
+// salsa's interned-struct expansion trips this lint for structs without `'db` fields.
+#![allow(unused_lifetimes)]
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,9 +29,29 @@ pub struct LoadedPackages {
     pub packages: Arc<BTreeMap<SmolStr, PackageSource>>,
 }
 
-/// The loaded package called `name`.
+/// The loaded package called `name`. Each name is its own query, which alone reads the
+/// whole set of packages: when another package is loaded, the lookup re-runs, finds the
+/// same source and is backdated, so nothing that used this package re-runs.
 pub fn package_named(db: &dyn salsa::Database, name: &str) -> Option<PackageSource> {
-    LoadedPackages::try_get(db)?.packages(db).get(name).copied()
+    package_named_query(db, PackageName::new(db, SmolStr::new(name)))
+}
+
+/// A package name as a query key. Immortal, so lookups are never recycled.
+#[salsa::interned(revisions = usize::MAX)]
+struct PackageName<'db> {
+    #[returns(ref)]
+    name: SmolStr,
+}
+
+#[salsa::tracked(returns(copy))]
+fn package_named_query<'db>(
+    db: &'db dyn salsa::Database,
+    name: PackageName<'db>,
+) -> Option<PackageSource> {
+    LoadedPackages::try_get(db)?
+        .packages(db)
+        .get(name.name(db).as_str())
+        .copied()
 }
 
 /// The key a package is known by at a version: `name@version`, or `name` without one.
