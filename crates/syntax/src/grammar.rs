@@ -25,5 +25,6 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
         );
         items::body(p, None);
     }
+    p.wrap_rest_after_stop();
     m.complete(p, SOURCE_FILE);
 }

@@ -90,8 +90,13 @@ pub fn debug_tree(root: &SyntaxNode) -> String {
 
 /// Parses `text` as an HCL/PCL file. Never fails: broken input gives a tree and errors.
 pub fn parse(text: &str) -> Parse {
+    parse_with_step_limit(text, parser::PARSER_STEP_LIMIT)
+}
+
+/// [`parse`] with a given step limit: tests force the limit with a small one.
+fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let lexed = LexedText::new(text);
-    let mut parser = parser::Parser::new(parser::Input::new(&lexed));
+    let mut parser = parser::Parser::new(parser::Input::new(&lexed), step_limit);
     grammar::source_file(&mut parser);
     let (events, parse_errors) = parser.finish();
     let green = syntax_node::build_tree(&lexed, events);

@@ -131,7 +131,13 @@ pub(crate) struct Parser<'t> {
     pos: usize,
     events: Vec<Event>,
     errors: Vec<SyntaxError>,
+    /// Checks of the current token since the last token was consumed.
     steps: u32,
+    /// How many checks without progress mean that a grammar loop is stuck.
+    step_limit: u32,
+    /// Set when the step limit was reached: every token then reads as the end of input, so
+    /// every rule returns, and [`Parser::wrap_rest_after_stop`] keeps the tree lossless.
+    stopped: bool,
     /// Current nesting of brackets, blocks and templates.
     pub(crate) depth: u32,
     /// Current tree depth added by operator and traversal chains.
@@ -141,11 +147,16 @@ pub(crate) struct Parser<'t> {
     pub(crate) attribute_names: Vec<(&'t str, TextRange)>,
 }
 
-const PARSER_STEP_LIMIT: u32 = 64;
+/// How many checks of one token, without consuming it, mean that the parser is stuck. No
+/// rule checks a token anywhere near this often; reaching it is a bug, reported as an
+/// error (never a hang) in every build.
+pub(crate) const PARSER_STEP_LIMIT: u32 = 64 * 1024;
 
 impl<'t> Parser<'t> {
-    pub(crate) fn new(input: Input<'t>) -> Parser<'t> {
+    pub(crate) fn new(input: Input<'t>, step_limit: u32) -> Parser<'t> {
         Parser {
+            step_limit,
+            stopped: false,
             events: Vec::with_capacity(input.kinds.len() * 3 + 2),
             input,
             pos: 0,
@@ -169,6 +180,9 @@ impl<'t> Parser<'t> {
 
     /// The kind of the token `n` ahead.
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        if self.stopped {
+            return EOF;
+        }
         self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
     }
 
@@ -247,7 +261,7 @@ impl<'t> Parser<'t> {
 
     /// Consumes the current token, giving it `kind` in the tree.
     pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
-        if self.pos >= self.input.kinds.len() {
+        if self.stopped || self.pos >= self.input.kinds.len() {
             return;
         }
         self.pos += 1;
@@ -404,13 +418,36 @@ impl<'t> Parser<'t> {
         Marker { pos }
     }
 
-    /// Guards against a grammar loop that makes no progress.
+    /// Guards against a grammar loop that makes no progress: past the step limit, report
+    /// it once and read every token as the end of input, so every loop ends.
     fn tick(&mut self) {
         self.steps += 1;
-        debug_assert!(
-            self.steps < PARSER_STEP_LIMIT * 1024,
-            "the parser seems stuck"
+        if self.steps < self.step_limit || self.stopped {
+            return;
+        }
+        let range = self.current_range();
+        self.error_at(
+            range,
+            codes::PARSER_STOPPED,
+            "the parser made no progress here and stopped; the rest of the file is not checked \
+             (this is a bug in pcl: please report it with this file)"
+                .to_owned(),
         );
+        self.stopped = true;
+    }
+
+    /// After a stop, wraps the tokens that were never consumed in an `ERROR` node, so the
+    /// tree still holds the whole text.
+    pub(crate) fn wrap_rest_after_stop(&mut self) {
+        if !self.stopped {
+            return;
+        }
+        self.stopped = false;
+        let m = self.start();
+        while !self.at_end() {
+            self.bump();
+        }
+        m.complete(self, ERROR);
     }
 
     /// How many significant tokens were consumed; loops compare it to ensure progress.
@@ -420,7 +457,7 @@ impl<'t> Parser<'t> {
 
     /// Whether the parser has consumed every token.
     pub(crate) fn at_end(&self) -> bool {
-        self.pos >= self.input.kinds.len()
+        self.stopped || self.pos >= self.input.kinds.len()
     }
 
     /// Consumes tokens into an `ERROR` node until a token of `stop` at bracket depth 0, a line

@@ -292,3 +292,53 @@ fn batched_trees_equal_items_parsed_alone() {
         assert!(items > 500, "{}: only {items} items", shape.name());
     }
 }
+
+/// The input fuzzing found (an 82-byte file that hung the parser): a template branch at
+/// the nesting limit skipped forward with `skip_balanced`, which consumes nothing at a
+/// closing bracket that closes nothing, so the loop never ended. Variants around the limit
+/// with every kind of opener and broken content after it parse, stay lossless and never
+/// reach the step limit.
+#[test]
+fn deep_recovery_near_the_nesting_limit_makes_progress() {
+    let tails = [
+        "f=\"%{if } \n}\n<",
+        "f=\"%{for x in y} \n}\n<",
+        "f=\"${ \n}\n<",
+        "f=<<EOF\n%{if x}\n}\nEOF\n",
+        "f=\"%{if x}%{else}\n)\n]\n}",
+        "\"%{if x}\n}}}}",
+        "f=[\"%{ if x }\n)",
+    ];
+    let openers = ["{", "[", "(", "{a=", "[\"${", "{f=\"%{if x}"];
+    for depth in [1, 61, 62, 63, 64, 65, 126, 127, 128, 129, 200, 1000] {
+        for opener in openers {
+            for tail in tails {
+                let text = format!("r= x[{}{tail}", opener.repeat(depth));
+                let parse = parse(&text);
+                assert_lossless(&text, &parse);
+                let stopped = parse
+                    .errors()
+                    .iter()
+                    .find(|err| err.code == pcl_diagnostics::codes::PARSER_STOPPED);
+                assert!(stopped.is_none(), "the parser got stuck on {text:?}");
+            }
+        }
+    }
+}
+
+/// A parser that stops making progress reports it and keeps the whole text in the tree:
+/// here a tiny step limit forces the stop.
+#[test]
+fn the_step_limit_stops_parsing_with_an_error() {
+    let text = "a = [1, 2, {b = 3}]\nc \"d\" {\n  e = f(g)\n}\n";
+    for limit in [1, 2, 3, 5] {
+        let parse = crate::parse_with_step_limit(text, limit);
+        assert_lossless(text, &parse);
+        let stopped: Vec<_> = parse
+            .errors()
+            .iter()
+            .filter(|err| err.code == pcl_diagnostics::codes::PARSER_STOPPED)
+            .collect();
+        assert_eq!(stopped.len(), 1, "limit {limit}: {:?}", parse.errors());
+    }
+}

@@ -172,8 +172,14 @@ fn branch(p: &mut Parser<'_>, closers: &[&str]) {
             codes::NESTED_TOO_DEEPLY,
             format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
         );
+        // Skip to the branch's end. A closing bracket that closes nothing here ends the
+        // branch too: `skip_balanced` consumes nothing there, and looping on it would hang.
         while !p.at(EOF) && !p.at_ts(TEMPLATE_END) && !closers.contains(&directive_keyword(p)) {
+            let before = p.progress();
             p.skip_balanced();
+            if p.progress() == before {
+                break;
+            }
         }
     } else {
         template_parts(p, closers);
