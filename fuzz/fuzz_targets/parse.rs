@@ -1,5 +1,6 @@
 //! Fuzz target: any UTF-8 input parses without panicking, the tree reproduces the input byte
-//! for byte, and every error lies inside the input.
+//! for byte, every error lies inside the input, and the parser never reaches its step limit
+//! (a stuck grammar loop, reported as `parser-stopped`).
 //!
 //! `cargo +nightly fuzz run parse` from `fuzz/`.
 
@@ -12,6 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let parse = pcl_syntax::parse(text);
     assert_eq!(parse.syntax_node().to_string(), text);
     for error in parse.errors() {
+        assert_ne!(error.code.name(), "parser-stopped", "the parser got stuck");
         assert!(usize::from(error.range.end()) <= text.len());
         if let Some((related, _)) = &error.related {
             assert!(usize::from(related.end()) <= text.len());

@@ -33,7 +33,19 @@ pub struct LexedText<'a> {
 impl<'a> LexedText<'a> {
     /// Lexes `text`. Texts of 4 GiB and more are not supported (offsets are `u32`).
     pub fn new(text: &'a str) -> LexedText<'a> {
+        LexedText::lex(text, true)
+    }
+
+    /// Lexes `text` with the logos rules alone, without the hand-written fast path for
+    /// frequent tokens: the reference the fast path is tested against.
+    #[cfg(test)]
+    pub(crate) fn without_fast_path(text: &'a str) -> LexedText<'a> {
+        LexedText::lex(text, false)
+    }
+
+    fn lex(text: &'a str, fast_path: bool) -> LexedText<'a> {
         let mut lexer = Lexer {
+            fast_path,
             text,
             res: LexedText {
                 text,
@@ -109,6 +121,8 @@ enum Mode {
 }
 
 struct Lexer<'a> {
+    /// Whether frequent tokens take the hand-written fast path before logos.
+    fast_path: bool,
     text: &'a str,
     res: LexedText<'a>,
     stack: Vec<Mode>,
@@ -178,7 +192,11 @@ impl Lexer<'_> {
         let mut lex = CodeToken::lexer(&self.text[base..]);
         loop {
             let fast_start = base + lex.span().end;
-            let fast_end = self.lex_frequent(fast_start);
+            let fast_end = if self.fast_path {
+                self.lex_frequent(fast_start)
+            } else {
+                fast_start
+            };
             lex.bump(fast_end - fast_start);
             let Some(token) = lex.next() else { break };
             let span = lex.span();

@@ -242,6 +242,66 @@ fn mutated_fixtures_round_trip() {
         let lexed = LexedText::new(&text);
         let concatenated: String = (0..lexed.len()).map(|idx| lexed.text(idx)).collect();
         assert_eq!(concatenated, text);
+        assert_fast_path_agrees(&text);
+    }
+}
+
+/// The lexer's hand-written fast path for frequent tokens gives exactly the tokens and
+/// errors of the logos rules alone.
+fn assert_fast_path_agrees(text: &str) {
+    let fast = LexedText::new(text);
+    let reference = LexedText::without_fast_path(text);
+    let tokens = |lexed: &LexedText<'_>| -> Vec<(SyntaxKind, crate::TextRange)> {
+        (0..lexed.len())
+            .map(|idx| (lexed.kind(idx), lexed.range(idx)))
+            .collect()
+    };
+    let (fast_tokens, reference_tokens) = (tokens(&fast), tokens(&reference));
+    if let Some(idx) = (0..fast_tokens.len().max(reference_tokens.len()))
+        .find(|&idx| fast_tokens.get(idx) != reference_tokens.get(idx))
+    {
+        panic!(
+            "the fast path differs at token {idx} of {text:?}: {:?} (fast) vs {:?} (logos)",
+            fast_tokens.get(idx),
+            reference_tokens.get(idx)
+        );
+    }
+    assert_eq!(fast.errors(), reference.errors(), "errors of {text:?}");
+}
+
+/// Every fixture, every corpus file and seeded random texts over HCL's punctuation lex
+/// the same with and without the fast path (mutated fixtures are checked in
+/// `mutated_fixtures_round_trip`).
+#[test]
+fn lexer_fast_path_agrees_with_logos() {
+    let mut texts: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
+        .iter()
+        .flat_map(|dir| fixtures(dir))
+        .map(|path| read(&path))
+        .collect();
+    let corpus = pcl_test_utils::corpus_dir().expect("the shared corpus (set PCL_CORPUS)");
+    for path in pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]) {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            texts.push(text);
+        }
+    }
+    assert!(texts.len() > 300, "found only {} texts", texts.len());
+    const ALPHABET: &[&str] = &[
+        "a", "b1", "-", "_", "0", "12", ".", "e", "E", "+", "5", "x", " ", "\t", "\n", "\r\n",
+        "\"", "\\", "${", "%{", "$${", "%%{", "}", "{", "[", "]", "(", ")", "=", "==", "!", "<",
+        "<<EOF\n", "EOF", "#", "//", "/*", "*/", "é", "\u{0}", "'", "&", "|", "?", ":", ",", "~",
+    ];
+    let mut rng = pcl_test_utils::generate::Rng::new(0x5EED_1E5E);
+    for _ in 0..20_000 {
+        let len = 1 + rng.below(24);
+        texts.push(
+            (0..len)
+                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+                .collect(),
+        );
+    }
+    for text in &texts {
+        assert_fast_path_agrees(text);
     }
 }
 
