@@ -148,6 +148,7 @@ fn parse_file(outcome: &mut Outcome, path: &Path, print_tree: bool) {
             labels.push(Label::secondary((), related).with_message(label));
         }
         let diagnostic = Diagnostic::error()
+            .with_code(error.code.to_string())
             .with_message(&error.message)
             .with_labels(labels);
         match term::emit_into_string(&config, &file, &diagnostic) {

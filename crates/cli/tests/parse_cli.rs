@@ -60,13 +60,13 @@ fn syntax_errors_are_rendered_with_location_and_exit_1() {
         1,
         expect![""],
         expect![[r#"
-            error: expected `)`, found `=`
+            error[PCL1004]: expected `)`, found `=`
               ┌─ main.pp:3:3
               │
             3 │ c = "x
               │   ^
 
-            error: unterminated string: add a closing `"` before the end of the line
+            error[PCL1002]: unterminated string: add a closing `"` before the end of the line
               ┌─ main.pp:3:5
               │
             3 │ c = "x
@@ -89,16 +89,16 @@ fn redefined_attribute_points_at_the_first_definition() {
         1,
         expect![""],
         expect![[r#"
-        error: the attribute `x` is already set in this block: each attribute may be set only once; remove or rename one of them
-          ┌─ main.pp:3:3
-          │
-        2 │   x = 1
-          │   - first set here
-        3 │   x = 2
-          │   ^
+            error[PCL1010]: the attribute `x` is already set in this block: each attribute may be set only once; remove or rename one of them
+              ┌─ main.pp:3:3
+              │
+            2 │   x = 1
+              │   - first set here
+            3 │   x = 2
+              │   ^
 
-        1 syntax error in 1 of 1 files
-    "#]],
+            1 syntax error in 1 of 1 files
+        "#]],
     );
 }
 
