@@ -96,39 +96,32 @@ pub fn named_object<'db>(
         (
             ItemKind::Provider,
             SmolStr::default(),
-            vec!["provider".to_owned()],
+            JsonPath::new(["provider"]),
         )
     } else if let Some(resource) = token.strip_prefix(RESOURCE_OBJECT) {
         (
             ItemKind::Resource,
             SmolStr::new(resource),
-            vec!["resources".to_owned(), resource.to_owned()],
+            JsonPath::new(["resources", resource]),
         )
     } else {
         (
             ItemKind::Type,
             token.clone(),
-            vec!["types".to_owned(), token.to_string()],
+            JsonPath::new(["types", token]),
         )
     };
     let item = SchemaItem::new(db, source, kind, item_token);
     let mut lowerer = Lowerer::new(db, source);
     let mut path = base;
-    path.push("properties".to_owned());
-    let properties = match decode_item(db, item) {
+    let properties = path.within(["properties"], |path| match decode_item(db, item) {
         Ok(Some(ItemSpec::Type(spec))) => {
             let shape = if object.input(db) {
                 Shape::Input
             } else {
                 Shape::Plain
             };
-            lowerer.object(
-                spec.properties(),
-                &spec.required,
-                shape,
-                Consts::Keep,
-                &mut path,
-            )
+            lowerer.object(spec.properties(), &spec.required, shape, Consts::Keep, path)
         }
         Ok(Some(ItemSpec::Resource(spec))) => {
             let mut properties = lowerer.object(
@@ -136,7 +129,7 @@ pub fn named_object<'db>(
                 &spec.required,
                 Shape::Plain,
                 Consts::Drop,
-                &mut path,
+                path,
             );
             if kind == ItemKind::Provider {
                 lowerer.keep_provider_outputs(spec, &mut properties);
@@ -148,7 +141,7 @@ pub fn named_object<'db>(
             lowerer.errors.push(error.clone());
             Vec::new()
         }
-    };
+    });
     LoweredObject {
         fields: properties.iter().map(|p| (p.name.clone(), p.ty)).collect(),
         properties: properties.into_boxed_slice(),
@@ -183,43 +176,42 @@ pub fn resource_types<'db>(
         _ => &no_spec,
     };
     let provider = item.kind(db) == ItemKind::Provider;
-    let mut path: Vec<String> = if provider {
-        vec!["provider".to_owned()]
+    let mut path = if provider {
+        JsonPath::new(["provider"])
     } else {
-        vec!["resources".to_owned(), item.token(db).to_string()]
+        JsonPath::new(["resources", item.token(db)])
     };
     let mut lowerer = Lowerer::new(db, item.source(db));
-    path.push("inputProperties".to_owned());
-    let inputs = lowerer.object(
-        &spec.input_properties,
-        &spec.required_inputs,
-        Shape::Input,
-        Consts::Keep,
-        &mut path,
-    );
-    path.pop();
-    path.push("stateInputs".to_owned());
-    let state_inputs = spec.state_inputs.as_ref().map(|state| {
-        path.push("properties".to_owned());
-        let lowered = lowerer.object(
-            state.properties(),
-            &state.required,
+    let inputs = path.within(["inputProperties"], |path| {
+        lowerer.object(
+            &spec.input_properties,
+            &spec.required_inputs,
             Shape::Input,
             Consts::Keep,
-            &mut path,
-        );
-        path.pop();
-        lowered.into_boxed_slice()
+            path,
+        )
     });
-    path.pop();
-    path.push("properties".to_owned());
-    let mut outputs = lowerer.object(
-        &spec.properties,
-        &spec.required,
-        Shape::Plain,
-        Consts::Drop,
-        &mut path,
-    );
+    let state_inputs = spec.state_inputs.as_ref().map(|state| {
+        path.within(["stateInputs", "properties"], |path| {
+            lowerer.object(
+                state.properties(),
+                &state.required,
+                Shape::Input,
+                Consts::Keep,
+                path,
+            )
+        })
+        .into_boxed_slice()
+    });
+    let mut outputs = path.within(["properties"], |path| {
+        lowerer.object(
+            &spec.properties,
+            &spec.required,
+            Shape::Plain,
+            Consts::Drop,
+            path,
+        )
+    });
     if provider {
         lowerer.keep_provider_outputs(spec, &mut outputs);
     }
@@ -289,16 +281,15 @@ pub fn function_types<'db>(
         });
     };
     let mut lowerer = Lowerer::new(db, item.source(db));
-    let mut path = vec!["functions".to_owned(), item.token(db).to_string()];
+    let mut path = JsonPath::new(["functions", item.token(db)]);
     let (inputs, input_shape_inputs) = match &spec.inputs {
-        Some(inputs) => {
-            path.extend(["inputs".to_owned(), "properties".to_owned()]);
+        Some(inputs) => path.within(["inputs", "properties"], |path| {
             let plain = lowerer.object(
                 inputs.properties(),
                 &inputs.required,
                 Shape::Plain,
                 Consts::Keep,
-                &mut path,
+                path,
             );
             let shaped = lowerer.quietly(|lowerer| {
                 lowerer.object(
@@ -306,32 +297,28 @@ pub fn function_types<'db>(
                     &inputs.required,
                     Shape::Input,
                     Consts::Keep,
-                    &mut path,
+                    path,
                 )
             });
-            path.truncate(2);
             (plain, shaped)
-        }
+        }),
         None => (Vec::new(), Vec::new()),
     };
     let result = match spec.result() {
-        Some((key, result)) => {
-            path.push(key.to_owned());
-            // A return type with `properties` is an object; anything else is a type.
-            if result.properties.is_some() {
-                path.push("properties".to_owned());
+        // A return type with `properties` is an object; anything else is a type.
+        Some((key, result)) if result.properties.is_some() => {
+            path.within([key, "properties"], |path| {
                 let properties = lowerer.object(
                     result.properties(),
                     &result.required,
                     Shape::Plain,
                     Consts::Keep,
-                    &mut path,
+                    path,
                 );
                 Ty::object(db, properties.into_iter().map(|p| (p.name, p.ty)))
-            } else {
-                lowerer.ty(result, Shape::Plain, &mut path)
-            }
+            })
         }
+        Some((key, result)) => path.within([key], |path| lowerer.ty(result, Shape::Plain, path)),
         None => Ty::object(db, []),
     };
     Ok(FunctionTypes {
@@ -365,16 +352,13 @@ pub fn config_types<'db>(
 ) -> Result<ConfigTypes<'db>, SchemaError> {
     let mut lowerer = Lowerer::new(db, item.source(db));
     let variables = match decode_item(db, item).as_ref().map_err(Clone::clone)? {
-        Some(ItemSpec::Config(spec)) => {
-            let mut path = vec!["config".to_owned(), "variables".to_owned()];
-            lowerer.object(
-                &spec.variables,
-                &spec.required,
-                Shape::Plain,
-                Consts::Keep,
-                &mut path,
-            )
-        }
+        Some(ItemSpec::Config(spec)) => lowerer.object(
+            &spec.variables,
+            &spec.required,
+            Shape::Plain,
+            Consts::Keep,
+            &mut JsonPath::new(["config", "variables"]),
+        ),
         _ => Vec::new(),
     };
     Ok(ConfigTypes {
@@ -406,7 +390,7 @@ pub fn type_definition<'db>(
 ) -> Result<LoweredType<'db>, SchemaError> {
     let mut lowerer = Lowerer::new(db, item.source(db));
     let token = item.token(db);
-    let path = vec!["types".to_owned(), token.to_string()];
+    let path = JsonPath::new(["types", token]);
     let definition = lowerer
         .local_type(item.source(db), token, Shape::Plain)
         .map_err(|(code, message)| lowerer.error(&path, code, message))?;
@@ -414,6 +398,36 @@ pub fn type_definition<'db>(
         definition,
         errors: lowerer.errors.into_boxed_slice(),
     })
+}
+
+/// The JSON pointer to the schema value being lowered, for error locations. Segments are
+/// added only for the duration of a closure ([`JsonPath::within`]), so every step down is
+/// undone on the way back up.
+struct JsonPath(Vec<String>);
+
+impl JsonPath {
+    fn new<S: AsRef<str>>(segments: impl IntoIterator<Item = S>) -> JsonPath {
+        JsonPath(
+            segments
+                .into_iter()
+                .map(|s| s.as_ref().to_owned())
+                .collect(),
+        )
+    }
+
+    /// Runs `inside` with `segments` appended to the path.
+    fn within<S: AsRef<str>, R>(
+        &mut self,
+        segments: impl IntoIterator<Item = S>,
+        inside: impl FnOnce(&mut JsonPath) -> R,
+    ) -> R {
+        let depth = self.0.len();
+        self.0
+            .extend(segments.into_iter().map(|s| s.as_ref().to_owned()));
+        let result = inside(self);
+        self.0.truncate(depth);
+        result
+    }
 }
 
 /// Lowering state: the package being read, and the errors found so far.
@@ -432,16 +446,16 @@ impl<'db> Lowerer<'db> {
         }
     }
 
-    fn error(&self, path: &[String], code: Code, message: String) -> SchemaError {
+    fn error(&self, path: &JsonPath, code: Code, message: String) -> SchemaError {
         SchemaError {
             code,
             file: self.source.file(self.db).clone(),
-            location: pointer(path),
+            location: pointer(&path.0),
             message,
         }
     }
 
-    fn report(&mut self, path: &[String], code: Code, message: String) {
+    fn report(&mut self, path: &JsonPath, code: Code, message: String) {
         let error = self.error(path, code, message);
         self.errors.push(error);
     }
@@ -463,35 +477,33 @@ impl<'db> Lowerer<'db> {
         required: &[String],
         shape: Shape,
         consts: Consts,
-        path: &mut Vec<String>,
+        path: &mut JsonPath,
     ) -> Vec<Property<'db>> {
         let db = self.db;
         let mut lowered = Vec::with_capacity(properties.len());
         for (name, spec) in properties {
-            path.push(name.clone());
             let is_required = required.contains(name);
-            let mut ty = self.ty(spec, shape, path);
-            if !is_required {
-                ty = Ty::optional(db, ty);
-            }
-            if let (Some(literal), Consts::Keep) = (&spec.constant, consts) {
-                match const_value(literal) {
-                    Ok(value) => ty = Ty::constant(db, ty, value),
-                    Err(message) => {
-                        path.push("const".to_owned());
-                        self.report(path, codes::SCHEMA_INVALID_TYPE, message);
-                        path.pop();
+            let property = path.within([name], |path| {
+                let mut ty = self.ty(spec, shape, path);
+                if !is_required {
+                    ty = Ty::optional(db, ty);
+                }
+                if let (Some(literal), Consts::Keep) = (&spec.constant, consts) {
+                    match const_value(literal) {
+                        Ok(value) => ty = Ty::constant(db, ty, value),
+                        Err(message) => path.within(["const"], |path| {
+                            self.report(path, codes::SCHEMA_INVALID_TYPE, message)
+                        }),
                     }
                 }
-            }
-            let discriminator = self.discriminated(spec, shape, path);
-            path.pop();
-            lowered.push(Property {
-                name: Name::from(name.as_str()),
-                ty,
-                required: is_required,
-                discriminator,
+                Property {
+                    name: Name::from(name.as_str()),
+                    ty,
+                    required: is_required,
+                    discriminator: self.discriminated(spec, shape, path),
+                }
             });
+            lowered.push(property);
         }
         lowered
     }
@@ -502,7 +514,7 @@ impl<'db> Lowerer<'db> {
         &mut self,
         spec: &TypeSpec,
         shape: Shape,
-        path: &[String],
+        path: &mut JsonPath,
     ) -> Option<Discriminated<'db>> {
         let discriminator = spec
             .discriminator
@@ -513,7 +525,7 @@ impl<'db> Lowerer<'db> {
             .iter()
             .map(|(value, reference)| {
                 let member = self.quietly(|lowerer| {
-                    lowerer.reference(reference, &TypeSpec::default(), shape, &mut path.to_vec())
+                    lowerer.reference(reference, &TypeSpec::default(), shape, path)
                 });
                 (Name::from(value.as_str()), member)
             })
@@ -527,19 +539,18 @@ impl<'db> Lowerer<'db> {
     /// Lower one type spec. In input shape, a level that is not `plain` becomes
     /// `union(T, output(T'))`, `T'` its plain form; the levels inside get the input shape
     /// whether or not this one is plain.
-    fn ty(&mut self, spec: &TypeSpec, shape: Shape, path: &mut Vec<String>) -> Ty<'db> {
+    fn ty(&mut self, spec: &TypeSpec, shape: Shape, path: &mut JsonPath) -> Ty<'db> {
         let db = self.db;
         let base = if let Some(reference) = &spec.reference {
             self.reference(reference, spec, shape, path)
         } else if !spec.one_of.is_empty() {
-            let mut members = Vec::with_capacity(spec.one_of.len());
-            path.push("oneOf".to_owned());
-            for (i, member) in spec.one_of.iter().enumerate() {
-                path.push(i.to_string());
-                members.push(self.ty(member, shape, path));
-                path.pop();
-            }
-            path.pop();
+            let members: Vec<_> = (spec.one_of.iter().enumerate())
+                .map(|(i, member)| {
+                    path.within(["oneOf", &i.to_string()], |path| {
+                        self.ty(member, shape, path)
+                    })
+                })
+                .collect();
             Ty::union(db, members)
         } else {
             self.by_kind(spec, shape, path)
@@ -553,7 +564,7 @@ impl<'db> Lowerer<'db> {
         }
     }
 
-    fn by_kind(&mut self, spec: &TypeSpec, shape: Shape, path: &mut Vec<String>) -> Ty<'db> {
+    fn by_kind(&mut self, spec: &TypeSpec, shape: Shape, path: &mut JsonPath) -> Ty<'db> {
         let db = self.db;
         let Some(kind) = spec.kind.as_deref() else {
             self.report(
@@ -570,9 +581,7 @@ impl<'db> Lowerer<'db> {
             "string" => Ty::string(db),
             "array" => match &spec.items {
                 Some(items) => {
-                    path.push("items".to_owned());
-                    let element = self.ty(items, shape, path);
-                    path.pop();
+                    let element = path.within(["items"], |path| self.ty(items, shape, path));
                     Ty::list(db, element)
                 }
                 None => {
@@ -586,12 +595,9 @@ impl<'db> Lowerer<'db> {
             },
             "object" => {
                 let element = match &spec.additional_properties {
-                    Some(values) => {
-                        path.push("additionalProperties".to_owned());
-                        let element = self.ty(values, shape, path);
-                        path.pop();
-                        element
-                    }
+                    Some(values) => path.within(["additionalProperties"], |path| {
+                        self.ty(values, shape, path)
+                    }),
                     // A map's values are strings unless said otherwise, shaped like any
                     // other level.
                     None => {
@@ -605,7 +611,6 @@ impl<'db> Lowerer<'db> {
                 Ty::map(db, element)
             }
             other => {
-                path.push("type".to_owned());
                 let mut message = format!("unknown type \"{other}\"");
                 match closest_name(other, PRIMITIVE_NAMES) {
                     Some(suggestion) => {
@@ -614,8 +619,9 @@ impl<'db> Lowerer<'db> {
                     None => message
                         .push_str(&format!("; expected one of {}", PRIMITIVE_NAMES.join(", "))),
                 }
-                self.report(path, codes::SCHEMA_INVALID_TYPE, message);
-                path.pop();
+                path.within(["type"], |path| {
+                    self.report(path, codes::SCHEMA_INVALID_TYPE, message)
+                });
                 Ty::none(db)
             }
         }
@@ -628,7 +634,7 @@ impl<'db> Lowerer<'db> {
         reference: &str,
         spec: &TypeSpec,
         shape: Shape,
-        path: &mut Vec<String>,
+        path: &mut JsonPath,
     ) -> Ty<'db> {
         let db = self.db;
         let (document, fragment) = reference.split_once('#').unwrap_or((reference, ""));
@@ -638,9 +644,7 @@ impl<'db> Lowerer<'db> {
                 "/Asset" => Ty::union(db, [Ty::opaque(db, "Archive"), Ty::opaque(db, "Asset")]),
                 "/Any" | "/Json" => Ty::dynamic(db),
                 _ => {
-                    path.push("$ref".to_owned());
-                    self.report(path, codes::SCHEMA_INVALID_TYPE, format!("unknown builtin type \"{reference}\"; expected pulumi.json#/Any, #/Archive, #/Asset or #/Json"));
-                    path.pop();
+                    path.within(["$ref"], |path| self.report(path, codes::SCHEMA_INVALID_TYPE, format!("unknown builtin type \"{reference}\"; expected pulumi.json#/Any, #/Archive, #/Asset or #/Json")));
                     Ty::dynamic(db)
                 }
             };
@@ -687,9 +691,7 @@ impl<'db> Lowerer<'db> {
         match outcome {
             Ok(TypeDefinition::Object(ty) | TypeDefinition::Enum(ty)) => ty,
             Err((code, message)) => {
-                path.push("$ref".to_owned());
-                self.report(path, code, message);
-                path.pop();
+                path.within(["$ref"], |path| self.report(path, code, message));
                 let opaque = Ty::opaque(db, &token);
                 match spec.kind.as_deref().and_then(|k| primitive(db, k)) {
                     Some(also) => Ty::union(db, [opaque, also]),
@@ -822,19 +824,19 @@ impl<'db> Lowerer<'db> {
     ) -> Ty<'db> {
         let db = self.db;
         // Problems are the definition's, wherever it is referenced from.
-        let path = &mut vec!["types".to_owned(), token.to_owned()];
+        let path = &mut JsonPath::new(["types", token]);
         let saved = std::mem::replace(&mut self.source, source);
         let underlying = match spec.kind.as_deref() {
             Some(kind) => primitive(db, kind).unwrap_or_else(|| {
-                path.push("type".to_owned());
-                self.report(
-                    path,
-                    codes::SCHEMA_INVALID_TYPE,
-                    format!(
-                        "an enum's type must be string, integer, number or boolean, not \"{kind}\""
-                    ),
-                );
-                path.pop();
+                path.within(["type"], |path| {
+                    self.report(
+                        path,
+                        codes::SCHEMA_INVALID_TYPE,
+                        format!(
+                            "an enum's type must be string, integer, number or boolean, not \"{kind}\""
+                        ),
+                    )
+                });
                 Ty::string(db)
             }),
             None => Ty::string(db),
@@ -843,22 +845,20 @@ impl<'db> Lowerer<'db> {
         for (i, value) in values.iter().enumerate() {
             match const_value(&value.value) {
                 Ok(constant) => constants.push(constant),
-                Err(message) => {
-                    path.extend(["enum".to_owned(), i.to_string(), "value".to_owned()]);
-                    self.report(path, codes::SCHEMA_INVALID_TYPE, message);
-                    path.truncate(path.len() - 3);
-                }
+                Err(message) => path.within(["enum", &i.to_string(), "value"], |path| {
+                    self.report(path, codes::SCHEMA_INVALID_TYPE, message)
+                }),
             }
         }
         self.source = saved;
         if constants.is_empty() {
-            path.push("enum".to_owned());
-            self.report(
-                path,
-                codes::SCHEMA_INVALID_TYPE,
-                "an enum needs at least one value".to_owned(),
-            );
-            path.pop();
+            path.within(["enum"], |path| {
+                self.report(
+                    path,
+                    codes::SCHEMA_INVALID_TYPE,
+                    "an enum needs at least one value".to_owned(),
+                )
+            });
             return underlying;
         }
         let canonical_token = match package_index(db, source) {
@@ -880,7 +880,7 @@ impl<'db> Lowerer<'db> {
         let db = self.db;
         let mut valid = Vec::new();
         for (name, token) in &spec.methods {
-            let path = ["resources", resource, "methods", name].map(str::to_owned);
+            let path = JsonPath::new(["resources", resource, "methods", name]);
             let item = SchemaItem::new(db, self.source, ItemKind::Function, SmolStr::new(token));
             let function = match decode_item(db, item) {
                 Ok(Some(ItemSpec::Function(function))) => function,
@@ -926,7 +926,8 @@ impl<'db> Lowerer<'db> {
             let Some(spec) = spec.properties.get(&*property.name) else {
                 return false;
             };
-            let ty = self.quietly(|lowerer| lowerer.ty(spec, Shape::Plain, &mut Vec::new()));
+            let ty =
+                self.quietly(|lowerer| lowerer.ty(spec, Shape::Plain, &mut JsonPath(Vec::new())));
             match ty.kind(db) {
                 TyKind::String => true,
                 TyKind::Enum(enumeration) => enumeration.underlying == Ty::string(db),

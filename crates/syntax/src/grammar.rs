@@ -10,7 +10,7 @@ mod templates;
 use pcl_diagnostics::codes;
 
 use crate::SyntaxKind::{self, *};
-use crate::parser::{CHAIN_LIMIT, CompletedMarker, NESTING_LIMIT, Parser};
+use crate::parser::{CHAIN_LIMIT, CompletedMarker, Parser};
 use crate::token_set::TokenSet;
 
 /// Parses a whole file: `SOURCE_FILE { BODY }`.

@@ -139,7 +139,7 @@ pub(crate) struct Parser<'t> {
     /// every rule returns, and [`Parser::wrap_rest_after_stop`] keeps the tree lossless.
     stopped: bool,
     /// Current nesting of brackets, blocks and templates.
-    pub(crate) depth: u32,
+    depth: u32,
     /// Current tree depth added by operator and traversal chains.
     pub(crate) chain: u32,
     newlines_significant: bool,
@@ -316,6 +316,31 @@ impl<'t> Parser<'t> {
 
     /// Reports an error at the current token; at a significant line break or the end of the
     /// input, at the end of the previous token instead.
+    /// Enters one more level of nesting (brackets, blocks, templates, unary operators). At
+    /// the limit it reports PCL1009 at the current token and returns `false`: the caller then
+    /// skips what it would have nested instead of recursing. Pair with [`Parser::leave_nesting`].
+    pub(crate) fn enter_nesting(&mut self) -> bool {
+        if self.depth >= NESTING_LIMIT {
+            self.error(
+                codes::NESTED_TOO_DEEPLY,
+                format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
+            );
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Enters one more level of nesting without the limit check, for lists whose elements
+    /// are expressions that check it themselves. Pair with [`Parser::leave_nesting`].
+    pub(crate) fn enter_list_nesting(&mut self) {
+        self.depth += 1;
+    }
+
+    pub(crate) fn leave_nesting(&mut self) {
+        self.depth -= 1;
+    }
+
     pub(crate) fn error(&mut self, code: Code, message: String) {
         let range = self.current_error_range();
         self.error_at(range, code, message);

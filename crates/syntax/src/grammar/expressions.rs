@@ -9,16 +9,11 @@ const EXPR_RECOVERY: TokenSet =
 /// Parses an expression, or reports that one was expected. Returns `None` when nothing could
 /// be parsed (and then nothing was consumed, unless it was an error node).
 pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
-    if p.depth >= NESTING_LIMIT {
-        p.error(
-            codes::NESTED_TOO_DEEPLY,
-            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
-        );
+    if !p.enter_nesting() {
         return Some(p.skip_balanced());
     }
-    p.depth += 1;
     let res = conditional(p);
-    p.depth -= 1;
+    p.leave_nesting();
     res
 }
 
@@ -109,22 +104,17 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     if !p.at(MINUS) && !p.at(BANG) {
         return postfix(p);
     }
-    if p.depth >= NESTING_LIMIT {
-        p.error(
-            codes::NESTED_TOO_DEEPLY,
-            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
-        );
+    if !p.enter_nesting() {
         return Some(p.skip_balanced());
     }
     let m = p.start();
     let op = p.current();
     p.bump();
-    p.depth += 1;
     if operand_follows(p, op.describe()) {
         // A missing operand reports its own error.
         unary(p);
     }
-    p.depth -= 1;
+    p.leave_nesting();
     Some(m.complete(p, UNARY_EXPR))
 }
 
@@ -404,7 +394,7 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
-    p.depth += 1;
+    p.enter_list_nesting();
     while !list_ends(p, spec.close, open_indent) {
         if expr(p).is_none() && !p.at_ts(spec.follow) {
             p.skip_until(spec.follow, false);
@@ -429,7 +419,7 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
             break;
         }
     }
-    p.depth -= 1;
+    p.leave_nesting();
     p.set_newlines_significant(significant);
     if !p.eat(spec.close) {
         p.error_at(
@@ -489,7 +479,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(true);
-    p.depth += 1;
+    p.enter_list_nesting();
     while !list_ends(p, R_CURLY, open_indent) {
         let before = p.progress();
         object_item(p);
@@ -507,7 +497,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
         p.skip_until(TokenSet::new(&[COMMA]), true);
         p.eat(COMMA);
     }
-    p.depth -= 1;
+    p.leave_nesting();
     p.set_newlines_significant(significant);
     if !p.eat(R_CURLY) {
         p.error_at(
@@ -579,14 +569,14 @@ fn for_expr(
     let m = p.start();
     p.bump();
     let significant = p.set_newlines_significant(false);
-    p.depth += 1;
+    p.enter_list_nesting();
     if for_intro(p) {
         result(p);
         opt_for_cond(p);
     } else {
         p.skip_until(TokenSet::new(&[close]), false);
     }
-    p.depth -= 1;
+    p.leave_nesting();
     let expected = if close == R_BRACK {
         "`]` to close the `for` expression"
     } else {

@@ -243,18 +243,13 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         m.complete(p, BLOCK);
         return;
     }
-    if p.depth >= NESTING_LIMIT {
-        p.error(
-            codes::NESTED_TOO_DEEPLY,
-            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
-        );
+    if !p.enter_nesting() {
         p.skip_balanced();
         m.complete(p, BLOCK);
         return;
     }
     let open_range = p.current_range();
     p.bump();
-    p.depth += 1;
     let single_line = !p.at_line_start() && !p.at(R_CURLY) && !p.at(EOF);
     if single_line {
         single_line_body(p, open_indent);
@@ -267,7 +262,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
             }),
         );
     }
-    p.depth -= 1;
+    p.leave_nesting();
     if !p.eat(R_CURLY) {
         p.error_at(
             open_range,

@@ -166,12 +166,7 @@ fn template_if(p: &mut Parser<'_>) {
 
 fn branch(p: &mut Parser<'_>, closers: &[&str]) {
     let m = p.start();
-    p.depth += 1;
-    if p.depth >= NESTING_LIMIT {
-        p.error(
-            codes::NESTED_TOO_DEEPLY,
-            format!("nested too deeply: more than {NESTING_LIMIT} levels of nesting"),
-        );
+    if !p.enter_nesting() {
         // Skip to the branch's end. A closing bracket that closes nothing here ends the
         // branch too: `skip_balanced` consumes nothing there, and looping on it would hang.
         while !p.at(EOF) && !p.at_ts(TEMPLATE_END) && !closers.contains(&directive_keyword(p)) {
@@ -183,8 +178,8 @@ fn branch(p: &mut Parser<'_>, closers: &[&str]) {
         }
     } else {
         template_parts(p, closers);
+        p.leave_nesting();
     }
-    p.depth -= 1;
     m.complete(p, TEMPLATE_PARTS);
 }
 
