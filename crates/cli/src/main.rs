@@ -1,54 +1,72 @@
 //! The `pcl` binary: one entry point for users, dispatching to subcommands.
 //!
-//! Each subcommand lives in its own module with a `run(args) -> ExitCode` function that
-//! does its own printing. Exit codes: 0 success, 1 the input has errors (syntax errors,
-//! token not found, ...), 2 usage or IO errors.
+//! The command line is declared with clap (derive): every subcommand has `--help`, `pcl
+//! help SUBCOMMAND` works, unknown commands and flags get a "did you mean", and `pcl
+//! completions SHELL` prints a completion script. Each subcommand lives in its own module
+//! with a `run` function that does its own printing and returns the exit code: 0 success,
+//! 1 the input has errors (syntax errors, invalid schemas, a token not found, a type
+//! error), 2 usage or IO errors.
 
+mod explain_cmd;
+mod inputs;
 mod parse_cmd;
+mod report;
 mod schema_cmd;
 mod type_cmd;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: pcl <command> [args]
+use clap::{CommandFactory, Parser, Subcommand};
 
-commands:
-  parse [--tree] PATH...      parse PCL/HCL files or directories and report syntax errors
-  schema [--schema-dir DIR]... PACKAGE|TOKEN
-                              list a Pulumi package schema, or print a token's types
-  type show TYPE              print a type in normal form, as JSON
-  type relate TO FROM         assignability, conversion and unification of two types, as JSON
-  type traverse TYPE KEY...   the type reached by .name, [N], [\"s\"] or [<T>] keys, as JSON
-  help                        print this message
-";
+use report::ColorWhen;
+
+/// Exit codes, shown at the end of every command's help.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success: no errors in the input
+  1  the input has errors
+  2  usage or IO error";
+
+/// The pcl front-end for Pulumi's PCL: parse programs, read package schemas and try the
+/// type system.
+#[derive(Parser)]
+#[command(name = "pcl", version, after_help = EXIT_CODES, propagate_version = true)]
+struct Cli {
+    /// When to colour diagnostics: `auto` colours on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Parse(parse_cmd::ParseArgs),
+    Schema(schema_cmd::SchemaArgs),
+    Type(type_cmd::TypeArgs),
+    Explain(explain_cmd::ExplainArgs),
+    /// Print a shell completion script (e.g. `pcl completions bash > /etc/bash_completion.d/pcl`).
+    #[command(after_help = EXIT_CODES)]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((command, rest)) = args.split_first() else {
-        return usage_error("no command given");
-    };
-    match command.as_str() {
-        "parse" => parse_cmd::run(rest),
-        "schema" => schema_cmd::run(rest),
-        "type" => type_cmd::run(rest),
-        "help" | "--help" | "-h" => {
-            print_out(USAGE);
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Parse(args) => parse_cmd::run(args, cli.color),
+        Command::Schema(args) => schema_cmd::run(args, cli.color),
+        Command::Type(args) => type_cmd::run(args),
+        Command::Explain(args) => explain_cmd::run(&args),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "pcl", &mut script);
+            print_out(&String::from_utf8_lossy(&script));
             ExitCode::SUCCESS
         }
-        other => usage_error(&format!("unknown command `{other}`")),
     }
-}
-
-/// Prints `message` and the usage text to stderr and returns exit code 2.
-pub(crate) fn usage_error(message: &str) -> ExitCode {
-    usage_error_with(message, USAGE)
-}
-
-/// Prints `message` and a subcommand's `usage` text to stderr and returns exit code 2.
-pub(crate) fn usage_error_with(message: &str, usage: &str) -> ExitCode {
-    print_err(&format!("error: {message}\n\n{usage}"));
-    ExitCode::from(2)
 }
 
 /// Writes to stdout, ignoring a closed pipe (`pcl parse --tree big.pp | head`).
@@ -63,4 +81,20 @@ pub(crate) fn print_out(text: &str) {
 pub(crate) fn print_err(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Prints `error: message` on stderr and returns exit code 2 (usage or IO).
+pub(crate) fn usage_error(message: &str) -> ExitCode {
+    print_err(&format!("error: {message}\n"));
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

@@ -1,8 +1,11 @@
 //! End-to-end tests of `pcl parse`: the real binary on files and directories, with exit
 //! codes, rendered diagnostics and the `--tree` format.
 
+mod common;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use expect_test::{Expect, expect};
 
@@ -13,15 +16,28 @@ struct Run {
 }
 
 fn pcl(args: &[&str], cwd: &Path) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    pcl_with_stdin(args, cwd, b"")
+}
+
+/// Runs pcl with `stdin` as standard input; the summary's time reads `<time>`.
+fn pcl_with_stdin(args: &[&str], cwd: &Path, stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
         .args(args)
         .current_dir(cwd)
-        .output()
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the pcl binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin).expect("stdin is written");
+    }
+    let output = child.wait_with_output().expect("the pcl binary runs");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stderr: common::without_times(&String::from_utf8_lossy(&output.stderr)),
     }
 }
 
@@ -48,7 +64,14 @@ fn check(run: &Run, code: i32, stdout: Expect, stderr: Expect) {
 fn example_program_parses() {
     let root = pcl_test_utils::project_root();
     let run = pcl(&["parse", "tests/data/programs/example"], &root);
-    check(&run, 0, expect![""], expect![""]);
+    check(
+        &run,
+        0,
+        expect![""],
+        expect![[r#"
+        parsed 1 file (45 lines, 992 B) in <time>: no errors
+    "#]],
+    );
 }
 
 #[test]
@@ -63,6 +86,8 @@ fn syntax_errors_are_rendered_with_location_and_exit_1() {
             error[PCL1004]: expected `)`, found `=`
               ┌─ main.pp:3:3
               │
+            2 │ b = (2 +
+              │     - to close this `(`
             3 │ c = "x
               │   ^
 
@@ -72,7 +97,7 @@ fn syntax_errors_are_rendered_with_location_and_exit_1() {
             3 │ c = "x
               │     ^^
 
-            2 syntax errors in 1 of 1 files
+            parsed 1 file (3 lines, 22 B) in <time>: 2 errors in 1 of 1 file
         "#]],
     );
 }
@@ -97,7 +122,7 @@ fn redefined_attribute_points_at_the_first_definition() {
             3 │   x = 2
               │   ^
 
-            1 syntax error in 1 of 1 files
+            parsed 1 file (4 lines, 26 B) in <time>: 1 error in 1 of 1 file
         "#]],
     );
 }
@@ -132,7 +157,9 @@ fn tree_prints_every_token_so_the_file_can_be_rebuilt() {
               COMMENT@13..16 "# c"
               NEWLINE@16..17 "\n"
         "##]],
-        expect![""],
+        expect![[r#"
+            parsed 1 file (1 line, 17 B) in <time>: no errors
+        "#]],
     );
 }
 
@@ -145,18 +172,156 @@ fn directories_are_walked_for_pcl_and_hcl_files() {
             ("sub/b.hcl", b"b = \n"),
             ("sub/deeper/c.tf", b"c = )\n"),
             ("notes.txt", b"not = parsed = at all\n"),
+            (".git/hidden.pp", b"hidden = (\n"),
+            ("sub/.terraform/hidden.tf", b"hidden = (\n"),
         ],
     );
-    let run = pcl(&["parse", "."], &dir);
+    let run = pcl(&["parse", "-q", "."], &dir);
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("b.hcl:1:5"), "{}", run.stderr);
     assert!(run.stderr.contains("c.tf:1:5"), "{}", run.stderr);
     assert!(!run.stderr.contains("notes.txt"), "{}", run.stderr);
-    assert!(
-        run.stderr.ends_with("2 syntax errors in 2 of 3 files\n"),
+    assert!(!run.stderr.contains("hidden"), "{}", run.stderr);
+    assert!(!run.stderr.contains("parsed"), "{}", run.stderr);
+    // A hidden directory named on the command line is parsed.
+    let run = pcl(&["parse", ".git"], &dir);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("hidden.pp"), "{}", run.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_to_directories_are_followed_only_when_named() {
+    let dir = scratch(
+        "links",
+        &[("prog/main.pp", b"a = 1\n"), ("other/b.pp", b"b = (\n")],
+    );
+    std::os::unix::fs::symlink("..", dir.join("prog/up")).expect("symlink");
+    std::os::unix::fs::symlink("../other", dir.join("prog/other")).expect("symlink");
+    let run = pcl(&["parse", "prog"], &dir);
+    check(
+        &run,
+        0,
+        expect![""],
+        expect![[r#"
+            parsed 1 file (1 line, 6 B) in <time>: no errors
+        "#]],
+    );
+    let run = pcl(&["parse", "-q", "prog/other"], &dir);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("b.pp:1:6"), "{}", run.stderr);
+}
+
+#[test]
+fn no_files_found_is_an_error() {
+    let dir = scratch("nofiles", &[("src/lib.rs", b"fn main() {}\n")]);
+    let run = pcl(&["parse", "src"], &dir);
+    check(
+        &run,
+        2,
+        expect![""],
+        expect![[r#"
+            error: no *.pp, *.hcl, *.tf files in `src` (hidden directories are skipped unless named)
+        "#]],
+    );
+}
+
+#[test]
+fn standard_input_is_dash() {
+    let dir = scratch("stdin", &[]);
+    let run = pcl_with_stdin(&["parse", "-"], &dir, b"a = 1\n");
+    check(
+        &run,
+        0,
+        expect![""],
+        expect![[r#"
+            parsed 1 file (1 line, 6 B) in <time>: no errors
+        "#]],
+    );
+    let run = pcl_with_stdin(&["parse", "-"], &dir, b"x = 1\n\n\n}\n");
+    check(
+        &run,
+        1,
+        expect![""],
+        expect![[r#"
+            error[PCL1003]: unexpected `}`: it closes nothing
+              ┌─ <stdin>:4:1
+              │
+            4 │ }
+              │ ^
+
+            parsed 1 file (4 lines, 10 B) in <time>: 1 error in 1 of 1 file
+        "#]],
+    );
+}
+
+#[test]
+fn json_diagnostics_are_lines_on_stdout() {
+    let dir = scratch("json", &[("s.pp", "é = [1, 2}\n".as_bytes())]);
+    let run = pcl(&["parse", "--format", "json", "-q", "s.pp"], &dir);
+    check(
+        &run,
+        1,
+        expect![[r#"
+            {"code":"PCL1006","severity":"error","message":"mismatched brackets: this `}` does not close the `[`","file":"s.pp","range":{"start":{"line":1,"column":10,"offset":10},"end":{"line":1,"column":11,"offset":11}},"labels":[{"file":"s.pp","range":{"start":{"line":1,"column":5,"offset":5},"end":{"line":1,"column":6,"offset":6}},"message":"this `[` is closed by `]`"}],"notes":[],"fixes":[]}
+        "#]],
+        expect![""],
+    );
+}
+
+#[test]
+fn human_output_is_capped_per_file() {
+    let text = "a = )\n".repeat(5);
+    let dir = scratch("cap", &[("many.pp", text.as_bytes())]);
+    let run = pcl(&["parse", "--max-errors", "2", "many.pp"], &dir);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr.matches("error[PCL1004]").count(),
+        2,
         "{}",
         run.stderr
     );
+    assert!(
+        run.stderr
+            .contains("... and 3 more errors in many.pp (--max-errors 2 shows more)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.ends_with("5 errors in 1 of 1 file\n"),
+        "{}",
+        run.stderr
+    );
+    let run = pcl(
+        &["parse", "--format", "json", "--max-errors", "2", "many.pp"],
+        &dir,
+    );
+    assert_eq!(run.stdout.lines().count(), 5, "JSON is never capped");
+}
+
+#[test]
+fn colour_follows_the_flag() {
+    let dir = scratch("colour", &[("bad.pp", b"a = )\n")]);
+    let run = pcl(&["parse", "--color", "always", "bad.pp"], &dir);
+    assert!(run.stderr.contains("\u{1b}["), "{}", run.stderr);
+    let run = pcl(&["parse", "--color", "never", "bad.pp"], &dir);
+    assert!(!run.stderr.contains("\u{1b}["), "{}", run.stderr);
+    // Not a terminal: no colour by default.
+    let run = pcl(&["parse", "bad.pp"], &dir);
+    assert!(!run.stderr.contains("\u{1b}["), "{}", run.stderr);
+}
+
+#[test]
+fn trees_of_several_files_have_headers() {
+    let dir = scratch("trees", &[("a.pp", b"a = 1\n"), ("b.pp", b"b = 2\n")]);
+    let run = pcl(&["parse", "--tree", "-q", "a.pp", "b.pp"], &dir);
+    assert_eq!(run.code, 0);
+    let headers: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("==="))
+        .collect();
+    assert_eq!(headers, ["=== a.pp", "=== b.pp"]);
 }
 
 #[test]
@@ -169,6 +334,7 @@ fn missing_file_is_an_io_error() {
         expect![""],
         expect![[r#"
             error: cannot read `nope.pp`: no such file or directory
+            parsed 0 files (0 lines, 0 B) in <time>: no errors
         "#]],
     );
 }
@@ -183,6 +349,7 @@ fn invalid_utf8_names_the_byte() {
         expect![""],
         expect![[r#"
             error: `bad.pp` is not valid UTF-8: byte 0xff at offset 14 does not start a valid UTF-8 sequence
+            parsed 0 files (0 lines, 0 B) in <time>: no errors
         "#]],
     );
 }
@@ -194,7 +361,6 @@ fn usage_errors_exit_2() {
         &["parse"][..],
         &["parse", "--frobnicate", "x.pp"],
         &["frobnicate"],
-        &[],
     ] {
         let run = pcl(args, &dir);
         assert_eq!(run.code, 2, "{args:?}");
@@ -204,12 +370,22 @@ fn usage_errors_exit_2() {
             run.stderr
         );
         assert!(
-            run.stderr.contains("usage: pcl"),
+            run.stderr.contains("Usage: pcl"),
             "{args:?}: {}",
             run.stderr
         );
     }
-    let run = pcl(&["help"], &dir);
-    assert_eq!(run.code, 0);
-    assert!(run.stdout.contains("parse [--tree] PATH..."));
+    assert_eq!(pcl(&[], &dir).code, 2, "no command");
+    let run = pcl(&["pars", "x.pp"], &dir);
+    assert!(
+        run.stderr.contains("a similar subcommand exists: 'parse'"),
+        "{}",
+        run.stderr
+    );
+    let run = pcl(&["parse", "--tre", "x.pp"], &dir);
+    assert!(
+        run.stderr.contains("a similar argument exists: '--tree'"),
+        "{}",
+        run.stderr
+    );
 }

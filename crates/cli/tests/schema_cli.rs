@@ -92,10 +92,16 @@ fn package_and_token() {
               urn (required): output(string)
             methods (1):
               grow: tok:index/thing:Thing/grow
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/elsewhere: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/missing: unknown function tok:index/thing:Thing/missing
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/selfless: function tok:index/thing:Thing/selfless has no __self__ parameter
-            exit 2
+            stderr: error[PCL2005]: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/elsewhere
+            stderr:
+            stderr: error[PCL2005]: unknown function tok:index/thing:Thing/missing
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/missing
+            stderr:
+            stderr: error[PCL2005]: function tok:index/thing:Thing/selfless has no __self__ parameter
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/selfless
+            stderr:
+            exit 1
             $ pcl schema --schema-dir $SCHEMAS tok:index:Thing
             resource tok:index/thing:Thing
             inputs (1):
@@ -106,10 +112,16 @@ fn package_and_token() {
               urn (required): output(string)
             methods (1):
               grow: tok:index/thing:Thing/grow
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/elsewhere: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/missing: unknown function tok:index/thing:Thing/missing
-            stderr: error: $SCHEMAS/tok-1.2.3.json: /resources/tok:index~1thing:Thing/methods/selfless: function tok:index/thing:Thing/selfless has no __self__ parameter
-            exit 2
+            stderr: error[PCL2005]: invalid function token format tok:index/getThing:getThing; expected a token of the shape "tok:index/thing:Thing/<method name>"
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/elsewhere
+            stderr:
+            stderr: error[PCL2005]: unknown function tok:index/thing:Thing/missing
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/missing
+            stderr:
+            stderr: error[PCL2005]: function tok:index/thing:Thing/selfless has no __self__ parameter
+            stderr:  = in $SCHEMAS/tok-1.2.3.json at /resources/tok:index~1thing:Thing/methods/selfless
+            stderr:
+            exit 1
             $ pcl schema --schema-dir $SCHEMAS tok:index:getThing
             function tok:index/getThing:getThing
             arguments (1):
@@ -139,6 +151,19 @@ fn search_path_and_versions() {
             (&["nested"], Some("/does/not/exist:$SCHEMAS/versions")),
             (&["--schema-dir", &versions, "vr"], None),
             (&["missing"], None),
+            (&["--schema-dir", &versions, "ver@1.9.0"], None),
+            (&["--schema-dir", &versions, "ver@3.0.0"], None),
+            (
+                &[
+                    "--schema-dir",
+                    &versions,
+                    "--use",
+                    "ver@1.9.0",
+                    "ver:index:V1_9_0",
+                ],
+                None,
+            ),
+            (&["--schema-dir", &versions, "ver:index:V1_9_0"], None),
         ],
         expect![[r#"
             $ pcl schema --schema-dir $SCHEMAS/versions ver
@@ -169,10 +194,40 @@ fn search_path_and_versions() {
             config (0):
             exit 0
             $ pcl schema --schema-dir $SCHEMAS/versions vr
-            stderr: error: no schema for package `vr` in $SCHEMAS/versions (looked for vr.json, vr-VERSION.json and vr/schema.json); did you mean `ver`?
+            stderr: error[PCL2007]: no schema for package `vr` in $SCHEMAS/versions (looked for vr.json, vr-VERSION.json and vr/schema.json); did you mean `ver`?
+            stderr:  = in vr
+            stderr:
             exit 1
             $ pcl schema missing
-            stderr: error: no schema for package `missing`; no schema directories given (use --schema-dir DIR or set PCL_SCHEMA_PATH)
+            stderr: error[PCL2007]: no schema for package `missing`; no schema directories given (use --schema-dir DIR or set PCL_SCHEMA_PATH)
+            stderr:  = in missing
+            stderr:
+            exit 1
+            $ pcl schema --schema-dir $SCHEMAS/versions ver@1.9.0
+            package ver 1.9.0 ($SCHEMAS/versions/ver-1.9.0.json)
+            provider: default, no configuration
+            resources (1):
+              ver:index:V1_9_0
+            functions (0):
+            types (0):
+            config (0):
+            exit 0
+            $ pcl schema --schema-dir $SCHEMAS/versions ver@3.0.0
+            stderr: error[PCL2007]: no schema for package `ver` version 3.0.0 in $SCHEMAS/versions (looked for ver.json, ver-VERSION.json and ver/schema.json); did you mean `ver`?
+            stderr:  = in ver
+            stderr:
+            exit 1
+            $ pcl schema --schema-dir $SCHEMAS/versions --use ver@1.9.0 ver:index:V1_9_0
+            resource ver:index:V1_9_0
+            inputs (0):
+            outputs (2):
+              id (required): output(id)
+              urn (required): output(string)
+            exit 0
+            $ pcl schema --schema-dir $SCHEMAS/versions ver:index:V1_9_0
+            stderr: error[PCL2010]: package `ver` ($SCHEMAS/versions/ver-1.10.0.json) has no resource, function or type `ver:index:V1_9_0`; did you mean `ver:index:V1_10_0`?
+            stderr:  = in $SCHEMAS/versions/ver-1.10.0.json
+            stderr:
             exit 1
         "#]],
     );
@@ -202,16 +257,22 @@ fn not_found_and_errors() {
         ],
         expect![[r#"
             $ pcl schema --schema-dir $SCHEMAS tok:index:thing
-            stderr: error: package `tok` ($SCHEMAS/tok-1.2.3.json) has no resource, function or type `tok:index:thing`; did you mean `tok:index/thing:Thing`?
+            stderr: error[PCL2010]: package `tok` ($SCHEMAS/tok-1.2.3.json) has no resource, function or type `tok:index:thing`; did you mean `tok:index/thing:Thing`?
+            stderr:  = in $SCHEMAS/tok-1.2.3.json
+            stderr:
             exit 1
             $ pcl schema --schema-dir $SCHEMAS tok:index:Nothing
-            stderr: error: package `tok` ($SCHEMAS/tok-1.2.3.json) has no resource, function or type `tok:index:Nothing`; did you mean `tok:index/thing:Thing` or `tok:index/getThing:getThing`?
+            stderr: error[PCL2010]: package `tok` ($SCHEMAS/tok-1.2.3.json) has no resource, function or type `tok:index:Nothing`; did you mean `tok:index/thing:Thing` or `tok:index/getThing:getThing`?
+            stderr:  = in $SCHEMAS/tok-1.2.3.json
+            stderr:
             exit 1
             $ pcl schema --schema-dir $SCHEMAS bad:a:b:c
             stderr: error: malformed token 'bad:a:b:c': expected 'pkg:module:member' or 'pkg:member'
             exit 2
             $ pcl schema --schema-dir $SCHEMAS ../etc/passwd:index:R
-            stderr: error: `../etc/passwd` is not a package name (a letter, then letters, digits, `-` or `_`)
+            stderr: error[PCL2008]: `../etc/passwd` is not a package name (a letter, then letters, digits, `-` or `_`)
+            stderr:  = in ../etc/passwd
+            stderr:
             exit 2
             $ pcl schema --schema-dir $SCHEMAS unknowntypes:index:Res
             resource unknowntypes:index:Res
@@ -226,13 +287,25 @@ fn not_found_and_errors() {
             outputs (2):
               id (required): output(id)
               urn (required): output(string)
-            stderr: error: $SCHEMAS/unknowntypes.json: /types/unknowntypes:index:Empty/enum: an enum needs at least one value
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/length/type: unknown type "integr"; did you mean "integer"?
-            stderr: error: $SCHEMAS/unknowntypes.json: /types/unknowntypes:index:Shape/type: an enum's type must be string, integer, number or boolean, not "object"
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/things: an array type needs `items`
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/weird/type: unknown type "tuple"; expected one of boolean, integer, number, string, array, object
-            stderr: error: $SCHEMAS/unknowntypes.json: /resources/unknowntypes:index:Res/inputProperties/what: a type needs `type`, `$ref` or `oneOf`
-            exit 2
+            stderr: error[PCL2003]: an enum needs at least one value
+            stderr:  = in $SCHEMAS/unknowntypes.json at /types/unknowntypes:index:Empty/enum
+            stderr:
+            stderr: error[PCL2003]: unknown type "integr"; did you mean "integer"?
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/length/type
+            stderr:
+            stderr: error[PCL2003]: an enum's type must be string, integer, number or boolean, not "object"
+            stderr:  = in $SCHEMAS/unknowntypes.json at /types/unknowntypes:index:Shape/type
+            stderr:
+            stderr: error[PCL2003]: an array type needs `items`
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/things
+            stderr:
+            stderr: error[PCL2003]: unknown type "tuple"; expected one of boolean, integer, number, string, array, object
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/weird/type
+            stderr:
+            stderr: error[PCL2003]: a type needs `type`, `$ref` or `oneOf`
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/what
+            stderr:
+            exit 1
             $ pcl schema $SCHEMAS/bad-malformed-json.json
             package malformed ($SCHEMAS/bad-malformed-json.json)
             provider: default, no configuration
@@ -243,46 +316,29 @@ fn not_found_and_errors() {
             config (0):
             exit 0
             $ pcl schema --schema-dir
-            stderr: error: `--schema-dir` needs a directory
+            stderr: error: a value is required for '--schema-dir <DIR>' but none was supplied
             stderr:
-            stderr: usage: pcl schema [--schema-dir DIR]... PACKAGE|TOKEN|FILE.json
-            stderr:
-            stderr:   PACKAGE     list the package's resources, functions and types
-            stderr:   TOKEN       print a resource's input and output types, a function's argument and
-            stderr:               result types, or a type's definition (e.g. random:index/randomPet:RandomPet)
-            stderr:   FILE.json   list the package in that schema file
-            stderr:
-            stderr: Schemas are looked up as NAME.json, NAME-VERSION.json or NAME/schema.json in each
-            stderr: --schema-dir, then in the directories of PCL_SCHEMA_PATH; the highest version wins.
+            stderr: For more information, try '--help'.
             exit 2
             $ pcl schema --schema-dir /does/not/exist x
-            stderr: error: schema directory /does/not/exist does not exist
+            stderr: error: schema directory `/does/not/exist` does not exist
             exit 2
             $ pcl schema --bogus x
-            stderr: error: unknown option `--bogus` for `pcl schema`
+            stderr: error: unexpected argument '--bogus' found
             stderr:
-            stderr: usage: pcl schema [--schema-dir DIR]... PACKAGE|TOKEN|FILE.json
+            stderr:   tip: to pass '--bogus' as a value, use '-- --bogus'
             stderr:
-            stderr:   PACKAGE     list the package's resources, functions and types
-            stderr:   TOKEN       print a resource's input and output types, a function's argument and
-            stderr:               result types, or a type's definition (e.g. random:index/randomPet:RandomPet)
-            stderr:   FILE.json   list the package in that schema file
+            stderr: Usage: pcl schema [OPTIONS] <TARGET> [TOKEN]
             stderr:
-            stderr: Schemas are looked up as NAME.json, NAME-VERSION.json or NAME/schema.json in each
-            stderr: --schema-dir, then in the directories of PCL_SCHEMA_PATH; the highest version wins.
+            stderr: For more information, try '--help'.
             exit 2
             $ pcl schema
-            stderr: error: `pcl schema` takes one PACKAGE, TOKEN or FILE.json
+            stderr: error: the following required arguments were not provided:
+            stderr:   <TARGET>
             stderr:
-            stderr: usage: pcl schema [--schema-dir DIR]... PACKAGE|TOKEN|FILE.json
+            stderr: Usage: pcl schema <TARGET> [TOKEN]
             stderr:
-            stderr:   PACKAGE     list the package's resources, functions and types
-            stderr:   TOKEN       print a resource's input and output types, a function's argument and
-            stderr:               result types, or a type's definition (e.g. random:index/randomPet:RandomPet)
-            stderr:   FILE.json   list the package in that schema file
-            stderr:
-            stderr: Schemas are looked up as NAME.json, NAME-VERSION.json or NAME/schema.json in each
-            stderr: --schema-dir, then in the directories of PCL_SCHEMA_PATH; the highest version wins.
+            stderr: For more information, try '--help'.
             exit 2
         "#]],
     );
@@ -305,4 +361,167 @@ fn not_utf8_names_the_byte() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Schema files named directly, and on standard input.
+#[test]
+fn files_and_standard_input() {
+    let dir = schemas();
+    let file = dir.join("recursion.json");
+    let file = file.to_string_lossy();
+    check(
+        &[
+            (&[&file, "recursion:index:Node"], None),
+            (&["--format", "json", &file, "recursion:index:Node"], None),
+            (&[&dir.join("missing.json").to_string_lossy()], None),
+        ],
+        expect![[r#"
+            $ pcl schema $SCHEMAS/recursion.json recursion:index:Node
+            object type recursion:index:Node: object(recursion:index:Node)
+            properties (3):
+              children (optional): union(list(object(recursion:index:Node)), none)
+              next (optional): union(none, object(recursion:index:Node))
+              value (required): string
+            properties in input shape (3):
+              children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))
+              next (optional): union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))
+              value (required): union(output(string), string)
+            exit 0
+            $ pcl schema --format json $SCHEMAS/recursion.json recursion:index:Node
+            {
+              "kind": "object type",
+              "token": "recursion:index:Node",
+              "type": "object(recursion:index:Node)",
+              "sections": [
+                {
+                  "title": "properties",
+                  "properties": [
+                    {
+                      "name": "children",
+                      "type": "union(list(object(recursion:index:Node)), none)",
+                      "required": false
+                    },
+                    {
+                      "name": "next",
+                      "type": "union(none, object(recursion:index:Node))",
+                      "required": false
+                    },
+                    {
+                      "name": "value",
+                      "type": "string",
+                      "required": true
+                    }
+                  ]
+                },
+                {
+                  "title": "properties in input shape",
+                  "properties": [
+                    {
+                      "name": "children",
+                      "type": "union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))",
+                      "required": false
+                    },
+                    {
+                      "name": "next",
+                      "type": "union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))",
+                      "required": false
+                    },
+                    {
+                      "name": "value",
+                      "type": "union(output(string), string)",
+                      "required": true
+                    }
+                  ]
+                }
+              ]
+            }
+            exit 0
+            $ pcl schema $SCHEMAS/missing.json
+            stderr: error[PCL2009]: no such file or directory
+            stderr:  = in $SCHEMAS/missing.json
+            stderr:
+            exit 2
+        "#]],
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(["schema", "-", "recursion:index:Node"])
+        .stdin(std::fs::File::open(dir.join("recursion.json")).expect("fixture"))
+        .output()
+        .expect("the pcl binary runs");
+    expect![[r#"
+        $ pcl schema - recursion:index:Node < recursion.json
+        object type recursion:index:Node: object(recursion:index:Node)
+        properties (3):
+          children (optional): union(list(object(recursion:index:Node)), none)
+          next (optional): union(none, object(recursion:index:Node))
+          value (required): string
+        properties in input shape (3):
+          children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))
+          next (optional): union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))
+          value (required): union(output(string), string)
+        exit 0
+    "#]]
+    .assert_eq(&common::transcript("$ pcl schema - recursion:index:Node < recursion.json", &output));
+}
+
+/// `--check` lowers every item and reports every problem, in both formats.
+#[test]
+fn check_reports_every_problem() {
+    let dir = schemas();
+    let dir = dir.to_string_lossy();
+    check(
+        &[
+            (&["--schema-dir", &dir, "--check", "recursion"], None),
+            (&["--schema-dir", &dir, "--check", "unknowntypes"], None),
+            (
+                &[
+                    "--schema-dir",
+                    &dir,
+                    "--check",
+                    "--format",
+                    "json",
+                    "-q",
+                    "tok",
+                ],
+                None,
+            ),
+        ],
+        expect![[r#"
+            $ pcl schema --schema-dir $SCHEMAS --check recursion
+            stderr: checked 1 file (30 lines, 903 B) in <time>: no errors
+            exit 0
+            $ pcl schema --schema-dir $SCHEMAS --check unknowntypes
+            stderr: error[PCL2002]: expected a string, number, boolean or null
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Odd/inputProperties/odd/const
+            stderr:
+            stderr: error[PCL2003]: an enum needs at least one value
+            stderr:  = in $SCHEMAS/unknowntypes.json at /types/unknowntypes:index:Empty/enum
+            stderr:
+            stderr: error[PCL2003]: unknown type "integr"; did you mean "integer"?
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/length/type
+            stderr:
+            stderr: error[PCL2003]: an enum's type must be string, integer, number or boolean, not "object"
+            stderr:  = in $SCHEMAS/unknowntypes.json at /types/unknowntypes:index:Shape/type
+            stderr:
+            stderr: error[PCL2003]: an array type needs `items`
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/things
+            stderr:
+            stderr: error[PCL2003]: unknown type "tuple"; expected one of boolean, integer, number, string, array, object
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/weird/type
+            stderr:
+            stderr: error[PCL2003]: a type needs `type`, `$ref` or `oneOf`
+            stderr:  = in $SCHEMAS/unknowntypes.json at /resources/unknowntypes:index:Res/inputProperties/what
+            stderr:
+            stderr: error[PCL2003]: unknown type "strin"; did you mean "string"?
+            stderr:  = in $SCHEMAS/unknowntypes.json at /config/variables/zone/type
+            stderr:
+            stderr: checked 1 file (25 lines, 852 B) in <time>: 8 errors in 1 of 1 file
+            exit 1
+            $ pcl schema --schema-dir $SCHEMAS --check --format json -q tok
+            {"code":"PCL2005","severity":"error","message":"invalid function token format tok:index/getThing:getThing; expected a token of the shape \"tok:index/thing:Thing/<method name>\"","file":"$SCHEMAS/tok-1.2.3.json","range":null,"location":"/resources/tok:index~1thing:Thing/methods/elsewhere","labels":[],"notes":[],"fixes":[]}
+            {"code":"PCL2005","severity":"error","message":"unknown function tok:index/thing:Thing/missing","file":"$SCHEMAS/tok-1.2.3.json","range":null,"location":"/resources/tok:index~1thing:Thing/methods/missing","labels":[],"notes":[],"fixes":[]}
+            {"code":"PCL2005","severity":"error","message":"function tok:index/thing:Thing/selfless has no __self__ parameter","file":"$SCHEMAS/tok-1.2.3.json","range":null,"location":"/resources/tok:index~1thing:Thing/methods/selfless","labels":[],"notes":[],"fixes":[]}
+            exit 1
+        "#]],
+    );
 }

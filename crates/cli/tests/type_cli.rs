@@ -17,7 +17,9 @@ fn check(runs: &[&[&str]], expected: Expect) {
             .output()
             .expect("the pcl binary runs");
         let command_line = format!("$ pcl type {}", args.join(" "));
-        transcript.push_str(&common::transcript(&command_line, &output));
+        let data = pcl_test_utils::test_data_dir();
+        let data = data.to_string_lossy();
+        transcript.push_str(&common::transcript(&command_line, &output).replace(&*data, "$DATA"));
     }
     expected.assert_eq(&transcript);
 }
@@ -113,7 +115,7 @@ fn traverse() {
             $ pcl type traverse tuple(int, string) [2]
             {"type": "dynamic", "error": true}
             stderr: error[PCL3004]: at `[2]`: tuple index must be between 0 and 2
-            exit 0
+            exit 1
             $ pcl type traverse tuple(int, string) [<number>]
             {"type": "union(int, string)", "error": false}
             exit 0
@@ -123,7 +125,7 @@ fn traverse() {
             $ pcl type traverse output(object({a = int})) .b
             {"type": "output(dynamic)", "error": true}
             stderr: error[PCL3002]: at `.b`: unknown property 'b' among [a]
-            exit 0
+            exit 1
             $ pcl type traverse none .a
             {"type": "none", "error": false}
             stderr: warning[PCL3006]: at `.a`: cannot traverse value of type none
@@ -149,17 +151,18 @@ fn malformed_input_exits_2() {
         ],
         expect![[r#"
             $ pcl type show list(int
-            stderr: error: invalid type `list(int`: column 9: expected `)`, found the end of the type
+            stderr: error[PCL3001]: invalid type `list(int`: column 9: expected `)`, found the end of the type
             exit 2
             $ pcl type show strng
-            stderr: error: invalid type `strng`: column 1: unknown type `strng`; did you mean `string`?
+            stderr: error[PCL3001]: invalid type `strng`: column 1: unknown type `strng`; did you mean `string`?
             exit 2
             $ pcl type relate int
-            stderr: error: wrong arguments for `pcl type`
+            stderr: error: the following required arguments were not provided:
+            stderr:   <FROM>
             stderr:
-            stderr: usage: pcl type show TYPE
-            stderr:        pcl type relate TO FROM
-            stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
+            stderr: Usage: pcl type relate <TO> <FROM>
+            stderr:
+            stderr: For more information, try '--help'.
             exit 2
             $ pcl type traverse int a
             stderr: error: invalid key `a`: not a key; expected `.name`, `[N]`, `["s"]` or `[<T>]`
@@ -168,15 +171,81 @@ fn malformed_input_exits_2() {
             stderr: error: invalid key `[1x]`: invalid number literal `1x`; expected `.name`, `[N]`, `["s"]` or `[<T>]`
             exit 2
             $ pcl type traverse list(int) [<lst(int)>]
-            stderr: error: invalid key type `lst(int)`: column 1: unknown type `lst`; did you mean `list`?
+            stderr: error[PCL3001]: invalid key type `lst(int)`: column 1: unknown type `lst`; did you mean `list`?
             exit 2
             $ pcl type bogus
-            stderr: error: unknown `pcl type` command `bogus`
+            stderr: error: unrecognized subcommand 'bogus'
             stderr:
-            stderr: usage: pcl type show TYPE
-            stderr:        pcl type relate TO FROM
-            stderr:        pcl type traverse TYPE KEY...    (KEY: .name, [N], ["s"] or [<T>])
+            stderr: Usage: pcl type [OPTIONS] <COMMAND>
+            stderr:
+            stderr: For more information, try '--help'.
             exit 2
+        "#]],
+    );
+}
+
+/// With `--schema-dir`, type strings name schema object types, whose properties come
+/// from the schema.
+#[test]
+fn schema_object_types() {
+    let dir = pcl_test_utils::test_data_dir().join("schemas");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    check(
+        &[
+            &[
+                "traverse",
+                "--schema-dir",
+                dir,
+                "object(recursion:index:Node)",
+                ".value",
+            ],
+            &[
+                "traverse",
+                "--schema-dir",
+                dir,
+                "object(recursion:index:Node)",
+                ".next",
+                ".bogus",
+            ],
+            &[
+                "relate",
+                "--schema-dir",
+                dir,
+                "object(recursion:index:Node)",
+                "object({value = int})",
+            ],
+            &[
+                "relate",
+                "--schema-dir",
+                dir,
+                "object(recursion:index:Node)",
+                "object({bogus = bool})",
+            ],
+            &["show", "--schema-dir", dir, "object(missing:index:Node)"],
+            &["traverse", "list(int)", "[<list(int)>]"],
+        ],
+        expect![[r#"
+            $ pcl type traverse --schema-dir $DATA/schemas object(recursion:index:Node) .value
+            {"type": "string", "error": false}
+            exit 0
+            $ pcl type traverse --schema-dir $DATA/schemas object(recursion:index:Node) .next .bogus
+            {"type": "dynamic", "error": true}
+            stderr: error[PCL3002]: at `.bogus`: unknown property 'bogus' among [children next value]
+            stderr: error[PCL3006]: at `.bogus`: cannot traverse value of type union(none, object(recursion:index:Node))
+            exit 1
+            $ pcl type relate --schema-dir $DATA/schemas object(recursion:index:Node) object({value = int})
+            {"assignable": false, "conversion": "safe", "unify": {"safe": "object({children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = string})", "unsafe": "object({children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = string})"}}
+            exit 0
+            $ pcl type relate --schema-dir $DATA/schemas object(recursion:index:Node) object({bogus = bool})
+            {"assignable": false, "conversion": "none", "unify": {"safe": "object({bogus = union(bool, none), children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = union(none, string)})", "unsafe": "object({bogus = union(bool, none), children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = union(none, string)})"}}
+            exit 0
+            $ pcl type show --schema-dir $DATA/schemas object(missing:index:Node)
+            stderr: error: cannot load the schema of `missing:index:Node`: no schema for package `missing` in $DATA/schemas (looked for missing.json, missing-VERSION.json and missing/schema.json)
+            exit 2
+            $ pcl type traverse list(int) [<list(int)>]
+            {"type": "int", "error": true}
+            stderr: error[PCL3005]: at `[<list(int)>]`: list indices must be numbers
+            exit 1
         "#]],
     );
 }

@@ -1,149 +1,402 @@
 //! What `pcl schema` prints: a package's contents with counts, or one token's types in
-//! type display syntax with each property marked required or optional.
+//! type display syntax with each property marked required or optional. Both are built as
+//! data ([`PackageListing`], [`ItemDescription`]) that renders as text or serializes as
+//! the JSON `pcl schema --format json` prints.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use pcl_types::display;
+use serde::Serialize;
 use smol_str::SmolStr;
 
 use crate::lower::{
     Property, config_types, function_types, named_object, resource_types, type_definition,
 };
+use crate::spec::TypeSpec;
 use crate::{
-    ItemKind, PackageSource, SchemaError, SchemaItem, TypeDefinition, canonical, package_index,
+    ItemKind, ItemSpec, PackageSource, SchemaError, SchemaItem, TypeDefinition, canonical,
+    decode_item, package_index,
 };
 
-/// The package's name, version, file, and its resources, functions and types.
+/// A package's name, version, file, and its resources, functions, types and configuration.
+#[derive(Serialize, Debug)]
+pub struct PackageListing {
+    pub package: SmolStr,
+    pub version: Option<SmolStr>,
+    pub file: SmolStr,
+    /// Whether the schema declares a provider (else the default one, with no configuration).
+    pub provider: bool,
+    pub resources: Vec<SmolStr>,
+    pub functions: Vec<SmolStr>,
+    pub types: Vec<SmolStr>,
+    pub config: Vec<ConfigVariable>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ConfigVariable {
+    pub name: SmolStr,
+    pub required: bool,
+}
+
+/// One item's types, in display syntax.
+#[derive(Serialize, Debug)]
+pub struct ItemDescription {
+    /// `resource`, `component resource`, `provider`, `function`, `configuration`,
+    /// `object type` or `enum type`.
+    pub kind: &'static str,
+    pub token: SmolStr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The type itself, for object and enum types.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    /// A function's inputs in positional order (`multiArgumentInputs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub positional_arguments: Vec<SmolStr>,
+    /// Property lists: `inputs`, `state inputs (read)`, `outputs`, `arguments`,
+    /// `variables`, `properties`, `properties in input shape`.
+    pub sections: Vec<PropertySection>,
+    /// A function's result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<FunctionResult>,
+    /// A resource's methods and the functions that implement them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub methods: Vec<Method>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct PropertySection {
+    pub title: &'static str,
+    pub properties: Vec<PropertyDescription>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct PropertyDescription {
+    pub name: SmolStr,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// For a `oneOf` with a discriminator: the member type for each value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discriminator: Option<DiscriminatorDescription>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct DiscriminatorDescription {
+    pub property: SmolStr,
+    pub members: BTreeMap<SmolStr, String>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct FunctionResult {
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Whether the schema declares a return type (else the result is `object({})`).
+    pub declared: bool,
+    pub plain: bool,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Method {
+    pub name: SmolStr,
+    pub function: SmolStr,
+}
+
+/// The package's listing.
+pub fn package_listing(
+    db: &dyn pcl_types::Db,
+    source: PackageSource,
+) -> Result<PackageListing, SchemaError> {
+    let index = package_index(db, source).as_ref().map_err(Clone::clone)?;
+    let config = SchemaItem::new(db, source, ItemKind::Config, SmolStr::default());
+    let config = match config_types(db, config) {
+        Ok(config) => (config.variables.iter())
+            .map(|variable| ConfigVariable {
+                name: SmolStr::new(&*variable.name),
+                required: variable.required,
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    Ok(PackageListing {
+        package: index.name.clone(),
+        version: index.version.clone(),
+        file: source.file(db).clone(),
+        provider: index.provider.is_some(),
+        resources: index.resources.tokens().cloned().collect(),
+        functions: index.functions.tokens().cloned().collect(),
+        types: index.types.tokens().cloned().collect(),
+        config,
+    })
+}
+
+impl PackageListing {
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let version = (self.version.as_deref())
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "package {}{version} ({})", self.package, self.file);
+        let provider = if self.provider {
+            "declared"
+        } else {
+            "default, no configuration"
+        };
+        let _ = writeln!(out, "provider: {provider}");
+        for (title, tokens) in [
+            ("resources", &self.resources),
+            ("functions", &self.functions),
+            ("types", &self.types),
+        ] {
+            let _ = writeln!(out, "{title} ({}):", tokens.len());
+            for token in tokens {
+                let _ = writeln!(out, "  {token}");
+            }
+        }
+        let _ = writeln!(out, "config ({}):", self.config.len());
+        for variable in &self.config {
+            let marker = if variable.required { " (required)" } else { "" };
+            let _ = writeln!(out, "  {}{marker}", variable.name);
+        }
+        out
+    }
+}
+
+/// The package's contents as text.
 pub fn describe_package(
     db: &dyn pcl_types::Db,
     source: PackageSource,
 ) -> Result<String, SchemaError> {
-    let index = package_index(db, source).as_ref().map_err(Clone::clone)?;
-    let mut out = String::new();
-    let version = index
-        .version
-        .as_deref()
-        .map(|v| format!(" {v}"))
-        .unwrap_or_default();
-    let _ = writeln!(out, "package {}{version} ({})", index.name, source.file(db));
-    let provider = if index.provider.is_some() {
-        "declared"
-    } else {
-        "default, no configuration"
-    };
-    let _ = writeln!(out, "provider: {provider}");
-    for (title, section) in [
-        ("resources", &index.resources),
-        ("functions", &index.functions),
-        ("types", &index.types),
-    ] {
-        let _ = writeln!(out, "{title} ({}):", section.len());
-        for token in section.tokens() {
-            let _ = writeln!(out, "  {token}");
-        }
-    }
-    let config = SchemaItem::new(db, source, ItemKind::Config, SmolStr::default());
-    if let Ok(config) = config_types(db, config) {
-        let _ = writeln!(out, "config ({}):", config.variables.len());
-        for variable in &config.variables {
-            let marker = if variable.required { " (required)" } else { "" };
-            let _ = writeln!(out, "  {}{marker}", variable.name);
-        }
-    }
-    Ok(out)
+    Ok(package_listing(db, source)?.to_text())
 }
 
 /// One item's types, and the schema errors met while lowering them (the types show
 /// `none` or an opaque type where those are).
-pub fn describe_token(
+pub fn item_description(
     db: &dyn pcl_types::Db,
     source: PackageSource,
     kind: ItemKind,
     token: &SmolStr,
-) -> Result<(String, Vec<SchemaError>), SchemaError> {
+) -> Result<(ItemDescription, Vec<SchemaError>), SchemaError> {
     let item = SchemaItem::new(db, source, kind, token.clone());
-    let mut out = String::new();
+    let spec = decode_item(db, item).as_ref().map_err(Clone::clone)?;
+    let mut described = ItemDescription {
+        kind: "",
+        token: token.clone(),
+        description: None,
+        ty: None,
+        positional_arguments: Vec::new(),
+        sections: Vec::new(),
+        result: None,
+        methods: Vec::new(),
+    };
     let errors = match kind {
         ItemKind::Resource | ItemKind::Provider => {
             let types = resource_types(db, item).as_ref().map_err(Clone::clone)?;
-            let what = match kind {
+            let spec = match spec {
+                Some(ItemSpec::Resource(spec)) => Some(&**spec),
+                _ => None,
+            };
+            described.kind = match kind {
                 ItemKind::Provider => "provider",
                 _ if types.is_component => "component resource",
                 _ => "resource",
             };
-            let _ = writeln!(out, "{what} {token}");
-            properties(db, &mut out, "inputs", &types.inputs);
+            described.description = spec.and_then(|spec| spec.description.clone());
+            let state_specs = spec.and_then(|spec| spec.state_inputs.as_ref());
+            described.section(
+                db,
+                "inputs",
+                &types.inputs,
+                spec.map(|s| &s.input_properties),
+            );
             if let Some(state_inputs) = &types.state_inputs {
-                properties(db, &mut out, "state inputs (read)", state_inputs);
+                let specs = state_specs.map(TypeSpec::properties);
+                described.section(db, "state inputs (read)", state_inputs, specs);
             }
-            properties(db, &mut out, "outputs", &types.outputs);
-            if !types.methods.is_empty() {
-                let _ = writeln!(out, "methods ({}):", types.methods.len());
-                for (name, function) in &types.methods {
-                    let _ = writeln!(out, "  {name}: {function}");
-                }
-            }
+            described.section(db, "outputs", &types.outputs, spec.map(|s| &s.properties));
+            described.methods = (types.methods.iter())
+                .map(|(name, function)| Method {
+                    name: name.clone(),
+                    function: function.clone(),
+                })
+                .collect();
             types.errors.to_vec()
         }
         ItemKind::Function => {
             let types = function_types(db, item).as_ref().map_err(Clone::clone)?;
-            let _ = writeln!(out, "function {token}");
-            if !types.multi_argument_inputs.is_empty() {
-                let order: Vec<&str> = types
-                    .multi_argument_inputs
-                    .iter()
-                    .map(SmolStr::as_str)
-                    .collect();
-                let _ = writeln!(out, "positional arguments: {}", order.join(", "));
-            }
+            let spec = match spec {
+                Some(ItemSpec::Function(spec)) => Some(&**spec),
+                _ => None,
+            };
+            described.kind = "function";
+            described.description = spec.and_then(|spec| spec.description.clone());
+            described.positional_arguments = types.multi_argument_inputs.to_vec();
             if types.has_inputs {
-                properties(db, &mut out, "arguments", &types.inputs);
-            } else {
-                let _ = writeln!(out, "arguments: none declared");
+                let specs = spec
+                    .and_then(|s| s.inputs.as_ref())
+                    .map(TypeSpec::properties);
+                described.section(db, "arguments", &types.inputs, specs);
             }
-            match (types.has_result, types.result_plain) {
-                (false, _) => {
-                    let _ = writeln!(out, "result: none declared ({})", display(db, types.result));
-                }
-                (true, true) => {
-                    let _ = writeln!(out, "result (plain): {}", display(db, types.result));
-                }
-                (true, false) => {
-                    let _ = writeln!(out, "result: {}", display(db, types.result));
-                }
-            }
+            described.result = Some(FunctionResult {
+                ty: display(db, types.result).to_string(),
+                declared: types.has_result,
+                plain: types.result_plain,
+            });
             types.errors.to_vec()
         }
         ItemKind::Config => {
             let types = config_types(db, item).as_ref().map_err(Clone::clone)?;
-            let _ = writeln!(out, "configuration of package {}", index_name(db, source));
-            properties(db, &mut out, "variables", &types.variables);
+            let specs = match spec {
+                Some(ItemSpec::Config(spec)) => Some(&spec.variables),
+                _ => None,
+            };
+            described.kind = "configuration";
+            described.token = index_name(db, source);
+            described.section(db, "variables", &types.variables, specs);
             types.errors.to_vec()
         }
         ItemKind::Type => {
             let lowered = type_definition(db, item).as_ref().map_err(Clone::clone)?;
+            let spec = match spec {
+                Some(ItemSpec::Type(spec)) => Some(&**spec),
+                _ => None,
+            };
+            described.description = spec.and_then(|spec| spec.description.clone());
             let mut errors = lowered.errors.to_vec();
             match lowered.definition {
                 TypeDefinition::Enum(ty) => {
-                    let _ = writeln!(out, "enum type {token}\n  {}", display(db, ty));
+                    described.kind = "enum type";
+                    described.ty = Some(display(db, ty).to_string());
                 }
                 TypeDefinition::Object(ty) => {
-                    let _ = writeln!(out, "object type {token}: {}", display(db, ty));
+                    described.kind = "object type";
+                    described.ty = Some(display(db, ty).to_string());
                     if let pcl_types::TyKind::Named(object) = ty.kind(db) {
+                        let specs = spec.map(TypeSpec::properties);
                         let plain = named_object(db, *object);
-                        properties(db, &mut out, "properties", &plain.properties);
+                        described.section(db, "properties", &plain.properties, specs);
                         errors.extend(plain.errors.iter().cloned());
                         // The input shape (where a resource input reaches this type) has the
                         // same problems, so only its properties are shown.
                         let input = named_object(db, object.input_flavour(db));
-                        properties(db, &mut out, "properties in input shape", &input.properties);
+                        let title = "properties in input shape";
+                        described.section(db, title, &input.properties, specs);
                     }
                 }
             }
             errors
         }
     };
-    Ok((out, errors))
+    Ok((described, errors))
+}
+
+impl ItemDescription {
+    fn section(
+        &mut self,
+        db: &dyn pcl_types::Db,
+        title: &'static str,
+        properties: &[Property<'_>],
+        specs: Option<&BTreeMap<String, TypeSpec>>,
+    ) {
+        let properties = (properties.iter())
+            .map(|property| PropertyDescription {
+                name: SmolStr::new(&*property.name),
+                ty: display(db, property.ty).to_string(),
+                required: property.required,
+                description: (specs.and_then(|specs| specs.get(&*property.name)))
+                    .and_then(|spec| spec.description.clone()),
+                discriminator: property.discriminator.as_ref().map(|discriminated| {
+                    DiscriminatorDescription {
+                        property: SmolStr::new(&*discriminated.property),
+                        members: (discriminated.members.iter())
+                            .map(|(value, member)| {
+                                (SmolStr::new(&**value), display(db, *member).to_string())
+                            })
+                            .collect(),
+                    }
+                }),
+            })
+            .collect();
+        self.sections.push(PropertySection { title, properties });
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        match (self.kind, &self.ty) {
+            ("configuration", _) => {
+                let _ = writeln!(out, "configuration of package {}", self.token);
+            }
+            ("enum type", Some(ty)) => {
+                let _ = writeln!(out, "enum type {}\n  {ty}", self.token);
+            }
+            ("object type", Some(ty)) => {
+                let _ = writeln!(out, "object type {}: {ty}", self.token);
+            }
+            (kind, _) => {
+                let _ = writeln!(out, "{kind} {}", self.token);
+            }
+        }
+        if !self.positional_arguments.is_empty() {
+            let order: Vec<&str> = self
+                .positional_arguments
+                .iter()
+                .map(SmolStr::as_str)
+                .collect();
+            let _ = writeln!(out, "positional arguments: {}", order.join(", "));
+        }
+        if self.kind == "function" && !self.sections.iter().any(|s| s.title == "arguments") {
+            let _ = writeln!(out, "arguments: none declared");
+        }
+        for section in &self.sections {
+            let _ = writeln!(out, "{} ({}):", section.title, section.properties.len());
+            for property in &section.properties {
+                let marker = if property.required {
+                    "required"
+                } else {
+                    "optional"
+                };
+                let _ = writeln!(out, "  {} ({marker}): {}", property.name, property.ty);
+                if let Some(discriminator) = &property.discriminator {
+                    for (value, member) in &discriminator.members {
+                        let _ = writeln!(
+                            out,
+                            "    when {} = {value:?}: {member}",
+                            discriminator.property
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(result) = &self.result {
+            let _ = match (result.declared, result.plain) {
+                (false, _) => writeln!(out, "result: none declared ({})", result.ty),
+                (true, true) => writeln!(out, "result (plain): {}", result.ty),
+                (true, false) => writeln!(out, "result: {}", result.ty),
+            };
+        }
+        if !self.methods.is_empty() {
+            let _ = writeln!(out, "methods ({}):", self.methods.len());
+            for method in &self.methods {
+                let _ = writeln!(out, "  {}: {}", method.name, method.function);
+            }
+        }
+        out
+    }
+}
+
+/// One item's types as text, and the schema errors met while lowering them.
+pub fn describe_token(
+    db: &dyn pcl_types::Db,
+    source: PackageSource,
+    kind: ItemKind,
+    token: &SmolStr,
+) -> Result<(String, Vec<SchemaError>), SchemaError> {
+    let (described, errors) = item_description(db, source, kind, token)?;
+    Ok((described.to_text(), errors))
 }
 
 fn index_name(db: &dyn salsa::Database, source: PackageSource) -> SmolStr {
@@ -151,33 +404,6 @@ fn index_name(db: &dyn salsa::Database, source: PackageSource) -> SmolStr {
         .as_ref()
         .map(|index| index.name.clone())
         .unwrap_or_default()
-}
-
-fn properties(db: &dyn pcl_types::Db, out: &mut String, title: &str, properties: &[Property<'_>]) {
-    let _ = writeln!(out, "{title} ({}):", properties.len());
-    for property in properties {
-        let marker = if property.required {
-            "required"
-        } else {
-            "optional"
-        };
-        let _ = writeln!(
-            out,
-            "  {} ({marker}): {}",
-            property.name,
-            display(db, property.ty)
-        );
-        if let Some(discriminated) = &property.discriminator {
-            for (value, member) in &discriminated.members {
-                let _ = writeln!(
-                    out,
-                    "    when {} = {value:?}: {}",
-                    discriminated.property,
-                    display(db, *member)
-                );
-            }
-        }
-    }
 }
 
 /// Up to three tokens of the package that look like `written`: same canonical form

@@ -33,7 +33,10 @@ mod tests;
 use pcl_types::{Name, NamedObject, Ty};
 use smol_str::SmolStr;
 
-pub use describe::{describe_package, describe_token, suggest_tokens};
+pub use describe::{
+    ItemDescription, PackageListing, describe_package, describe_token, item_description,
+    package_listing, suggest_tokens,
+};
 pub use error::SchemaError;
 pub use index::{PackageIndex, Section, Span, package_index};
 pub use item::SchemaItem;

@@ -419,7 +419,11 @@ fn display_path(path: &Path) -> SmolStr {
 fn read_text(path: &Path) -> Result<Arc<str>, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
         path: path.to_owned(),
-        message: e.to_string(),
+        message: match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+            _ => e.to_string(),
+        },
     })?;
     String::from_utf8(bytes)
         .map(Arc::from)

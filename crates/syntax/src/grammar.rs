@@ -12,6 +12,7 @@ use pcl_diagnostics::codes;
 use crate::SyntaxKind::{self, *};
 use crate::parser::{CHAIN_LIMIT, CompletedMarker, Parser};
 use crate::token_set::TokenSet;
+use rowan::TextRange;
 
 /// Parses a whole file: `SOURCE_FILE { BODY }`.
 pub(crate) fn source_file(p: &mut Parser<'_>) {

@@ -100,17 +100,30 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     grammar::source_file(&mut parser);
     let (events, parse_errors) = parser.finish();
     let green = syntax_node::build_tree(&lexed, events);
-    let mut errors: Vec<SyntaxError> = lexed
-        .errors()
-        .iter()
-        .map(|err| SyntaxError {
-            code: err.code,
-            range: err.range,
-            message: err.message.clone(),
-            related: None,
-        })
-        .chain(parse_errors)
-        .collect();
+    let lex_errors = lexed.errors().iter().map(|err| SyntaxError {
+        code: err.code,
+        range: err.range,
+        message: err.message.clone(),
+        related: None,
+    });
+    let mut lex_error_starts: Vec<TextSize> =
+        lexed.errors().iter().map(|e| e.range.start()).collect();
+    lex_error_starts.sort_unstable();
+    // A parse error where the lexer already reported one (a stray `@`, a malformed heredoc
+    // opener) follows from it: one error per cause, the lexer's.
+    // An unterminated heredoc takes the rest of the file, closing brackets included: the
+    // brackets it leaves unclosed are not further mistakes.
+    let heredoc_start = (lexed.errors().iter())
+        .filter(|err| err.code == pcl_diagnostics::codes::UNTERMINATED_HEREDOC)
+        .map(|err| err.range.start())
+        .min();
+    let parse_errors = parse_errors.into_iter().filter(|err| {
+        let swallowed = heredoc_start.is_some_and(|start| {
+            err.code == pcl_diagnostics::codes::UNCLOSED_DELIMITER && err.range.start() < start
+        });
+        !swallowed && lex_error_starts.binary_search(&err.range.start()).is_err()
+    });
+    let mut errors: Vec<SyntaxError> = lex_errors.chain(parse_errors).collect();
     errors.sort_by_key(|err| (err.range.start(), err.range.end()));
     errors.dedup();
     Parse { green, errors }

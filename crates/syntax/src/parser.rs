@@ -373,9 +373,10 @@ impl<'t> Parser<'t> {
         related: TextRange,
         label: &str,
     ) {
+        let before = self.errors.len();
         self.error_at(range, code, message);
-        if let Some(last) = self.errors.last_mut()
-            && last.range == range
+        if self.errors.len() > before
+            && let Some(last) = self.errors.last_mut()
         {
             last.related = Some((related, label.to_owned()));
         }
@@ -411,7 +412,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn current_error_range(&self) -> TextRange {
+    pub(crate) fn current_error_range(&self) -> TextRange {
         let at_break = self.current() == EOF
             || (self.newlines_significant && self.at_line_start() && self.pos > 0);
         if !at_break {
@@ -431,7 +432,8 @@ impl<'t> Parser<'t> {
 
     /// Wraps the current token in an `ERROR` node and reports `message` at it.
     pub(crate) fn err_and_bump(&mut self, code: Code, message: String) {
-        self.error(code, message);
+        // The message is about this token, even at the start of a line.
+        self.error_at(self.current_range(), code, message);
         let m = self.start();
         self.bump();
         m.complete(self, ERROR);

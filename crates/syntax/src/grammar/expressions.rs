@@ -205,6 +205,7 @@ fn dot_step(p: &mut Parser<'_>) -> SyntaxKind {
 
 /// `[ expr ]`, with newlines ignored inside.
 fn index_brackets(p: &mut Parser<'_>) {
+    let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     if p.at(R_BRACK) {
@@ -215,7 +216,7 @@ fn index_brackets(p: &mut Parser<'_>) {
     } else {
         expr(p);
     }
-    close_bracket(p, R_BRACK, "`]` to close the index");
+    close_bracket(p, R_BRACK, "`]` to close the index", open_range);
     p.set_newlines_significant(significant);
 }
 
@@ -421,6 +422,9 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     }
     p.leave_nesting();
     p.set_newlines_significant(significant);
+    if mismatched_close(p, spec.close, open_range) {
+        return;
+    }
     if !p.eat(spec.close) {
         p.error_at(
             open_range,
@@ -430,13 +434,60 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     }
 }
 
-/// The closing bracket `close`; on junk before it, reports `expected` and skips to it.
-fn close_bracket(p: &mut Parser<'_>, close: SyntaxKind, expected: &str) {
+/// The closing bracket `close` of the bracket at `open_range`; at a closing bracket of
+/// another kind, reports the mismatch; on junk before it, reports `expected` (pointing
+/// back at the opener) and skips to it.
+fn close_bracket(p: &mut Parser<'_>, close: SyntaxKind, expected: &str, open_range: TextRange) {
+    if mismatched_close(p, close, open_range) {
+        return;
+    }
     if !p.at(close) {
-        p.error_expected(expected);
+        let found = p.describe_current();
+        let range = p.current_error_range();
+        p.error_related(
+            range,
+            codes::EXPECTED_TOKEN,
+            format!("expected {expected}, found {found}"),
+            open_range,
+            &format!("to close this {}", opener(close)),
+        );
         p.skip_until(TokenSet::new(&[close]), false);
     }
     p.eat(close);
+}
+
+/// At a closing bracket of another kind than `close` on the same line (`[1, 2}`; one that
+/// starts a line closes an enclosing block, and the list is reported unclosed instead),
+/// reports the mismatch at it, with the opener at `open_range` labelled, and leaves it for
+/// the enclosing construct. Later errors at the same token are dropped as follow-ups.
+fn mismatched_close(p: &mut Parser<'_>, close: SyntaxKind, open_range: TextRange) -> bool {
+    const CLOSERS: TokenSet = TokenSet::new(&[R_PAREN, R_BRACK, R_CURLY]);
+    if p.at(close) || !p.at_ts(CLOSERS) || p.at_line_start() {
+        return false;
+    }
+    let found = p.current();
+    let range = p.current_range();
+    p.error_related(
+        range,
+        codes::MISMATCHED_DELIMITER,
+        format!(
+            "mismatched brackets: this {} does not close the {}",
+            found.describe(),
+            opener(close)
+        ),
+        open_range,
+        &format!("this {} is closed by {}", opener(close), close.describe()),
+    );
+    true
+}
+
+/// The opening bracket that `close` closes, quoted.
+fn opener(close: SyntaxKind) -> &'static str {
+    match close {
+        R_PAREN => "`(`",
+        R_BRACK => "`[`",
+        _ => "`{`",
+    }
 }
 
 /// Whether a bracketed list closed by `close` ends here: at its closer, at another closing
@@ -452,10 +503,11 @@ const LIST_STOP: TokenSet = TokenSet::new(&[R_PAREN, R_BRACK, R_CURLY, CLOSE_QUO
 // a = (1 + 2) * 3
 fn paren(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
+    let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     expr(p);
-    close_bracket(p, R_PAREN, "`)`");
+    close_bracket(p, R_PAREN, "`)`", open_range);
     p.set_newlines_significant(significant);
     m.complete(p, PAREN_EXPR)
 }
@@ -567,6 +619,7 @@ fn for_expr(
     result: fn(&mut Parser<'_>),
 ) -> CompletedMarker {
     let m = p.start();
+    let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.enter_list_nesting();
@@ -582,7 +635,7 @@ fn for_expr(
     } else {
         "`}` to close the `for` expression"
     };
-    close_bracket(p, close, expected);
+    close_bracket(p, close, expected, open_range);
     p.set_newlines_significant(significant);
     m.complete(p, kind)
 }

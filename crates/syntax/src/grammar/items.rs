@@ -179,11 +179,12 @@ fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
         p.skip_until(TokenSet::new(&[]), true);
         return;
     }
-    item_end(p, close_on_same_line);
+    item_end(p, close_on_same_line, "the attribute value");
 }
 
-/// After an attribute or block: the item must end its line.
-fn item_end(p: &mut Parser<'_>, close_on_same_line: bool) {
+/// After an attribute or block (`after` names what just ended, for the message): the item
+/// must end its line.
+fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
     if p.at(EOF) || p.at_line_start() || (close_on_same_line && p.at_ts(SINGLE_LINE_END)) {
         // In a single-line block, the block reports a `,` itself.
         return;
@@ -192,7 +193,7 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool) {
         "unexpected `,`: each attribute must be on its own line".to_owned()
     } else {
         format!(
-            "expected a newline after the attribute value, found {}",
+            "expected a newline after {after}, found {}",
             p.describe_current()
         )
     };
@@ -271,7 +272,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         );
     }
     m.complete(p, BLOCK);
-    item_end(p, close_on_same_line);
+    item_end(p, close_on_same_line, "the block's closing `}`");
 }
 
 // test single_line_block

@@ -1,0 +1,151 @@
+//! What commands read: the files named on the command line or found below named
+//! directories, and standard input as `-`, with the walking rules every command shares.
+//!
+//! Walking rules (as ripgrep and `terraform fmt` users expect, minus `.gitignore`):
+//! a directory is walked recursively in sorted order; symbolic links to directories are
+//! followed only when named on the command line; hidden entries (a name starting with
+//! `.`, such as `.git` or `.terraform`) are skipped unless named; only files with one of
+//! the command's extensions are picked up below a directory, while a file named on the
+//! command line is read whatever its extension.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The name standard input goes by in messages.
+pub(crate) const STDIN_NAME: &str = "<stdin>";
+
+/// One input, read and decoded.
+pub(crate) struct SourceFile {
+    /// The path as given or found (relative when the argument was), or `<stdin>`.
+    pub(crate) name: String,
+    pub(crate) text: String,
+}
+
+/// An input to read: a file path or standard input.
+pub(crate) enum Input {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Input {
+    pub(crate) fn read(&self) -> Result<SourceFile, String> {
+        match self {
+            Input::Stdin => {
+                let mut bytes = Vec::new();
+                std::io::stdin()
+                    .lock()
+                    .read_to_end(&mut bytes)
+                    .map_err(|err| format!("cannot read {STDIN_NAME}: {}", io_reason(&err)))?;
+                decode(STDIN_NAME, bytes)
+            }
+            Input::File(path) => {
+                let name = path.display().to_string();
+                let bytes = std::fs::read(path)
+                    .map_err(|err| format!("cannot read `{name}`: {}", io_reason(&err)))?;
+                decode(&name, bytes)
+            }
+        }
+    }
+}
+
+/// The inputs the command-line `paths` name, in order, and an error message for each path
+/// that cannot be read. `-` is standard input (at most once).
+pub(crate) fn expand(paths: &[PathBuf], extensions: &[&str]) -> (Vec<Input>, Vec<String>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    let mut stdin_seen = false;
+    for path in paths {
+        if path.as_os_str() == "-" {
+            if !stdin_seen {
+                inputs.push(Input::Stdin);
+                stdin_seen = true;
+            }
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => walk(path, extensions, &mut inputs, &mut errors),
+            Ok(_) => inputs.push(Input::File(path.clone())),
+            Err(err) => errors.push(format!(
+                "cannot read `{}`: {}",
+                path.display(),
+                io_reason(&err)
+            )),
+        }
+    }
+    (inputs, errors)
+}
+
+/// What a search for `extensions` under `paths` looked for, for the "no files" error.
+pub(crate) fn searched_for(paths: &[PathBuf], extensions: &[&str]) -> String {
+    let patterns: Vec<String> = extensions.iter().map(|ext| format!("*.{ext}")).collect();
+    let places: Vec<String> = paths
+        .iter()
+        .map(|path| format!("`{}`", path.display()))
+        .collect();
+    format!(
+        "no {} files in {} (hidden directories are skipped unless named)",
+        patterns.join(", "),
+        places.join(", ")
+    )
+}
+
+fn walk(root: &Path, extensions: &[&str], inputs: &mut Vec<Input>, errors: &mut Vec<String>) {
+    let entries = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| entry.depth() == 0 || !is_hidden(entry.file_name()));
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let place = err.path().unwrap_or(root).display().to_string();
+                let reason = err.io_error().map_or_else(|| err.to_string(), io_reason);
+                errors.push(format!("cannot read `{place}`: {reason}"));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let wanted = path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(|ext| extensions.contains(&ext));
+        // A link to a file counts as the file; a link to a directory is not followed.
+        let is_file = entry.file_type().is_file()
+            || (entry.path_is_symlink() && std::fs::metadata(path).is_ok_and(|m| m.is_file()));
+        if wanted && is_file {
+            inputs.push(Input::File(path.to_path_buf()));
+        }
+    }
+}
+
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|name| name.starts_with('.') && name != "." && name != "..")
+}
+
+/// The text of `bytes`; not UTF-8 is an error naming the first invalid byte.
+fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile {
+            name: name.to_owned(),
+            text,
+        }),
+        Err(err) => {
+            let offset = err.utf8_error().valid_up_to();
+            let byte = err.as_bytes()[offset];
+            Err(format!(
+                "`{name}` is not valid UTF-8: byte 0x{byte:02x} at offset {offset} does not start a valid UTF-8 sequence"
+            ))
+        }
+    }
+}
+
+/// An IO error's reason without the OS error number noise.
+pub(crate) fn io_reason(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => err.to_string(),
+    }
+}

@@ -1,0 +1,449 @@
+//! How diagnostics reach the user: rendered with source snippets on stderr (coloured on a
+//! terminal), or as JSON lines on stdout (the format `docs/diagnostics.md` specifies);
+//! the per-file cap of human output; the summary line at the end of a run.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor};
+use pcl_diagnostics::{Anchor, Diagnostic, Severity, TextRange};
+use serde::Serialize;
+
+use crate::inputs::SourceFile;
+use crate::print_out;
+
+/// `--format`: for people or for tools.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// Source snippets on stderr.
+    Human,
+    /// One JSON object per diagnostic per line on stdout.
+    Json,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub(crate) enum ColorWhen {
+    /// Colour when stderr is a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    fn choice(self) -> termcolor::ColorChoice {
+        match self {
+            ColorWhen::Always => termcolor::ColorChoice::Always,
+            ColorWhen::Never => termcolor::ColorChoice::Never,
+            ColorWhen::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                if std::io::stderr().is_terminal() && !no_color {
+                    // termcolor still honours `TERM=dumb`.
+                    termcolor::ColorChoice::Auto
+                } else {
+                    termcolor::ColorChoice::Never
+                }
+            }
+        }
+    }
+}
+
+/// The output flags every command over files shares.
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct OutputArgs {
+    /// How to write diagnostics: `human` (source snippets on stderr) or `json` (one
+    /// object per line on stdout; see docs/diagnostics.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Show at most N diagnostics per file in human output (JSON is never capped).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub(crate) max_errors: usize,
+    /// Do not print the summary line at the end.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+}
+
+/// How much a run read, for the summary line.
+#[derive(Default)]
+pub(crate) struct Totals {
+    pub(crate) files: usize,
+    pub(crate) lines: usize,
+    pub(crate) bytes: usize,
+}
+
+impl Totals {
+    pub(crate) fn add(&mut self, text: &str) {
+        self.files += 1;
+        self.bytes += text.len();
+        self.lines += text.bytes().filter(|&b| b == b'\n').count()
+            + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    }
+}
+
+/// Writes diagnostics and keeps the counts for the summary.
+pub(crate) struct Reporter {
+    format: Format,
+    max_errors: usize,
+    stderr: termcolor::BufferedStandardStream,
+    errors: usize,
+    warnings: usize,
+    files_with_errors: usize,
+}
+
+impl Reporter {
+    pub(crate) fn new(format: Format, color: ColorWhen, max_errors: usize) -> Reporter {
+        Reporter {
+            format,
+            max_errors,
+            stderr: termcolor::BufferedStandardStream::stderr(color.choice()),
+            errors: 0,
+            warnings: 0,
+            files_with_errors: 0,
+        }
+    }
+
+    pub(crate) fn errors(&self) -> usize {
+        self.errors
+    }
+
+    /// Reports the diagnostics of one file (their spans and labels are in `file`).
+    pub(crate) fn file(&mut self, file: &SourceFile, diagnostics: &[Diagnostic]) {
+        if diagnostics.is_empty() {
+            return;
+        }
+        let errors = self.count(diagnostics);
+        if errors > 0 {
+            self.files_with_errors += 1;
+        }
+        match self.format {
+            Format::Json => {
+                let lines = LineIndex::new(&file.text);
+                let mut out = String::new();
+                for diagnostic in diagnostics {
+                    out.push_str(&json_line(diagnostic, Some((file, &lines))));
+                }
+                print_out(&out);
+            }
+            Format::Human => {
+                let mut files = SimpleFiles::new();
+                let id = files.add(file.name.as_str(), file.text.as_str());
+                let shown = diagnostics.len().min(self.max_errors);
+                for diagnostic in &diagnostics[..shown] {
+                    let rendered = to_codespan(diagnostic, id, &file.text);
+                    self.emit(&files, &rendered);
+                }
+                let hidden = diagnostics.len() - shown;
+                if hidden > 0 {
+                    let what = if diagnostics[shown..]
+                        .iter()
+                        .all(|d| d.severity == Severity::Error)
+                    {
+                        plural(hidden, "more error", "more errors")
+                    } else {
+                        plural(hidden, "more diagnostic", "more diagnostics")
+                    };
+                    let _ = writeln!(
+                        self.stderr,
+                        "... and {what} in {} (--max-errors {} shows more)\n",
+                        file.name, self.max_errors
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reports diagnostics that have no source file of their own (schemas, arguments).
+    pub(crate) fn places(&mut self, diagnostics: &[Diagnostic]) {
+        if diagnostics.is_empty() {
+            return;
+        }
+        if self.count(diagnostics) > 0 {
+            self.files_with_errors += 1;
+        }
+        match self.format {
+            Format::Json => {
+                let out: String = diagnostics.iter().map(|d| json_line(d, None)).collect();
+                print_out(&out);
+            }
+            Format::Human => {
+                let files: SimpleFiles<&str, &str> = SimpleFiles::new();
+                for diagnostic in diagnostics {
+                    let rendered = to_codespan(diagnostic, 0, "");
+                    self.emit(&files, &rendered);
+                }
+            }
+        }
+    }
+
+    /// A plain message on stderr (`error: ...`) about the run itself (a file that cannot
+    /// be read), not about the input's content: not counted in the summary.
+    pub(crate) fn message(&mut self, severity: Severity, text: &str) {
+        let _ = writeln!(self.stderr, "{}: {text}", severity.as_str());
+        let _ = self.stderr.flush();
+    }
+
+    /// The last line of a run over files, on stderr: what was done, how much, how long,
+    /// and what was found.
+    pub(crate) fn summary(&mut self, verb: &str, totals: &Totals, elapsed: Duration) {
+        let mut findings = match (self.errors, self.warnings) {
+            (0, 0) => "no errors".to_owned(),
+            (errors, 0) => plural(errors, "error", "errors"),
+            (0, warnings) => plural(warnings, "warning", "warnings"),
+            (errors, warnings) => format!(
+                "{} and {}",
+                plural(errors, "error", "errors"),
+                plural(warnings, "warning", "warnings")
+            ),
+        };
+        if self.errors > 0 {
+            findings.push_str(&format!(
+                " in {} of {}",
+                self.files_with_errors,
+                plural(totals.files, "file", "files")
+            ));
+        }
+        let _ = writeln!(
+            self.stderr,
+            "{verb} {} ({}, {}) in {}: {findings}",
+            plural(totals.files, "file", "files"),
+            plural(totals.lines, "line", "lines"),
+            size(totals.bytes),
+            duration(elapsed)
+        );
+        let _ = self.stderr.flush();
+    }
+
+    fn count(&mut self, diagnostics: &[Diagnostic]) -> usize {
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        self.errors += errors;
+        self.warnings += diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        errors
+    }
+
+    fn emit(&mut self, files: &SimpleFiles<&str, &str>, diagnostic: &cs::Diagnostic<usize>) {
+        let config = term::Config::default();
+        if let Err(err) = term::emit_to_write_style(&mut self.stderr, &config, files, diagnostic) {
+            let _ = writeln!(self.stderr, "error: cannot show a diagnostic: {err}");
+        }
+    }
+}
+
+impl Drop for Reporter {
+    fn drop(&mut self) {
+        let _ = self.stderr.flush();
+    }
+}
+
+/// Our diagnostic in codespan's terms: the anchor as the primary label (or a note naming
+/// the place), labels as secondary labels, fixes as `help:` notes.
+fn to_codespan(diagnostic: &Diagnostic, file: usize, text: &str) -> cs::Diagnostic<usize> {
+    let severity = match diagnostic.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+        Severity::Note => cs::Severity::Note,
+    };
+    let mut labels = Vec::new();
+    let mut notes = Vec::new();
+    match &diagnostic.anchor {
+        Anchor::Span(span) => labels.push(cs::Label::primary(file, caret_range(text, span.range))),
+        Anchor::Place { origin, location } if location.is_empty() => {
+            notes.push(format!("in {origin}"));
+        }
+        Anchor::Place { origin, location } => notes.push(format!("in {origin} at {location}")),
+    }
+    for label in &diagnostic.labels {
+        labels.push(
+            cs::Label::secondary(file, caret_range(text, label.span.range))
+                .with_message(&label.message),
+        );
+    }
+    notes.extend(diagnostic.notes.iter().cloned());
+    notes.extend((diagnostic.fixes.iter()).map(|fix| format!("help: {}", fix.message)));
+    cs::Diagnostic::new(severity)
+        .with_code(diagnostic.code.to_string())
+        .with_message(&diagnostic.message)
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// A byte range for a label; a caret at the end of a line reads better than a label that
+/// spans the line break.
+fn caret_range(text: &str, range: TextRange) -> std::ops::Range<usize> {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    match text.get(start..end) {
+        Some("\n" | "\r\n") => start..start,
+        _ => start..end,
+    }
+}
+
+/// Line starts of a text, to turn byte offsets into lines and columns.
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// The 1-based line and 1-based column (in Unicode scalar values) of a byte offset.
+    fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.starts[line];
+        let column = match self.text.get(start..offset) {
+            Some(prefix) => prefix.chars().count(),
+            None => offset - start,
+        };
+        Position {
+            line: line + 1,
+            column: column + 1,
+            offset,
+        }
+    }
+
+    fn range(&self, range: TextRange) -> Range {
+        Range {
+            start: self.position(range.start().into()),
+            end: self.position(range.end().into()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Position {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+#[derive(Serialize)]
+struct Range {
+    start: Position,
+    end: Position,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: String,
+    severity: &'static str,
+    message: &'a str,
+    file: &'a str,
+    /// `null` for diagnostics without a source range (schemas, arguments).
+    range: Option<Range>,
+    /// Where in `file` such a diagnostic is (a JSON pointer for schemas).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<&'a str>,
+    labels: Vec<JsonLabel<'a>>,
+    notes: &'a [String],
+    fixes: Vec<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    file: &'a str,
+    range: Range,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    file: &'a str,
+    range: Range,
+    replacement: &'a str,
+}
+
+/// One diagnostic as a line of JSON.
+fn json_line(diagnostic: &Diagnostic, file: Option<(&SourceFile, &LineIndex<'_>)>) -> String {
+    let name = file.map_or("", |(file, _)| file.name.as_str());
+    let range_of = |range: TextRange| match file {
+        Some((_, lines)) => lines.range(range),
+        None => LineIndex::new("").range(range),
+    };
+    let (file_name, range, location) = match &diagnostic.anchor {
+        Anchor::Span(span) => (name, Some(range_of(span.range)), None),
+        Anchor::Place { origin, location } => (origin.as_str(), None, Some(location.as_str())),
+    };
+    let json = JsonDiagnostic {
+        code: diagnostic.code.to_string(),
+        severity: diagnostic.severity.as_str(),
+        message: &diagnostic.message,
+        file: file_name,
+        range,
+        location,
+        labels: (diagnostic.labels.iter())
+            .map(|label| JsonLabel {
+                file: name,
+                range: range_of(label.span.range),
+                message: &label.message,
+            })
+            .collect(),
+        notes: &diagnostic.notes,
+        fixes: (diagnostic.fixes.iter())
+            .map(|fix| JsonFix {
+                message: &fix.message,
+                edits: (fix.edits.iter())
+                    .map(|edit| JsonEdit {
+                        file: name,
+                        range: range_of(edit.span.range),
+                        replacement: &edit.replacement,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let mut line = serde_json::to_string(&json).unwrap_or_default();
+    line.push('\n');
+    line
+}
+
+/// `1 file`, `2 files`, with thousands separated: `4,817 lines`.
+pub(crate) fn plural(count: usize, one: &str, many: &str) -> String {
+    let word = if count == 1 { one } else { many };
+    format!("{} {word}", thousands(count))
+}
+
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn size(bytes: usize) -> String {
+    match bytes {
+        ..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{} KB", thousands(bytes.div_ceil(1024))),
+        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
+    }
+}
+
+fn duration(elapsed: Duration) -> String {
+    match elapsed.as_millis() {
+        0 => format!("{} µs", elapsed.as_micros()),
+        ms @ ..10_000 => format!("{ms} ms"),
+        _ => format!("{:.1} s", elapsed.as_secs_f64()),
+    }
+}

@@ -1,0 +1,93 @@
+//! End-to-end tests of what every subcommand shares: version, help, completions and
+//! `pcl explain`.
+
+mod common;
+
+use std::process::Command;
+
+use expect_test::expect;
+
+fn pcl(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(args)
+        .output()
+        .expect("the pcl binary runs")
+}
+
+#[test]
+fn version_and_help() {
+    let version = pcl(&["--version"]);
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("pcl {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(pcl(&["-V"]).stdout, version.stdout);
+    for args in [
+        &["help", "parse"][..],
+        &["parse", "--help"],
+        &["type", "show", "--help"],
+        &["help", "type", "traverse"],
+        &["schema", "--help"],
+        &["explain", "--help"],
+    ] {
+        let output = pcl(args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{args:?}");
+        assert!(text.contains("Usage: pcl"), "{args:?}: {text}");
+    }
+    let help = String::from_utf8_lossy(&pcl(&["parse", "--help"]).stdout).into_owned();
+    for promised in [
+        "Exit codes:",
+        "--format",
+        "--max-errors",
+        "--quiet",
+        "--color",
+        "hidden",
+    ] {
+        assert!(
+            help.contains(promised),
+            "parse --help lacks {promised}: {help}"
+        );
+    }
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let output = pcl(&["completions", shell]);
+        assert!(output.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            script.contains("parse") && script.contains("schema"),
+            "{shell}"
+        );
+    }
+    assert_eq!(pcl(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn explain_prints_the_catalogue_entry() {
+    let output = pcl(&["explain", "pcl1010"]);
+    expect![[r#"
+        $ pcl explain pcl1010
+        ### PCL1010 duplicate-attribute
+
+        An attribute set twice in one body. The label points at the first definition.
+
+        ```pcl
+        resource bucket "aws:s3:Bucket" {
+          acl = "private"
+          acl = "public-read"
+        }
+        ```
+
+        Remove one of them.
+        exit 0
+    "#]]
+    .assert_eq(&common::transcript("$ pcl explain pcl1010", &output));
+    let by_name = pcl(&["explain", "duplicate-attribute"]);
+    assert_eq!(by_name.stdout, output.stdout);
+    let output = pcl(&["explain", "PCL9999"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,3 @@
+r "a" {
+  s = <<EOT
+hello
