@@ -6,7 +6,10 @@
 //!   parsers.
 //! - `hcl-compare --go BIN PATH...`: our parser beside Go's hclsyntax on real files (see
 //!   [`hcl_compare`]); exits 1 when they disagree on a file.
+//! - `fuzz [TARGET] [--time SECONDS]`: runs the fuzz targets with libFuzzer and turns
+//!   failures into regression fixtures (see [`fuzz`]).
 
+mod fuzz;
 mod hcl_compare;
 #[cfg(test)]
 mod tidy;
@@ -18,7 +21,8 @@ use pcl_test_utils::generate::{self, Shape};
 
 const USAGE: &str = "usage:
   cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE
-  cargo xtask hcl-compare --go BIN PATH...";
+  cargo xtask hcl-compare --go BIN PATH...
+  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {
@@ -31,6 +35,7 @@ fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Some((command, rest)) if command == "fuzz" => fuzz::run(rest),
         Some((command, _)) if command == "--help" || command == "help" => {
             println!("{USAGE}");
             Ok(())

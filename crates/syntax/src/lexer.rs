@@ -38,8 +38,7 @@ impl<'a> LexedText<'a> {
 
     /// Lexes `text` with the logos rules alone, without the hand-written fast path for
     /// frequent tokens: the reference the fast path is tested against.
-    #[cfg(test)]
-    pub(crate) fn without_fast_path(text: &'a str) -> LexedText<'a> {
+    fn without_fast_path(text: &'a str) -> LexedText<'a> {
         LexedText::lex(text, false)
     }
 
@@ -867,4 +866,34 @@ pub fn is_identifier(text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A self-check of the lexer, for tests and the `lex` fuzz target: where lexing `text` with
+/// the hand-written fast path for frequent tokens differs from the logos rules alone (the
+/// first differing token, or the errors), or `None` when they agree.
+pub fn fast_path_disagreement(text: &str) -> Option<String> {
+    let fast = LexedText::new(text);
+    let reference = LexedText::without_fast_path(text);
+    let tokens = |lexed: &LexedText<'_>| -> Vec<(SyntaxKind, TextRange)> {
+        (0..lexed.len())
+            .map(|idx| (lexed.kind(idx), lexed.range(idx)))
+            .collect()
+    };
+    let (fast_tokens, reference_tokens) = (tokens(&fast), tokens(&reference));
+    if let Some(idx) = (0..fast_tokens.len().max(reference_tokens.len()))
+        .find(|&idx| fast_tokens.get(idx) != reference_tokens.get(idx))
+    {
+        return Some(format!(
+            "the fast path differs at token {idx} of {text:?}: {:?} (fast) vs {:?} (logos)",
+            fast_tokens.get(idx),
+            reference_tokens.get(idx)
+        ));
+    }
+    (fast.errors() != reference.errors()).then(|| {
+        format!(
+            "the fast path's errors differ on {text:?}: {:?} (fast) vs {:?} (logos)",
+            fast.errors(),
+            reference.errors()
+        )
+    })
 }

@@ -17,7 +17,7 @@ mod token_set;
 #[cfg(test)]
 mod tests;
 
-pub use lexer::{LexError, LexedText, is_identifier};
+pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
 pub use rowan::{GreenNode, TextRange, TextSize, WalkEvent};
 pub use syntax_kind::SyntaxKind;

@@ -249,24 +249,9 @@ fn mutated_fixtures_round_trip() {
 /// The lexer's hand-written fast path for frequent tokens gives exactly the tokens and
 /// errors of the logos rules alone.
 fn assert_fast_path_agrees(text: &str) {
-    let fast = LexedText::new(text);
-    let reference = LexedText::without_fast_path(text);
-    let tokens = |lexed: &LexedText<'_>| -> Vec<(SyntaxKind, crate::TextRange)> {
-        (0..lexed.len())
-            .map(|idx| (lexed.kind(idx), lexed.range(idx)))
-            .collect()
-    };
-    let (fast_tokens, reference_tokens) = (tokens(&fast), tokens(&reference));
-    if let Some(idx) = (0..fast_tokens.len().max(reference_tokens.len()))
-        .find(|&idx| fast_tokens.get(idx) != reference_tokens.get(idx))
-    {
-        panic!(
-            "the fast path differs at token {idx} of {text:?}: {:?} (fast) vs {:?} (logos)",
-            fast_tokens.get(idx),
-            reference_tokens.get(idx)
-        );
+    if let Some(difference) = crate::lexer::fast_path_disagreement(text) {
+        panic!("{difference}");
     }
-    assert_eq!(fast.errors(), reference.errors(), "errors of {text:?}");
 }
 
 /// Every fixture, every corpus file and seeded random texts over HCL's punctuation lex
@@ -401,4 +386,34 @@ fn the_step_limit_stops_parsing_with_an_error() {
             .collect();
         assert_eq!(stopped.len(), 1, "limit {limit}: {:?}", parse.errors());
     }
+}
+
+/// Inputs fuzzing failed on, minimised by `cargo xtask fuzz` into `tests/data/fuzz/parse`
+/// and `tests/data/fuzz/lex`: they parse losslessly without a stuck parser, and both lexer
+/// paths agree on them.
+#[test]
+fn fuzz_regressions() {
+    let mut checked = 0;
+    for target in ["parse", "lex"] {
+        let dir = pcl_test_utils::test_data_dir().join("fuzz").join(target);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).expect("a fuzz fixture is readable");
+            let Ok(text) = String::from_utf8(bytes) else {
+                continue;
+            };
+            let parse = crate::parse(&text);
+            assert_lossless(&text, &parse);
+            assert!(
+                !(parse.errors().iter()).any(|e| e.code == pcl_diagnostics::codes::PARSER_STOPPED),
+                "{}: the parser got stuck",
+                entry.path().display()
+            );
+            assert_fast_path_agrees(&text);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no fuzz regression fixtures found");
 }

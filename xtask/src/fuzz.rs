@@ -1,0 +1,260 @@
+//! `cargo xtask fuzz [TARGET] [--time SECONDS]`: runs the fuzz targets of `fuzz/` with
+//! libFuzzer, each for SECONDS (default 600), one after another.
+//!
+//! Each run gets a seed corpus rebuilt from the fixtures and the shared corpus
+//! (`fuzz/corpus/TARGET`, kept between runs, not committed), libFuzzer's `-timeout` (a
+//! hang is a failure) and `-rss_limit_mb`. A crash, hang or memory blow-up is minimised
+//! (`cargo fuzz tmin`) and copied to `tests/data/fuzz/TARGET/`, which the crates' ordinary
+//! tests run. `cargo-fuzz` is installed when missing; without a nightly toolchain the
+//! build runs on stable with `RUSTC_BOOTSTRAP=1`. Prints executions per second and
+//! coverage for each target.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+
+/// The targets, and what seeds each.
+const TARGETS: &[(&str, Seeds)] = &[
+    ("parse", Seeds::Programs),
+    ("lex", Seeds::Programs),
+    ("parse_structured", Seeds::None),
+    ("type_string", Seeds::TypeStrings),
+    ("schema", Seeds::Schemas),
+];
+
+#[derive(Clone, Copy)]
+enum Seeds {
+    None,
+    Programs,
+    TypeStrings,
+    Schemas,
+}
+
+#[allow(clippy::print_stdout)]
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let mut seconds = 600u64;
+    let mut chosen = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--time" => {
+                let value = args.next().context("`--time` needs a number of seconds")?;
+                seconds = value
+                    .parse()
+                    .context("`--time` takes a whole number of seconds")?;
+            }
+            name => match TARGETS.iter().find(|(target, _)| *target == name) {
+                Some(target) => chosen.push(*target),
+                None => {
+                    let names: Vec<&str> = TARGETS.iter().map(|(name, _)| *name).collect();
+                    bail!(
+                        "unknown fuzz target `{name}`; the targets are {}",
+                        names.join(", ")
+                    )
+                }
+            },
+        }
+    }
+    if chosen.is_empty() {
+        chosen = TARGETS.to_vec();
+    }
+    let root = pcl_test_utils::project_root();
+    let fuzz_dir = root.join("fuzz");
+    ensure_cargo_fuzz()?;
+    let mut failed = Vec::new();
+    for (target, seeds) in chosen {
+        let corpus = fuzz_dir.join("corpus").join(target);
+        let seeded = write_seeds(&root, &corpus, seeds)?;
+        println!(
+            "== {target}: {seconds} s, {seeded} seeds in {}",
+            corpus.display()
+        );
+        let output = cargo_fuzz(&fuzz_dir)
+            .args(["run", "-O", target])
+            .arg(&corpus)
+            .arg("--")
+            .args([
+                format!("-max_total_time={seconds}"),
+                "-timeout=10".to_owned(),
+                "-rss_limit_mb=4096".to_owned(),
+                "-print_final_stats=1".to_owned(),
+            ])
+            .output()
+            .context("cannot run cargo fuzz")?;
+        let log = String::from_utf8_lossy(&output.stderr);
+        println!("{}", summary(&log));
+        if !output.status.success() {
+            failed.push(target);
+            for artifact in artifacts(&fuzz_dir, target)? {
+                let fixture = minimise(&root, &fuzz_dir, target, &artifact)?;
+                println!("   failure minimised into {}", fixture.display());
+            }
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            println!("{}", tail.join("\n"));
+        }
+    }
+    if !failed.is_empty() {
+        bail!("fuzz targets failed: {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+/// `cargo fuzz` in `fuzz/`, on stable with `RUSTC_BOOTSTRAP=1` unless rustc is nightly.
+fn cargo_fuzz(fuzz_dir: &Path) -> Command {
+    let mut command = Command::new("cargo");
+    command.arg("fuzz").current_dir(fuzz_dir);
+    let nightly = Command::new("rustc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains("nightly"));
+    if !nightly {
+        command.env("RUSTC_BOOTSTRAP", "1");
+    }
+    command
+}
+
+#[allow(clippy::print_stdout)]
+fn ensure_cargo_fuzz() -> anyhow::Result<()> {
+    let installed = Command::new("cargo")
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if installed {
+        return Ok(());
+    }
+    println!("== installing cargo-fuzz");
+    let status = Command::new("cargo")
+        .args(["install", "cargo-fuzz", "--locked"])
+        .status()
+        .context("cannot run cargo install")?;
+    if !status.success() {
+        bail!("`cargo install cargo-fuzz` failed");
+    }
+    Ok(())
+}
+
+/// Writes the seeds of a target into `corpus` (keeping what earlier runs found there);
+/// returns how many were written.
+fn write_seeds(root: &Path, corpus: &Path, seeds: Seeds) -> anyhow::Result<usize> {
+    std::fs::create_dir_all(corpus)
+        .with_context(|| format!("cannot create {}", corpus.display()))?;
+    let data = root.join("tests/data");
+    let shared = pcl_test_utils::corpus_dir();
+    let mut texts: Vec<Vec<u8>> = Vec::new();
+    let mut add_files = |dir: &Path, extensions: &[&str], limit: usize, max_bytes: u64| {
+        let mut files = pcl_test_utils::files_with_extensions(dir, extensions);
+        files.retain(|file| std::fs::metadata(file).is_ok_and(|m| m.len() <= max_bytes));
+        files.truncate(limit);
+        texts.extend(files.iter().filter_map(|file| std::fs::read(file).ok()));
+    };
+    match seeds {
+        Seeds::None => {}
+        Seeds::Programs => {
+            add_files(&data.join("parser"), &["pp"], usize::MAX, 1 << 16);
+            add_files(&data.join("lexer"), &["pp"], usize::MAX, 1 << 16);
+            if let Some(shared) = &shared {
+                add_files(shared, &["pp", "hcl", "tf"], 2000, 1 << 16);
+            }
+        }
+        Seeds::Schemas => {
+            add_files(&data.join("schemas"), &["json"], usize::MAX, 1 << 20);
+            if let Some(shared) = &shared {
+                add_files(&shared.join("schemas"), &["json"], 200, 1 << 18);
+            }
+        }
+        Seeds::TypeStrings => {
+            for file in pcl_test_utils::files_with_extensions(&data.join("types"), &["tsv"]) {
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                for line in text.lines().filter(|line| !line.starts_with('#')) {
+                    for field in line.split('\t') {
+                        if field.contains('(') || field.chars().all(|c| c.is_ascii_lowercase()) {
+                            texts.push(field.as_bytes().to_vec());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (i, text) in texts.iter().enumerate() {
+        let path = corpus.join(format!("seed-{i:05}"));
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(texts.len())
+}
+
+/// libFuzzer's final line (`#N DONE cov: C ft: F corp: ... exec/s: E rss: R`) and stats.
+fn summary(log: &str) -> String {
+    let done = log
+        .lines()
+        .rev()
+        .find(|line| line.contains(" DONE ") || line.contains("cov:"))
+        .unwrap_or("(no libFuzzer status line)");
+    let stat = |name: &str| {
+        log.lines()
+            .find_map(|line| line.strip_prefix(&format!("stat::{name}:")))
+            .map_or("?".to_owned(), |value| value.trim().to_owned())
+    };
+    format!(
+        "   {done}\n   executions: {}, per second: {}, peak RSS: {} MB",
+        stat("number_of_executed_units"),
+        stat("average_exec_per_sec"),
+        stat("peak_rss_mb")
+    )
+}
+
+fn artifacts(fuzz_dir: &Path, target: &str) -> anyhow::Result<Vec<PathBuf>> {
+    let dir = fuzz_dir.join("artifacts").join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|name| {
+                    ["crash-", "timeout-", "oom-", "slow-unit-"]
+                        .iter()
+                        .any(|prefix| name.starts_with(prefix))
+                })
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// Minimises a failing input and copies it to `tests/data/fuzz/TARGET/`.
+fn minimise(
+    root: &Path,
+    fuzz_dir: &Path,
+    target: &str,
+    artifact: &Path,
+) -> anyhow::Result<PathBuf> {
+    let name = artifact
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("failure")
+        .to_owned();
+    let _ = cargo_fuzz(fuzz_dir)
+        .args(["tmin", "-O", target])
+        .arg(artifact)
+        .output();
+    let minimised = artifact.with_file_name(format!(
+        "minimized-from-{}",
+        name.split('-').next_back().unwrap_or(&name)
+    ));
+    let source = if minimised.exists() {
+        minimised
+    } else {
+        artifact.to_path_buf()
+    };
+    let dir = root.join("tests/data/fuzz").join(target);
+    std::fs::create_dir_all(&dir)?;
+    let fixture = dir.join(&name);
+    std::fs::copy(&source, &fixture)
+        .with_context(|| format!("cannot copy {} to {}", source.display(), fixture.display()))?;
+    Ok(fixture)
+}
