@@ -180,7 +180,8 @@ impl Renderer {
                 5 if heredoc => self.out.push('"'),
                 5 => self.out.push_str("\\\""),
                 6 => self.out.push('é'),
-                _ => self.out.push('$'),
+                // Never a lone `$` or `%`: before `${` or `%{` it would make an escape.
+                _ => self.out.push_str("$a"),
             }
         }
     }
