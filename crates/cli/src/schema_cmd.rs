@@ -220,12 +220,13 @@ fn check(
     };
     let mut diagnostics = Vec::new();
     for (kind, token) in index.items() {
-        match pcl_schema::describe_token(db, source, kind, &token) {
+        match pcl_schema::item_description(db, source, kind, &token) {
             Ok((_, errors)) => diagnostics.extend(errors.iter().map(|e| e.to_diagnostic())),
             Err(error) => diagnostics.push(error.to_diagnostic()),
         }
     }
-    // One problem reached from several items is one problem.
+    // One problem reached from several items is one problem. (Descriptions, not their
+    // text: only the errors are wanted.)
     let mut seen = std::collections::HashSet::new();
     diagnostics.retain(|d| seen.insert((d.code, d.message.clone(), d.anchor.clone())));
     reporter.places(&diagnostics);
