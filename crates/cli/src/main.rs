@@ -7,12 +7,15 @@
 //! 1 the input has errors (syntax errors, invalid schemas, a token not found, a type
 //! error), 2 usage or IO errors.
 
+mod check_cmd;
 mod explain_cmd;
 mod inputs;
 mod parse_cmd;
+mod programs;
 mod report;
 mod schema_cmd;
 mod type_cmd;
+mod types_cmd;
 
 use std::process::ExitCode;
 
@@ -27,8 +30,8 @@ Exit codes:
   1  the input has errors
   2  usage or IO error";
 
-/// The pcl front-end for Pulumi's PCL: parse programs, read package schemas and try the
-/// type system.
+/// The pcl front-end for Pulumi's PCL: check programs, parse files, read package schemas
+/// and try the type system.
 #[derive(Parser)]
 #[command(name = "pcl", version, after_help = EXIT_CODES, propagate_version = true)]
 struct Cli {
@@ -41,6 +44,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Check(check_cmd::CheckArgs),
+    Types(types_cmd::TypesArgs),
     Parse(parse_cmd::ParseArgs),
     Schema(schema_cmd::SchemaArgs),
     Type(type_cmd::TypeArgs),
@@ -53,9 +58,27 @@ enum Command {
     },
 }
 
+/// The stack of the thread that does the work: deep expressions (long operator chains)
+/// are walked recursively, and reserving address space costs nothing until it is used.
+const STACK_SIZE: usize = 1 << 30;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let worker = std::thread::Builder::new()
+        .name("pcl".to_owned())
+        .stack_size(STACK_SIZE)
+        .spawn(move || run(cli));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(err) => usage_error(&format!("cannot start a thread: {err}")),
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        Command::Check(args) => check_cmd::run(args, cli.color),
+        Command::Types(args) => types_cmd::run(args, cli.color),
         Command::Parse(args) => parse_cmd::run(args, cli.color),
         Command::Schema(args) => schema_cmd::run(args, cli.color),
         Command::Type(args) => type_cmd::run(args),

@@ -110,29 +110,44 @@ impl Reporter {
 
     /// Reports the diagnostics of one file (their spans and labels are in `file`).
     pub(crate) fn file(&mut self, file: &SourceFile, diagnostics: &[Diagnostic]) {
+        self.program_file(std::slice::from_ref(file), 0, diagnostics);
+    }
+
+    /// Reports the diagnostics of `files[primary]`, whose labels may point into the other
+    /// files of its program: a span's `FileId(i)` is `files[i]`.
+    pub(crate) fn program_file(
+        &mut self,
+        files: &[SourceFile],
+        primary: usize,
+        diagnostics: &[Diagnostic],
+    ) {
         if diagnostics.is_empty() {
             return;
         }
+        let file = &files[primary];
         let errors = self.count(diagnostics);
         if errors > 0 {
             self.files_with_errors += 1;
         }
         match self.format {
             Format::Json => {
-                let lines = LineIndex::new(&file.text);
+                let indexes: Vec<LineIndex<'_>> =
+                    files.iter().map(|f| LineIndex::new(&f.text)).collect();
                 let mut out = String::new();
                 for diagnostic in diagnostics {
-                    out.push_str(&json_line(diagnostic, Some((file, &lines))));
+                    out.push_str(&json_line(diagnostic, Some((files, &indexes))));
                 }
                 print_out(&out);
             }
             Format::Human => {
-                let mut files = SimpleFiles::new();
-                let id = files.add(file.name.as_str(), file.text.as_str());
+                let mut codespan_files = SimpleFiles::new();
+                for f in files {
+                    codespan_files.add(f.name.as_str(), f.text.as_str());
+                }
                 let shown = diagnostics.len().min(self.max_errors);
                 for diagnostic in &diagnostics[..shown] {
-                    let rendered = to_codespan(diagnostic, id, &file.text);
-                    self.emit(&files, &rendered);
+                    let rendered = to_codespan(diagnostic, files);
+                    self.emit(&codespan_files, &rendered);
                 }
                 let hidden = diagnostics.len() - shown;
                 if hidden > 0 {
@@ -170,7 +185,7 @@ impl Reporter {
             Format::Human => {
                 let files: SimpleFiles<&str, &str> = SimpleFiles::new();
                 for diagnostic in diagnostics {
-                    let rendered = to_codespan(diagnostic, 0, "");
+                    let rendered = to_codespan(diagnostic, &[]);
                     self.emit(&files, &rendered);
                 }
             }
@@ -244,7 +259,12 @@ impl Drop for Reporter {
 
 /// Our diagnostic in codespan's terms: the anchor as the primary label (or a note naming
 /// the place), labels as secondary labels, fixes as `help:` notes.
-fn to_codespan(diagnostic: &Diagnostic, file: usize, text: &str) -> cs::Diagnostic<usize> {
+fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<usize> {
+    let text = |span: &pcl_diagnostics::Span| {
+        files
+            .get(span.file.0 as usize)
+            .map_or("", |f| f.text.as_str())
+    };
     let severity = match diagnostic.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
@@ -253,7 +273,10 @@ fn to_codespan(diagnostic: &Diagnostic, file: usize, text: &str) -> cs::Diagnost
     let mut labels = Vec::new();
     let mut notes = Vec::new();
     match &diagnostic.anchor {
-        Anchor::Span(span) => labels.push(cs::Label::primary(file, caret_range(text, span.range))),
+        Anchor::Span(span) => labels.push(cs::Label::primary(
+            span.file.0 as usize,
+            caret_range(text(span), span.range),
+        )),
         Anchor::Place { origin, location } if location.is_empty() => {
             notes.push(format!("in {origin}"));
         }
@@ -261,8 +284,11 @@ fn to_codespan(diagnostic: &Diagnostic, file: usize, text: &str) -> cs::Diagnost
     }
     for label in &diagnostic.labels {
         labels.push(
-            cs::Label::secondary(file, caret_range(text, label.span.range))
-                .with_message(&label.message),
+            cs::Label::secondary(
+                label.span.file.0 as usize,
+                caret_range(text(&label.span), label.span.range),
+            )
+            .with_message(&label.message),
         );
     }
     notes.extend(diagnostic.notes.iter().cloned());
@@ -371,14 +397,20 @@ struct JsonEdit<'a> {
 }
 
 /// One diagnostic as a line of JSON.
-fn json_line(diagnostic: &Diagnostic, file: Option<(&SourceFile, &LineIndex<'_>)>) -> String {
-    let name = file.map_or("", |(file, _)| file.name.as_str());
-    let range_of = |range: TextRange| match file {
-        Some((_, lines)) => lines.range(range),
-        None => LineIndex::new("").range(range),
+fn json_line(diagnostic: &Diagnostic, files: Option<(&[SourceFile], &[LineIndex<'_>])>) -> String {
+    let name_of = |span: &pcl_diagnostics::Span| {
+        files
+            .and_then(|(files, _)| files.get(span.file.0 as usize))
+            .map_or("", |f| f.name.as_str())
+    };
+    let range_of = |span: &pcl_diagnostics::Span| match files
+        .and_then(|(_, lines)| lines.get(span.file.0 as usize))
+    {
+        Some(lines) => lines.range(span.range),
+        None => LineIndex::new("").range(span.range),
     };
     let (file_name, range, location) = match &diagnostic.anchor {
-        Anchor::Span(span) => (name, Some(range_of(span.range)), None),
+        Anchor::Span(span) => (name_of(span), Some(range_of(span)), None),
         Anchor::Place { origin, location } => (origin.as_str(), None, Some(location.as_str())),
     };
     let json = JsonDiagnostic {
@@ -390,8 +422,8 @@ fn json_line(diagnostic: &Diagnostic, file: Option<(&SourceFile, &LineIndex<'_>)
         location,
         labels: (diagnostic.labels.iter())
             .map(|label| JsonLabel {
-                file: name,
-                range: range_of(label.span.range),
+                file: name_of(&label.span),
+                range: range_of(&label.span),
                 message: &label.message,
             })
             .collect(),
@@ -401,8 +433,8 @@ fn json_line(diagnostic: &Diagnostic, file: Option<(&SourceFile, &LineIndex<'_>)
                 message: &fix.message,
                 edits: (fix.edits.iter())
                     .map(|edit| JsonEdit {
-                        file: name,
-                        range: range_of(edit.span.range),
+                        file: name_of(&edit.span),
+                        range: range_of(&edit.span),
                         replacement: &edit.replacement,
                     })
                     .collect(),

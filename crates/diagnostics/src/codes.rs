@@ -80,4 +80,52 @@ codes! {
     INVALID_INDEX = 3005 "invalid-index";
     /// A value whose type has no attributes or elements.
     NOT_TRAVERSABLE = 3006 "not-traversable";
+
+    // Semantics: binding and checking whole programs (`pcl-sema`).
+    /// A name that no declaration, builtin or local variable defines.
+    UNDEFINED_NAME = 4001 "undefined-name";
+    /// Two declarations with the same name in one program.
+    DUPLICATE_DECLARATION = 4002 "duplicate-declaration";
+    /// Declarations whose values refer to each other in a cycle.
+    REFERENCE_CYCLE = 4003 "reference-cycle";
+    /// A top-level block that PCL does not know; it is ignored.
+    UNKNOWN_BLOCK = 4004 "unknown-block";
+    /// A block with the wrong number of labels.
+    INVALID_LABELS = 4005 "invalid-labels";
+    /// An attribute that the resource, component or block does not take.
+    UNKNOWN_ATTRIBUTE = 4006 "unknown-attribute";
+    /// A required input or attribute that is not set.
+    MISSING_ATTRIBUTE = 4007 "missing-attribute";
+    /// A value whose type does not convert to the type expected where it is used.
+    TYPE_MISMATCH = 4008 "type-mismatch";
+    /// A package for which no schema was found.
+    UNKNOWN_PACKAGE = 4009 "unknown-package";
+    /// A resource type that the package schema does not define.
+    UNKNOWN_RESOURCE = 4010 "unknown-resource";
+    /// A function that is neither a builtin nor defined by a package schema.
+    UNKNOWN_FUNCTION = 4011 "unknown-function";
+    /// A call with too few or too many arguments.
+    WRONG_ARGUMENT_COUNT = 4012 "wrong-argument-count";
+    /// A nested block that the enclosing block does not take, or one given twice.
+    UNEXPECTED_BLOCK = 4013 "unexpected-block";
+    /// A `for`, `range` or builtin over a value that is not a collection.
+    NOT_ITERABLE = 4014 "not-iterable";
+    /// An attribute that must be a literal (a string, a boolean) is not one.
+    LITERAL_REQUIRED = 4015 "literal-required";
+    /// A `component` whose source directory cannot be used.
+    INVALID_COMPONENT = 4016 "invalid-component";
+    /// Components that instantiate each other in a cycle.
+    COMPONENT_CYCLE = 4017 "component-cycle";
+    /// A resource or invoke whose schema is missing, checked as `dynamic` under `--skip-resource-typecheck`.
+    TYPECHECK_SKIPPED = 4018 "typecheck-skipped";
+    /// A `# pcl-ignore` comment that silences nothing.
+    UNUSED_SUPPRESSION = 4019 "unused-suppression";
+    /// A config type label that is not a type.
+    INVALID_CONFIG_TYPE = 4020 "invalid-config-type";
+    /// A builtin or `invoke`/`call` argument of the wrong shape.
+    INVALID_ARGUMENT = 4021 "invalid-argument";
+    /// A `package` block with a missing or malformed field.
+    INVALID_PACKAGE_BLOCK = 4022 "invalid-package-block";
+    /// A schema problem met while checking a program (a broken type or item).
+    SCHEMA_PROBLEM = 4023 "schema-problem";
 }

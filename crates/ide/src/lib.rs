@@ -1,16 +1,28 @@
-//! The root database: salsa storage plus the implementation of every query crate's
-//! database trait. The CLI, the language server and the benchmarks all run against it.
+//! The analysis API in editor terms: an [`AnalysisHost`] owns the database, applies
+//! changes (file texts, programs, schema search paths) and loads schemas; an
+//! [`Analysis`] is a snapshot that answers questions (diagnostics, declaration types)
+//! and turns salsa's cancellation into a [`Cancellable`] result. The CLI and the
+//! language server use only this crate, never the query crates below it.
 //!
 //! Invariants:
-//! - This is the only crate that ties the query crates together: it wires schema object
-//!   types to the schema lowering, so every type question sees loaded schemas.
-//! - It speaks editor terms (file ids, offsets, strings) to its users, and it will be the
-//!   only place that catches `salsa::Cancelled`.
+//! - This is the only crate that ties the query crates together: its database wires
+//!   schema object types to the schema lowering, so every type question sees loaded
+//!   schemas.
+//! - Only the host does IO (schema files, component directories); queries see inputs.
+//! - Declarations are checked in dependency order, so no query recursion grows with the
+//!   length of a chain of references.
 
+mod analysis;
+mod host;
+mod suppress;
 #[cfg(test)]
 mod tests;
 
 use pcl_types::{Name, NamedObject, Ty};
+
+pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
+pub use host::{AnalysisHost, ProgramId};
+pub use pcl_sema::DeclKind;
 
 /// The database every pcl front end drives.
 #[salsa::db]

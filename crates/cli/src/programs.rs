@@ -1,0 +1,176 @@
+//! Programs named on the command line, for `pcl check` and `pcl types`: a directory that
+//! holds `.pp` files is one program; a directory without its own `.pp` files stands for
+//! every program below it; a `.pp` file is checked with the other `.pp` files of its
+//! directory (they share its namespace) and only its own diagnostics are shown; `-` is
+//! one file read from standard input.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pcl_ide::{AnalysisHost, ProgramId};
+use smol_str::SmolStr;
+
+use crate::inputs::{self, Input, SourceFile};
+
+/// One program to check and which of its files to report on.
+pub(crate) struct ProgramRequest {
+    dir: String,
+    files: Vec<Input>,
+    /// `None`: report every file; otherwise only these paths.
+    shown: Option<Vec<String>>,
+}
+
+/// A program read and set in the host.
+pub(crate) struct LoadedProgram {
+    pub(crate) id: ProgramId,
+    pub(crate) files: Vec<SourceFile>,
+    shown: Option<Vec<String>>,
+}
+
+impl LoadedProgram {
+    /// Whether diagnostics of `files[index]` are reported.
+    pub(crate) fn shows(&self, index: usize) -> bool {
+        self.shown
+            .as_ref()
+            .is_none_or(|shown| shown.contains(&self.files[index].name))
+    }
+}
+
+/// The programs `paths` name, and a message for each path that cannot be read.
+pub(crate) fn requests(paths: &[PathBuf]) -> (Vec<ProgramRequest>, Vec<String>) {
+    let mut by_dir: BTreeMap<String, ProgramRequest> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut errors = Vec::new();
+    let mut add = |dir: String, files: Vec<Input>, shown: Option<String>| {
+        let request = by_dir.entry(dir.clone()).or_insert_with(|| {
+            order.push(dir.clone());
+            ProgramRequest {
+                dir,
+                files,
+                shown: Some(Vec::new()),
+            }
+        });
+        match (shown, &mut request.shown) {
+            (Some(file), Some(shown)) => shown.push(file),
+            (None, shown) => *shown = None,
+            (Some(_), None) => {}
+        }
+    };
+    for path in paths {
+        if path.as_os_str() == "-" {
+            add(".<stdin>".to_owned(), vec![Input::Stdin], None);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => {
+                let own = own_pp_files(path);
+                if !own.is_empty() {
+                    add(
+                        dir_name(path),
+                        own.into_iter().map(Input::File).collect(),
+                        None,
+                    );
+                    continue;
+                }
+                let (found, walk_errors) = inputs::expand(std::slice::from_ref(path), &["pp"]);
+                errors.extend(walk_errors);
+                let mut dirs: Vec<PathBuf> = found
+                    .iter()
+                    .filter_map(|input| match input {
+                        Input::File(file) => file.parent().map(Path::to_path_buf),
+                        Input::Stdin => None,
+                    })
+                    .collect();
+                dirs.dedup();
+                for dir in dirs {
+                    let files = own_pp_files(&dir).into_iter().map(Input::File).collect();
+                    add(dir_name(&dir), files, None);
+                }
+            }
+            Ok(_) => {
+                let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                let mut files = own_pp_files(&parent);
+                if !files.contains(path) {
+                    files.push(path.clone());
+                }
+                let files = files.into_iter().map(Input::File).collect();
+                add(dir_name(&parent), files, Some(path.display().to_string()));
+            }
+            Err(err) => errors.push(format!(
+                "cannot read `{}`: {}",
+                path.display(),
+                inputs::io_reason(&err)
+            )),
+        }
+    }
+    let requests = order
+        .into_iter()
+        .filter_map(|dir| by_dir.remove(&dir))
+        .collect();
+    (requests, errors)
+}
+
+/// Read each program's files and set them in the host; then load the schemas and
+/// component programs they need. Unreadable files are reported in the error list.
+pub(crate) fn load(
+    host: &mut AnalysisHost,
+    requests: Vec<ProgramRequest>,
+) -> (Vec<LoadedProgram>, Vec<String>) {
+    let mut loaded = Vec::new();
+    let mut errors = Vec::new();
+    for request in requests {
+        let mut files = Vec::new();
+        for input in &request.files {
+            match input.read() {
+                Ok(file) => files.push(file),
+                Err(message) => errors.push(message),
+            }
+        }
+        let dir = if request.dir == ".<stdin>" {
+            ".".to_owned()
+        } else {
+            request.dir.clone()
+        };
+        let texts = files
+            .iter()
+            .map(|f| (SmolStr::new(&f.name), f.text.clone()))
+            .collect();
+        let id = host.set_program(&dir, texts);
+        loaded.push(LoadedProgram {
+            id,
+            files,
+            shown: request.shown,
+        });
+    }
+    host.load_dependencies();
+    (loaded, errors)
+}
+
+fn dir_name(dir: &Path) -> String {
+    let name = dir.display().to_string();
+    if name.is_empty() {
+        ".".to_owned()
+    } else {
+        name
+    }
+}
+
+/// The `.pp` files directly in `dir`, sorted, skipping hidden ones.
+fn own_pp_files(dir: &Path) -> Vec<PathBuf> {
+    let read_from = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(read_from) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+        .map(|entry| dir.join(entry.file_name()))
+        .filter(|path| path.extension().is_some_and(|e| e == "pp") && path.is_file())
+        .collect();
+    files.sort();
+    files
+}

@@ -1,0 +1,276 @@
+//! Snapshots: answer questions about programs in editor terms (paths, ranges, strings).
+//! Every answer is `Cancellable`: when the host changes an input while a snapshot is
+//! computing, salsa unwinds and the caller gets `Err(Cancelled)` to retry.
+
+use std::collections::BTreeMap;
+
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Fix, Span, TextEdit, codes};
+use pcl_sema::{
+    BlockId, DeclId, DeclKind, File, Located, Program, SemaDiagnostic, Site, body_with_source_map,
+    decl_offset, infer, program_decls, program_graph, program_scope, structure_diagnostics,
+};
+use pcl_syntax::{TextRange, TextSize};
+use rustc_hash::FxHashMap;
+use smol_str::SmolStr;
+
+use crate::RootDatabase;
+use crate::host::ProgramId;
+use crate::suppress::apply_suppressions;
+
+/// The result of a question asked of a snapshot that the host may cancel.
+pub type Cancellable<T> = Result<T, salsa::Cancelled>;
+
+/// The diagnostics of one file, sorted by position. Spans' `FileId`s index the paths
+/// of the answer ([`FileDiagnostics::files`]) so labels may point into other files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileDiagnostics {
+    pub path: SmolStr,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One top-level declaration and its type, as `pcl types` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclarationType {
+    pub path: SmolStr,
+    pub kind: DeclKind,
+    pub name: SmolStr,
+    /// The type in the reference's display syntax.
+    pub ty: String,
+    /// Where the declaration starts in its file.
+    pub offset: u32,
+}
+
+/// A snapshot of the database.
+pub struct Analysis {
+    db: RootDatabase,
+    files: BTreeMap<SmolStr, File>,
+    programs: BTreeMap<SmolStr, Program>,
+}
+
+impl Analysis {
+    pub(crate) fn new(
+        db: RootDatabase,
+        files: BTreeMap<SmolStr, File>,
+        programs: BTreeMap<SmolStr, Program>,
+    ) -> Analysis {
+        Analysis {
+            db,
+            files,
+            programs,
+        }
+    }
+
+    fn program(&self, id: &ProgramId) -> Option<Program> {
+        self.programs.get(&id.0).copied()
+    }
+
+    /// The paths of a program's files, sorted.
+    pub fn program_files(&self, id: &ProgramId) -> Vec<SmolStr> {
+        let Some(program) = self.program(id) else {
+            return Vec::new();
+        };
+        program
+            .files(&self.db)
+            .iter()
+            .map(|f| f.path(&self.db).clone())
+            .collect()
+    }
+
+    /// A file's text.
+    pub fn file_text(&self, path: &str) -> Option<std::sync::Arc<str>> {
+        self.files.get(path).map(|f| f.text(&self.db).clone())
+    }
+
+    /// Every diagnostic of a program, by file (in the program's file order). A span's
+    /// `FileId(i)` names the i-th file of the program.
+    pub fn program_diagnostics(&self, id: &ProgramId) -> Cancellable<Vec<FileDiagnostics>> {
+        salsa::Cancelled::catch(|| self.program_diagnostics_inner(id))
+    }
+
+    fn program_diagnostics_inner(&self, id: &ProgramId) -> Vec<FileDiagnostics> {
+        let db = &self.db;
+        let Some(program) = self.program(id) else {
+            return Vec::new();
+        };
+        let files: Vec<File> = program.files(db).to_vec();
+        let file_ids: FxHashMap<File, FileId> = files
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| (f, FileId(i as u32)))
+            .collect();
+        let resolver = Resolver {
+            db,
+            file_ids: &file_ids,
+        };
+        let mut by_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
+        for (i, &file) in files.iter().enumerate() {
+            let parse = pcl_sema::parse(db, file);
+            by_file[i].extend(
+                parse
+                    .errors()
+                    .iter()
+                    .map(|e| e.to_diagnostic(FileId(i as u32))),
+            );
+            for problem in structure_diagnostics(db, file) {
+                let span = Span {
+                    file: FileId(i as u32),
+                    range: problem.range,
+                };
+                let diagnostic =
+                    Diagnostic::error(problem.code, problem.message.clone(), Anchor::Span(span));
+                let mut diagnostic = diagnostic.with_note(problem.note.clone());
+                diagnostic.severity = problem.severity;
+                by_file[i].push(diagnostic);
+            }
+        }
+        let mut push = |diagnostic: &SemaDiagnostic<'_>| {
+            if let Some((file, resolved)) = resolver.diagnostic(diagnostic) {
+                by_file[file.0 as usize].push(resolved);
+            }
+        };
+        for diagnostic in &program_scope(db, program).diagnostics {
+            push(diagnostic);
+        }
+        let graph = program_graph(db, program);
+        for cycle in graph.cycles.iter() {
+            push(&cycle_diagnostic(db, cycle));
+        }
+        // Bottom-up: each declaration after the ones it reads.
+        for &decl in graph.order.iter() {
+            for diagnostic in &infer(db, decl).diagnostics {
+                push(diagnostic);
+            }
+        }
+        (files.iter().zip(by_file))
+            .map(|(&file, mut diagnostics)| {
+                diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
+                diagnostics.dedup();
+                let tree = pcl_sema::parse(db, file).syntax_node();
+                let file_id = file_ids[&file];
+                apply_suppressions(&tree, file_id, &mut diagnostics);
+                FileDiagnostics {
+                    path: file.path(db).clone(),
+                    diagnostics,
+                }
+            })
+            .collect()
+    }
+
+    /// The type of each top-level declaration, in file order, then source order.
+    pub fn declaration_types(&self, id: &ProgramId) -> Cancellable<Vec<DeclarationType>> {
+        salsa::Cancelled::catch(|| {
+            let db = &self.db;
+            let Some(program) = self.program(id) else {
+                return Vec::new();
+            };
+            // Type bottom-up first, so nothing recurses through long chains.
+            for &decl in program_graph(db, program).order.iter() {
+                let _ = pcl_sema::decl_ty(db, decl);
+            }
+            program_decls(db, program)
+                .iter()
+                .filter(|d| d.kind(db) != DeclKind::Package)
+                .map(|&decl| {
+                    let result = infer(db, decl);
+                    let ty = match decl.kind(db) {
+                        DeclKind::Output => result.value_ty,
+                        _ => pcl_sema::decl_ty(db, decl),
+                    };
+                    DeclarationType {
+                        path: decl.file(db).path(db).clone(),
+                        kind: decl.kind(db),
+                        name: decl.name(db).clone(),
+                        ty: pcl_types::display(db, ty).clone(),
+                        offset: decl_offset(db, decl).into(),
+                    }
+                })
+                .collect()
+        })
+    }
+}
+
+/// One diagnostic for a reference cycle, at its first member, naming the whole cycle.
+fn cycle_diagnostic<'db>(db: &'db RootDatabase, cycle: &[DeclId<'db>]) -> SemaDiagnostic<'db> {
+    let mut names: Vec<String> = cycle.iter().map(|d| d.name(db).to_string()).collect();
+    names.push(names[0].clone());
+    let message = if cycle.len() == 1 {
+        format!("`{}` refers to itself", names[0])
+    } else {
+        format!("reference cycle: {}", names.join(" → "))
+    };
+    let mut diagnostic = SemaDiagnostic::new(
+        codes::REFERENCE_CYCLE,
+        pcl_diagnostics::Severity::Error,
+        message,
+        Located::new(cycle[0], Site::Name),
+    )
+    .with_note("a declaration's value cannot depend on itself; break the cycle by removing one of the references");
+    for &member in &cycle[1..] {
+        diagnostic = diagnostic.with_label(Located::new(member, Site::Name), "part of the cycle");
+    }
+    diagnostic
+}
+
+/// Turns anchored diagnostics into ranges.
+struct Resolver<'a, 'db> {
+    db: &'db RootDatabase,
+    file_ids: &'a FxHashMap<File, FileId>,
+}
+
+impl<'db> Resolver<'_, 'db> {
+    fn span(&self, at: Located<'db>) -> Option<Span> {
+        let db = self.db;
+        let file = *self.file_ids.get(&at.decl.file(db))?;
+        let offset = decl_offset(db, at.decl);
+        let map = &body_with_source_map(db, at.decl).source_map;
+        let label = |block: BlockId, i: usize| -> Option<TextRange> {
+            map.block_labels.get(block.0 as usize)?.get(i).copied()
+        };
+        let relative = match at.site {
+            Site::Name => {
+                let kind = at.decl.kind(db);
+                let label_index = if kind == DeclKind::Hook { 1 } else { 0 };
+                match kind {
+                    DeclKind::Local | DeclKind::Pulumi | DeclKind::Package => None,
+                    _ => label(BlockId::ROOT, label_index),
+                }
+                .or_else(|| map.block_types.first().copied())?
+            }
+            Site::Expr(e) => *map.exprs.get(e.0 as usize)?,
+            Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
+            Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
+            Site::Label(b, i) => {
+                label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?
+            }
+            Site::BlockOpen(b) => *map.block_opens.get(b.0 as usize)?,
+        };
+        Some(Span {
+            file,
+            range: relative + TextSize::from(u32::from(offset)),
+        })
+    }
+
+    fn diagnostic(&self, d: &SemaDiagnostic<'db>) -> Option<(FileId, Diagnostic)> {
+        let span = self.span(d.at)?;
+        let mut diagnostic = Diagnostic::error(d.code, d.message.clone(), Anchor::Span(span));
+        diagnostic.severity = d.severity;
+        for (at, message) in &d.labels {
+            if let Some(label) = self.span(*at) {
+                diagnostic = diagnostic.with_label(label, message.clone());
+            }
+        }
+        diagnostic.notes = d.notes.clone();
+        for fix in &d.fixes {
+            if let Some(at) = self.span(fix.at) {
+                diagnostic = diagnostic.with_fix(Fix {
+                    message: fix.message.clone(),
+                    edits: vec![TextEdit {
+                        span: at,
+                        replacement: fix.replacement.clone(),
+                    }],
+                });
+            }
+        }
+        Some((span.file, diagnostic))
+    }
+}

@@ -1,0 +1,208 @@
+//! The host: owns the database and everything that is not a query input (paths, the
+//! schema loader), applies changes, and runs the schema and component pull loop.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pcl_schema::{SchemaLoader, SearchPath};
+use pcl_sema::{CheckOptions, File, Program, Workspace, join_dir, required_packages};
+use salsa::{Durability, Setter};
+use smol_str::SmolStr;
+
+use crate::RootDatabase;
+use crate::analysis::Analysis;
+
+/// A program the host knows, by its normalised directory.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProgramId(pub SmolStr);
+
+/// Owns the database; the only place that writes inputs.
+pub struct AnalysisHost {
+    db: RootDatabase,
+    loader: SchemaLoader,
+    files: BTreeMap<SmolStr, File>,
+    programs: BTreeMap<SmolStr, Program>,
+    /// Packages looked for and not found, so the pull loop does not retry them.
+    missing_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+}
+
+impl AnalysisHost {
+    /// A host whose schemas come from `schema_dirs` (then `PCL_SCHEMA_PATH`).
+    pub fn new(schema_dirs: Vec<PathBuf>, skip_resource_typecheck: bool) -> AnalysisHost {
+        AnalysisHost::with_database(
+            RootDatabase::default(),
+            schema_dirs,
+            skip_resource_typecheck,
+        )
+    }
+
+    /// A host over a given database (tests pass one that records salsa's events).
+    pub fn with_database(
+        db: RootDatabase,
+        schema_dirs: Vec<PathBuf>,
+        skip_resource_typecheck: bool,
+    ) -> AnalysisHost {
+        let _ = CheckOptions::builder(skip_resource_typecheck)
+            .durability(Durability::MEDIUM)
+            .new(&db);
+        let _ = Workspace::builder(Arc::new(BTreeMap::new()))
+            .durability(Durability::MEDIUM)
+            .new(&db);
+        AnalysisHost {
+            db,
+            loader: SchemaLoader::new(SearchPath::from_args_and_env(schema_dirs)),
+            files: BTreeMap::new(),
+            programs: BTreeMap::new(),
+            missing_packages: BTreeSet::new(),
+        }
+    }
+
+    /// A snapshot to ask questions of. Drop it before the next change.
+    pub fn analysis(&self) -> Analysis {
+        Analysis::new(self.db.clone(), self.files.clone(), self.programs.clone())
+    }
+
+    /// The database, for tests and benchmarks that drive queries directly.
+    pub fn raw_database(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    /// Set (or replace) the program in `dir` with the given files (path, text). Texts
+    /// equal to what the file already holds are not set again, so nothing re-runs.
+    pub fn set_program(&mut self, dir: &str, mut files: Vec<(SmolStr, String)>) -> ProgramId {
+        let dir = normalise_dir(dir);
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        let handles: Vec<File> = files
+            .into_iter()
+            .map(|(path, text)| self.file(path, text))
+            .collect();
+        let handles: Arc<[File]> = handles.into();
+        match self.programs.get(&dir) {
+            Some(program) => {
+                if program.files(&self.db) != &handles {
+                    program
+                        .set_files(&mut self.db)
+                        .with_durability(Durability::MEDIUM)
+                        .to(handles);
+                }
+            }
+            None => {
+                let program = Program::builder(dir.clone(), handles)
+                    .durability(Durability::MEDIUM)
+                    .new(&self.db);
+                self.programs.insert(dir.clone(), program);
+                let map: BTreeMap<SmolStr, Program> = self.programs.clone();
+                if let Some(workspace) = Workspace::try_get(&self.db) {
+                    workspace
+                        .set_programs(&mut self.db)
+                        .with_durability(Durability::MEDIUM)
+                        .to(Arc::new(map));
+                }
+            }
+        }
+        ProgramId(dir)
+    }
+
+    /// Change one file's text (a no-op when the text is the same).
+    pub fn set_file_text(&mut self, path: &str, text: String) {
+        let _ = self.file(SmolStr::new(path), text);
+    }
+
+    fn file(&mut self, path: SmolStr, text: String) -> File {
+        match self.files.get(&path) {
+            Some(&file) => {
+                if **file.text(&self.db) != *text {
+                    file.set_text(&mut self.db).to(Arc::from(text));
+                }
+                file
+            }
+            None => {
+                let file = File::new(&self.db, path.clone(), Arc::from(text));
+                self.files.insert(path, file);
+                file
+            }
+        }
+    }
+
+    /// Load the `.pp` files of directory `dir` from disk as a program.
+    pub fn load_program_dir(&mut self, dir: &Path) -> std::io::Result<ProgramId> {
+        let files = read_program_files(dir)?;
+        Ok(self.set_program(&dir.to_string_lossy(), files))
+    }
+
+    /// The pull loop: load, until nothing changes, the schemas every program names and
+    /// the component programs they instantiate (from disk). What is found nowhere is left
+    /// for checking to report where it is used.
+    pub fn load_dependencies(&mut self) {
+        loop {
+            let mut changed = false;
+            let programs: Vec<Program> = self.programs.values().copied().collect();
+            for program in programs {
+                let packages = required_packages(&self.db, program).to_vec();
+                for (name, version) in packages {
+                    let key = (name.clone(), version.clone());
+                    if self.missing_packages.contains(&key)
+                        || pcl_schema::package_named(&self.db, &name).is_some()
+                    {
+                        continue;
+                    }
+                    match self.loader.read(&name, version.as_deref()) {
+                        Ok(read) => {
+                            self.loader.apply(&mut self.db, read);
+                            changed = true;
+                        }
+                        Err(_) => {
+                            self.missing_packages.insert(key);
+                        }
+                    }
+                }
+                for dir in self.component_dirs(program) {
+                    if self.programs.contains_key(&dir) {
+                        continue;
+                    }
+                    if let Ok(files) = read_program_files(Path::new(dir.as_str()))
+                        && !files.is_empty()
+                    {
+                        self.set_program(&dir, files);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    fn component_dirs(&self, program: Program) -> Vec<SmolStr> {
+        let dir = program.dir(&self.db).clone();
+        let mut res = Vec::new();
+        for &file in program.files(&self.db).iter() {
+            for source in pcl_sema::item_tree(&self.db, file).component_sources.iter() {
+                res.push(join_dir(&dir, source));
+            }
+        }
+        res
+    }
+}
+
+/// `dir` as programs are keyed: lexically normalised, `/` separated.
+fn normalise_dir(dir: &str) -> SmolStr {
+    join_dir(dir, ".")
+}
+
+/// The `.pp` files directly in `dir`, sorted, with their texts.
+fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, String)>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
+            let bytes = std::fs::read(&path)?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            files.push((SmolStr::new(path.to_string_lossy()), text));
+        }
+    }
+    files.sort();
+    Ok(files)
+}

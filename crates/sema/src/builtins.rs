@@ -1,0 +1,753 @@
+//! Function calls (§3.8, §5.5, §5.6, §6): the builtin functions with their signatures and
+//! result rules, `invoke` of schema functions, and `call` of resource methods.
+
+use pcl_diagnostics::{Severity, codes};
+use pcl_schema::{FunctionTypes, ItemKind, SchemaItem, package_named, resolve_token};
+use pcl_types::{Name, Ty, TyKind, input_type, pretty, resolve_outputs, unify_types};
+use smol_str::SmolStr;
+
+use crate::diagnostics::Site;
+use crate::hir::{Expr, ExprId};
+use crate::inference::{Infer, all_assignable, eventual_of, lift};
+use crate::input::skip_resource_typecheck;
+use crate::items::token_package;
+use crate::resources::{get_schema_note, quoted_list};
+use crate::scope::Resolution;
+
+/// Every builtin's name, for suggestions.
+const BUILTINS: &[&str] = &[
+    "assetArchive",
+    "call",
+    "can",
+    "cwd",
+    "element",
+    "entries",
+    "fileArchive",
+    "fileAsset",
+    "filebase64",
+    "filebase64sha256",
+    "fromBase64",
+    "getOutput",
+    "invoke",
+    "join",
+    "length",
+    "lookup",
+    "max",
+    "min",
+    "mimeType",
+    "notImplemented",
+    "organization",
+    "project",
+    "pulumiResourceName",
+    "pulumiResourceType",
+    "range",
+    "readDir",
+    "readFile",
+    "recover",
+    "remoteArchive",
+    "remoteAsset",
+    "rootDirectory",
+    "secret",
+    "sha1",
+    "singleOrNone",
+    "split",
+    "stack",
+    "stringAsset",
+    "toBase64",
+    "toJSON",
+    "try",
+    "unsecret",
+];
+
+/// A fixed signature: parameters (the last `optional` of them may be left out), an
+/// optional variadic parameter, and the result.
+struct Signature<'db> {
+    params: Vec<(&'static str, Ty<'db>)>,
+    optional: usize,
+    varargs: Option<Ty<'db>>,
+    result: Ty<'db>,
+}
+
+fn static_signature<'db>(db: &'db dyn pcl_types::Db, name: &str) -> Option<Signature<'db>> {
+    let string = Ty::string(db);
+    let archive = Ty::opaque(db, "Archive");
+    let asset = Ty::opaque(db, "Asset");
+    let sig = |params: Vec<(&'static str, Ty<'db>)>, result| Signature {
+        params,
+        optional: 0,
+        varargs: None,
+        result,
+    };
+    Some(match name {
+        "range" => Signature {
+            params: vec![("fromOrTo", Ty::int(db)), ("to", Ty::int(db))],
+            optional: 1,
+            varargs: None,
+            result: Ty::list(db, Ty::int(db)),
+        },
+        "join" => sig(
+            vec![("separator", string), ("strings", Ty::list(db, string))],
+            string,
+        ),
+        "split" => sig(
+            vec![("separator", string), ("string", string)],
+            Ty::list(db, string),
+        ),
+        "readFile" | "filebase64" | "filebase64sha256" | "sha1" | "toBase64" | "fromBase64"
+        | "mimeType" => sig(vec![("value", string)], string),
+        "readDir" => sig(vec![("path", string)], Ty::list(db, string)),
+        "toJSON" => sig(vec![("value", Ty::dynamic(db))], string),
+        "fileArchive" | "remoteArchive" => sig(vec![("path", string)], archive),
+        "assetArchive" => sig(
+            vec![("assets", Ty::map(db, Ty::union(db, [archive, asset])))],
+            archive,
+        ),
+        "fileAsset" | "stringAsset" | "remoteAsset" => sig(vec![("path", string)], asset),
+        "stack" | "project" | "organization" | "cwd" | "rootDirectory" => sig(vec![], string),
+        "notImplemented" => sig(vec![("errorMessage", string)], Ty::dynamic(db)),
+        "getOutput" => sig(
+            vec![("stackReference", Ty::dynamic(db)), ("outputName", string)],
+            Ty::output(db, Ty::dynamic(db)),
+        ),
+        _ => return None,
+    })
+}
+
+/// Type a call expression.
+pub(crate) fn call<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    name: &SmolStr,
+    args: &[ExprId],
+    expand: bool,
+) -> Ty<'db> {
+    let db = infer.db;
+    let mut types = Vec::with_capacity(args.len());
+    for (i, &arg) in args.iter().enumerate() {
+        if name == "recover" && i == 1 {
+            infer.locals.push(("error".into(), Ty::string(db)));
+            types.push(infer.expr(arg));
+            infer.locals.pop();
+        } else {
+            types.push(infer.expr(arg));
+        }
+    }
+    if expand && let Some(last) = types.pop() {
+        match resolve_outputs(db, last).kind(db) {
+            TyKind::Tuple(elements) => types.extend(elements.iter().copied()),
+            TyKind::List(e) | TyKind::Set(e) => types.push(*e),
+            _ => types.push(last),
+        }
+    }
+    match name.as_str() {
+        "invoke" => return invoke(infer, id, args, &types),
+        "call" => return method_call(infer, id, args, &types),
+        _ => {}
+    }
+    if let Some(result) = generic(infer, id, name, args, &types) {
+        return result;
+    }
+    let Some(signature) = static_signature(db, name) else {
+        let suggestion = pcl_types::closest_name(name, BUILTINS.iter().copied());
+        let message = format!("unknown function `{name}`");
+        let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
+        match suggestion {
+            Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
+            None => diagnostic.notes.push(
+                "schema functions are called with `invoke(\"pkg:module:function\", {..})`"
+                    .to_owned(),
+            ),
+        }
+        return infer.dynamic();
+    };
+    static_call(infer, id, name, args, &types, &signature)
+}
+
+fn static_call<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    name: &str,
+    args: &[ExprId],
+    types: &[Ty<'db>],
+    signature: &Signature<'db>,
+) -> Ty<'db> {
+    let db = infer.db;
+    let required = signature.params.len() - signature.optional;
+    if types.len() < required {
+        let missing: Vec<&str> = signature.params[types.len()..required]
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        let message = format!(
+            "`{name}` is missing its argument {}",
+            missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        infer
+            .report(codes::WRONG_ARGUMENT_COUNT, Site::Expr(id), message)
+            .notes
+            .push(usage(db, name, signature));
+    }
+    if signature.varargs.is_none() && types.len() > signature.params.len() {
+        let message = format!(
+            "`{name}` takes {} arguments, not {}",
+            signature.params.len(),
+            types.len()
+        );
+        infer
+            .report(codes::WRONG_ARGUMENT_COUNT, Site::Expr(id), message)
+            .notes
+            .push(usage(db, name, signature));
+    }
+    let mut pairs = Vec::new();
+    for (i, &ty) in types.iter().enumerate() {
+        let Some(param) = signature
+            .params
+            .get(i)
+            .map(|(_, t)| *t)
+            .or(signature.varargs)
+        else {
+            break;
+        };
+        pairs.push((param, ty));
+        if let Some(&arg) = args.get(i) {
+            let what = format!("argument {} of `{name}`", i + 1);
+            infer.check_value(arg, input_type(db, param), &what);
+        }
+    }
+    if all_assignable(db, &pairs) {
+        signature.result
+    } else {
+        lift(db, signature.result, types)
+    }
+}
+
+fn usage<'db>(db: &'db dyn pcl_types::Db, name: &str, signature: &Signature<'db>) -> String {
+    let params: Vec<String> = (signature.params.iter())
+        .map(|(n, t)| format!("{n}: {}", pretty(db, *t)))
+        .collect();
+    format!(
+        "usage: {name}({}) -> {}",
+        params.join(", "),
+        pretty(db, signature.result)
+    )
+}
+
+/// Check the number of arguments of a builtin with a computed signature.
+fn arity(
+    infer: &mut Infer<'_>,
+    id: ExprId,
+    name: &str,
+    count: usize,
+    min: usize,
+    max: usize,
+) -> bool {
+    if (min..=max).contains(&count) {
+        return true;
+    }
+    let expected = match (min, max) {
+        (min, max) if min == max => format!("{min}"),
+        (min, usize::MAX) => format!("at least {min}"),
+        (min, max) => format!("{min} to {max}"),
+    };
+    let message = format!(
+        "`{name}` takes {expected} argument{}, not {count}",
+        if max == 1 && min == 1 { "" } else { "s" }
+    );
+    infer.report(codes::WRONG_ARGUMENT_COUNT, Site::Expr(id), message);
+    false
+}
+
+fn bad_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, message: String) -> Ty<'db> {
+    infer.report(codes::INVALID_ARGUMENT, Site::Expr(arg), message);
+    infer.dynamic()
+}
+
+/// Wrap `result` in an output when `ty` contains an eventual.
+fn output_if_eventual<'db>(db: &'db dyn pcl_types::Db, result: Ty<'db>, ty: Ty<'db>) -> Ty<'db> {
+    if eventual_of(db, ty).is_some() {
+        Ty::output(db, result)
+    } else {
+        result
+    }
+}
+
+/// The builtins whose result depends on their arguments' types; `None` for other names.
+fn generic<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    name: &str,
+    args: &[ExprId],
+    types: &[Ty<'db>],
+) -> Option<Ty<'db>> {
+    let db = infer.db;
+    let n = types.len();
+    let first = types.first().copied().unwrap_or_else(|| infer.dynamic());
+    let first_arg = args.first().copied().unwrap_or(id);
+    Some(match name {
+        "element" => {
+            if !arity(infer, id, name, n, 2, 2) {
+                return Some(infer.dynamic());
+            }
+            infer.expect(args[1], input_type(db, Ty::int(db)), "the index");
+            let element = match resolve_outputs(db, first).kind(db) {
+                TyKind::List(e) => *e,
+                TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
+                TyKind::Dynamic => infer.dynamic(),
+                _ => {
+                    return Some(bad_argument(
+                        infer,
+                        first_arg,
+                        format!(
+                            "the first argument to `element` must be a list or tuple, not {}",
+                            pretty(db, first)
+                        ),
+                    ));
+                }
+            };
+            output_if_eventual(db, element, first)
+        }
+        "entries" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            let (key, value) = infer.collection_types(first_arg, first);
+            let entry = Ty::object(db, [(Name::from("key"), key), (Name::from("value"), value)]);
+            output_if_eventual(db, Ty::list(db, entry), first)
+        }
+        "length" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            let resolved = crate::inference::unwrap_iterable(db, resolve_outputs(db, first));
+            let fine = matches!(
+                resolved.kind(db),
+                TyKind::List(_)
+                    | TyKind::Map(_)
+                    | TyKind::Object(_)
+                    | TyKind::Named(_)
+                    | TyKind::Tuple(_)
+                    | TyKind::Set(_)
+            ) || pcl_types::conversion(db, Ty::string(db), resolved).exists();
+            if !fine {
+                bad_argument(
+                    infer,
+                    first_arg,
+                    format!(
+                        "the argument to `length` must be a list, map, object, tuple or string, not {}",
+                        pretty(db, first)
+                    ),
+                );
+            }
+            output_if_eventual(db, Ty::int(db), first)
+        }
+        "lookup" => {
+            if !arity(infer, id, name, n, 2, 3) {
+                return Some(infer.dynamic());
+            }
+            infer.expect(args[1], input_type(db, Ty::string(db)), "the key");
+            let resolved = resolve_outputs(db, first);
+            let element = match resolved.kind(db) {
+                TyKind::Map(e) => *e,
+                TyKind::Object(_) | TyKind::Named(_) => {
+                    let fields = pcl_types::object_properties(db, resolved).unwrap_or_default();
+                    unify_types(db, fields.iter().map(|(_, t)| *t)).1
+                }
+                TyKind::Dynamic => infer.dynamic(),
+                _ => {
+                    return Some(bad_argument(
+                        infer,
+                        first_arg,
+                        format!(
+                            "the first argument to `lookup` must be a map, not {}",
+                            pretty(db, first)
+                        ),
+                    ));
+                }
+            };
+            let element = match types.get(2) {
+                Some(&default) => unify_types(db, [element, default]).0,
+                None => element,
+            };
+            lift(db, element, types)
+        }
+        "secret" | "unsecret" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            Ty::output(db, first)
+        }
+        "singleOrNone" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            let element = match resolve_outputs(db, first).kind(db) {
+                TyKind::List(e) => *e,
+                TyKind::Tuple(elements) => {
+                    elements.first().copied().unwrap_or_else(|| Ty::none(db))
+                }
+                TyKind::Dynamic => infer.dynamic(),
+                _ => {
+                    return Some(bad_argument(
+                        infer,
+                        first_arg,
+                        format!(
+                            "the argument to `singleOrNone` must be a list or tuple, not {}",
+                            pretty(db, first)
+                        ),
+                    ));
+                }
+            };
+            output_if_eventual(db, Ty::optional(db, element), first)
+        }
+        "try" => {
+            if !arity(infer, id, name, n, 1, usize::MAX) {
+                return Some(infer.dynamic());
+            }
+            let unified = unify_types(db, types.iter().copied()).0;
+            if types.iter().any(|t| t.is_dynamic(db)) {
+                Ty::output(db, infer.dynamic())
+            } else if types.iter().any(|t| eventual_of(db, *t).is_some()) {
+                Ty::output(db, unified)
+            } else {
+                unified
+            }
+        }
+        "can" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            let eventual = first.is_dynamic(db)
+                || matches!(first.kind(db), TyKind::Output(_))
+                || matches!(first.kind(db), TyKind::Union(m) if m.iter().any(|t| matches!(t.kind(db), TyKind::Output(_))));
+            if eventual {
+                Ty::output(db, Ty::bool(db))
+            } else {
+                Ty::bool(db)
+            }
+        }
+        "recover" => {
+            if !arity(infer, id, name, n, 2, 2) {
+                return Some(infer.dynamic());
+            }
+            if eventual_of(db, first).is_none() && !first.is_dynamic(db) {
+                bad_argument(
+                    infer,
+                    first_arg,
+                    format!(
+                        "the first argument to `recover` must be an output, not {}",
+                        pretty(db, first)
+                    ),
+                );
+            }
+            let value = resolve_outputs(db, first);
+            let recovery = resolve_outputs(db, types[1]);
+            Ty::output(db, unify_types(db, [value, recovery]).0)
+        }
+        "max" | "min" => {
+            if !arity(infer, id, name, n, 1, usize::MAX) {
+                return Some(infer.dynamic());
+            }
+            let number = types
+                .iter()
+                .any(|t| resolve_outputs(db, *t) == Ty::number(db));
+            let element = if number { Ty::number(db) } else { Ty::int(db) };
+            let signature = Signature {
+                params: vec![("first", element)],
+                optional: 0,
+                varargs: Some(element),
+                result: element,
+            };
+            return Some(static_call(infer, id, name, args, types, &signature));
+        }
+        "pulumiResourceType" | "pulumiResourceName" => {
+            if !arity(infer, id, name, n, 1, 1) {
+                return Some(infer.dynamic());
+            }
+            if !matches!(
+                resolve_outputs(db, first).kind(db),
+                TyKind::Object(_) | TyKind::Dynamic
+            ) {
+                bad_argument(
+                    infer,
+                    first_arg,
+                    format!("the argument to `{name}` must be a single resource"),
+                );
+            }
+            Ty::string(db)
+        }
+        _ => return None,
+    })
+}
+
+/// The schema function a literal token names, reporting why there is none.
+fn schema_function<'db>(
+    infer: &mut Infer<'db>,
+    at: ExprId,
+    token: &str,
+) -> Option<&'db FunctionTypes<'db>> {
+    let db = infer.db;
+    let skip = skip_resource_typecheck(db);
+    let (code_missing, severity) = if skip {
+        (Some(codes::TYPECHECK_SKIPPED), Severity::Warning)
+    } else {
+        (None, Severity::Error)
+    };
+    let Some(package) = token_package(token).or_else(|| pcl_schema::package_of(token)) else {
+        infer.push(
+            codes::INVALID_ARGUMENT,
+            Severity::Error,
+            Site::Expr(at),
+            format!(
+                "malformed function token '{token}': expected 'pkg:module:member' or 'pkg:member'"
+            ),
+        );
+        return None;
+    };
+    let Some(source) = package_named(db, package) else {
+        infer
+            .push(
+                code_missing.unwrap_or(codes::UNKNOWN_PACKAGE),
+                severity,
+                Site::Expr(at),
+                format!("no schema found for package '{package}'"),
+            )
+            .notes
+            .push(get_schema_note(package));
+        return None;
+    };
+    let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {
+        let suggestions = pcl_schema::suggest_tokens(db, source, token);
+        let diagnostic = infer.push(
+            code_missing.unwrap_or(codes::UNKNOWN_FUNCTION),
+            severity,
+            Site::Expr(at),
+            format!("package '{package}' has no function '{token}'"),
+        );
+        if !suggestions.is_empty() {
+            diagnostic
+                .notes
+                .push(format!("did you mean {}?", quoted_list(&suggestions)));
+        }
+        return None;
+    };
+    match pcl_schema::function_types(
+        db,
+        SchemaItem::new(db, source, ItemKind::Function, canonical),
+    ) {
+        Ok(types) => Some(types),
+        Err(error) => {
+            infer
+                .push(
+                    codes::SCHEMA_PROBLEM,
+                    Severity::Error,
+                    Site::Expr(at),
+                    format!("the schema of '{token}' is broken: {}", error.message),
+                )
+                .notes
+                .push(format!("in {} at {}", error.file, error.location));
+            None
+        }
+    }
+}
+
+fn properties_object<'db>(
+    db: &'db dyn pcl_types::Db,
+    properties: &[pcl_schema::Property<'db>],
+) -> Ty<'db> {
+    Ty::object(db, properties.iter().map(|p| (p.name.clone(), p.ty)))
+}
+
+/// `invoke("pkg:module:fn", {args}, {options})`.
+fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<'db>]) -> Ty<'db> {
+    let db = infer.db;
+    let Some(&token_arg) = args.first() else {
+        infer.report(
+            codes::WRONG_ARGUMENT_COUNT,
+            Site::Expr(id),
+            "`invoke` needs a function token and an arguments object".to_owned(),
+        );
+        return infer.dynamic();
+    };
+    let Expr::String(token) = infer.body.expr(token_arg).clone() else {
+        infer.push(
+            codes::INVALID_ARGUMENT,
+            Severity::Error,
+            Site::Expr(token_arg),
+            "the function token of `invoke` must be a literal string".to_owned(),
+        );
+        return infer.dynamic();
+    };
+    if let Some(&options) = args.get(2) {
+        let opt = |t| Ty::optional(db, t);
+        let expected = Ty::object(
+            db,
+            [
+                ("provider", opt(Ty::dynamic(db))),
+                ("parent", opt(Ty::dynamic(db))),
+                ("version", opt(Ty::string(db))),
+                ("pluginDownloadUrl", opt(Ty::string(db))),
+                ("dependsOn", opt(Ty::list(db, Ty::dynamic(db)))),
+            ]
+            .into_iter()
+            .map(|(n, t)| (Name::from(n), t)),
+        );
+        infer.check_value(options, input_type(db, expected), "the invoke options");
+    }
+    let Some(function) = schema_function(infer, token_arg, &token) else {
+        return infer.dynamic();
+    };
+    let result = function.result;
+    if !function.multi_argument_inputs.is_empty() {
+        for (i, name) in function.multi_argument_inputs.iter().enumerate() {
+            let Some(property) = function.inputs.iter().find(|p| *p.name == **name) else {
+                continue;
+            };
+            match args.get(i + 1) {
+                Some(&arg) => {
+                    infer.check_value(
+                        arg,
+                        input_type(db, property.ty),
+                        &format!("argument '{name}'"),
+                    );
+                }
+                None if property.required => {
+                    infer.report(
+                        codes::WRONG_ARGUMENT_COUNT,
+                        Site::Expr(id),
+                        format!("`{token}` is missing its argument '{name}'"),
+                    );
+                }
+                None => {}
+            }
+        }
+        return lift(db, Ty::promise(db, result), types);
+    }
+    let Some(&args_arg) = args.get(1) else {
+        if function.inputs.iter().any(|p| p.required) {
+            infer
+                .report(
+                    codes::WRONG_ARGUMENT_COUNT,
+                    Site::Expr(id),
+                    format!("`invoke` of '{token}' needs an arguments object"),
+                )
+                .notes
+                .push(
+                    "pass its inputs as the second argument: invoke(\"token\", { name = value })"
+                        .to_owned(),
+                );
+        }
+        return Ty::promise(db, result);
+    };
+    let args_ty = types.get(1).copied().unwrap_or_else(|| infer.dynamic());
+    let expected = if function.has_inputs {
+        properties_object(db, &function.input_shape_inputs)
+    } else {
+        Ty::optional(db, Ty::object(db, []))
+    };
+    infer.check_value(args_arg, expected, &format!("the arguments of '{token}'"));
+    if eventual_of(db, args_ty) == Some(true) || matches!(args_ty.kind(db), TyKind::Output(_)) {
+        Ty::output(db, result)
+    } else {
+        lift(db, Ty::promise(db, result), &types[1..])
+    }
+}
+
+/// `call(resource, "method", {args})`.
+fn method_call<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    args: &[ExprId],
+    types: &[Ty<'db>],
+) -> Ty<'db> {
+    let db = infer.db;
+    if args.len() != 3 {
+        infer.report(
+            codes::WRONG_ARGUMENT_COUNT,
+            Site::Expr(id),
+            "`call` takes a resource, a method name and an arguments object".to_owned(),
+        );
+        return infer.dynamic();
+    }
+    let Expr::String(method) = infer.body.expr(args[1]).clone() else {
+        infer.push(
+            codes::INVALID_ARGUMENT,
+            Severity::Error,
+            Site::Expr(args[1]),
+            "the method name of `call` must be a literal string".to_owned(),
+        );
+        return infer.dynamic();
+    };
+    let receiver = match infer.body.expr(args[0]) {
+        Expr::Name(name) => match infer.bindings_of(name) {
+            Some(Resolution::Decl(decl))
+                if matches!(decl.kind(db), crate::items::DeclKind::Resource) =>
+            {
+                Some(decl)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(receiver) = receiver else {
+        infer.report(
+            codes::INVALID_ARGUMENT,
+            Site::Expr(args[0]),
+            "the receiver of `call` must be a single resource".to_owned(),
+        );
+        return infer.dynamic();
+    };
+    let token = crate::hir::body(db, receiver)
+        .block(crate::hir::BlockId::ROOT)
+        .labels
+        .get(1)
+        .cloned()
+        .unwrap_or_default();
+    let Some(package) = token_package(&token) else {
+        return infer.dynamic();
+    };
+    let Some(source) = package_named(db, package) else {
+        return infer.dynamic();
+    };
+    let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) =
+        resolve_token(db, source, &token)
+    else {
+        return infer.dynamic();
+    };
+    let Ok(resource) = pcl_schema::resource_types(db, SchemaItem::new(db, source, kind, canonical))
+    else {
+        return infer.dynamic();
+    };
+    let Some((_, function_token)) = resource.methods.iter().find(|(m, _)| *m == method) else {
+        infer.report(
+            codes::UNKNOWN_FUNCTION,
+            Site::Expr(args[1]),
+            format!("resource type '{token}' has no method '{method}'"),
+        );
+        return infer.dynamic();
+    };
+    let function_token = function_token.clone();
+    let Some(function) = schema_function(infer, args[1], &function_token) else {
+        return infer.dynamic();
+    };
+    let inputs: Vec<_> = function
+        .input_shape_inputs
+        .iter()
+        .filter(|p| &*p.name != "__self__")
+        .cloned()
+        .collect();
+    infer.check_value(
+        args[2],
+        properties_object(db, &inputs),
+        &format!("the arguments of method '{method}'"),
+    );
+    let _ = types;
+    if function.result_plain {
+        function.result
+    } else {
+        Ty::output(db, function.result)
+    }
+}

@@ -1,0 +1,320 @@
+//! Checking each kind of declaration: locals, configs, outputs, hooks, the `pulumi` and
+//! `package` blocks here; resources, reads and components in `resources`.
+
+use pcl_diagnostics::{Severity, codes};
+use pcl_types::{Name, Ty, TyKind, input_type};
+
+use crate::config_type::parse_config_type;
+use crate::diagnostics::Site;
+use crate::hir::{BlockId, Expr};
+use crate::inference::Infer;
+use crate::items::DeclKind;
+use crate::resources;
+
+/// Check the declaration; its type, its value type and whether it is a required input.
+pub(crate) fn check<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
+    let db = infer.db;
+    match infer.decl.kind(db) {
+        DeclKind::Local => {
+            let ty = match infer.body.value {
+                Some(value) => infer.expr(value),
+                None => infer.dynamic(),
+            };
+            (ty, ty, false)
+        }
+        DeclKind::Config => config(infer),
+        DeclKind::Output => output(infer),
+        DeclKind::Resource | DeclKind::Read => {
+            let ty = resources::resource(infer);
+            (ty, ty, false)
+        }
+        DeclKind::Component => {
+            let ty = resources::component(infer);
+            (ty, ty, false)
+        }
+        DeclKind::Hook => {
+            hook(infer);
+            (infer.dynamic(), infer.dynamic(), false)
+        }
+        DeclKind::Pulumi => {
+            pulumi_block(infer);
+            (infer.dynamic(), infer.dynamic(), false)
+        }
+        DeclKind::Package => {
+            package_block(infer);
+            (infer.dynamic(), infer.dynamic(), false)
+        }
+    }
+}
+
+/// The type a config or output declares in its second label; `None` without one.
+fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
+    let text = infer.body.block(BlockId::ROOT).labels.get(1)?.clone();
+    match parse_config_type(infer.db, &text) {
+        Ok(ty) => Some(ty),
+        Err(message) => {
+            infer
+                .push(
+                    codes::INVALID_CONFIG_TYPE,
+                    Severity::Error,
+                    Site::Label(BlockId::ROOT, 1),
+                    message,
+                )
+                .notes
+                .push(
+                    "for example: \"string\", \"list(int)\", \"map(object({name = string}))\""
+                        .to_owned(),
+                );
+            Some(infer.dynamic())
+        }
+    }
+}
+
+/// An object type, or the object element of a list or map, with every property optional
+/// (one level deep), as config types are read.
+fn optional_properties<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
+    let relax = |t: Ty<'db>| match t.kind(db) {
+        TyKind::Object(fields) => Ty::object(
+            db,
+            fields
+                .iter()
+                .map(|(n, t)| (Name::clone(n), Ty::optional(db, *t))),
+        ),
+        _ => t,
+    };
+    match ty.kind(db) {
+        TyKind::List(e) => Ty::list(db, relax(*e)),
+        TyKind::Map(e) => Ty::map(db, relax(*e)),
+        _ => relax(ty),
+    }
+}
+
+fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
+    let db = infer.db;
+    let declared = declared_type(infer);
+    let mut ty = declared.map_or_else(|| infer.dynamic(), |t| optional_properties(db, t));
+    let body = infer.body;
+    let mut has_default = false;
+    let mut nullable = false;
+    let mut secret = false;
+    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+        let data = body.attr(attr);
+        let value = data.value;
+        match data.name.as_str() {
+            "default" => {
+                has_default = true;
+                infer.expr(value);
+                if matches!(body.expr(value), Expr::Null) {
+                    if !crate::inference::accepts_none(db, ty) {
+                        ty = Ty::optional(db, ty);
+                    }
+                    nullable = true;
+                } else {
+                    infer.check_value(value, input_type(db, ty), "the default");
+                }
+            }
+            "description" => literal_string(infer, value, "description"),
+            "nullable" => nullable |= literal_bool(infer, value, "nullable"),
+            "secret" => secret = literal_bool(infer, value, "secret"),
+            "__logicalName" => literal_string(infer, value, "__logicalName"),
+            _ => {
+                infer.expr(value);
+            }
+        }
+    }
+    let required = !has_default && !nullable && !crate::inference::accepts_none(db, ty);
+    if secret {
+        ty = Ty::output(db, ty);
+    }
+    (ty, ty, required)
+}
+
+fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
+    let db = infer.db;
+    let declared = declared_type(infer);
+    let body = infer.body;
+    let mut value_ty = declared.unwrap_or_else(|| infer.dynamic());
+    match body.find_attr(BlockId::ROOT, "value") {
+        Some(attr) => {
+            let value = body.attr(attr).value;
+            value_ty = infer.expr(value);
+            if let Some(declared) = declared {
+                infer.check_value(value, input_type(db, declared), "the output's value");
+            }
+        }
+        None => {
+            infer
+                .push(
+                    codes::MISSING_ATTRIBUTE,
+                    Severity::Error,
+                    Site::BlockOpen(BlockId::ROOT),
+                    "this output has no `value`".to_owned(),
+                )
+                .notes
+                .push("add `value = <expression>`".to_owned());
+        }
+    }
+    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+        match body.attr(attr).name.as_str() {
+            "value" => {}
+            "__logicalName" => literal_string(infer, body.attr(attr).value, "__logicalName"),
+            _ => {
+                infer.expr(body.attr(attr).value);
+            }
+        }
+    }
+    (declared.unwrap_or_else(|| infer.dynamic()), value_ty, false)
+}
+
+fn hook(infer: &mut Infer<'_>) {
+    let db = infer.db;
+    let body = infer.body;
+    let error_hook = body
+        .block(BlockId::ROOT)
+        .labels
+        .first()
+        .is_some_and(|k| k == "error");
+    let mut fields = vec![
+        ("urn", Ty::string(db)),
+        ("id", Ty::id(db)),
+        ("name", Ty::string(db)),
+        ("type", Ty::string(db)),
+        ("newInputs", Ty::map(db, Ty::dynamic(db))),
+        ("oldInputs", Ty::map(db, Ty::dynamic(db))),
+        ("oldOutputs", Ty::map(db, Ty::dynamic(db))),
+    ];
+    if !error_hook {
+        fields.push(("newOutputs", Ty::map(db, Ty::dynamic(db))));
+    }
+    let args = Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)));
+    let allowed: &[&str] = if error_hook {
+        &["command"]
+    } else {
+        &["command", "ignoreErrors", "onDryRun"]
+    };
+    if body.find_attr(BlockId::ROOT, "command").is_none() {
+        infer
+            .push(
+                codes::MISSING_ATTRIBUTE,
+                Severity::Error,
+                Site::BlockOpen(BlockId::ROOT),
+                "this hook has no `command`".to_owned(),
+            )
+            .notes
+            .push("add `command = [\"program\", \"argument\"]`".to_owned());
+    }
+    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+        let data = body.attr(attr);
+        match data.name.as_str() {
+            "command" => {
+                infer.locals.push(("args".into(), args));
+                infer.expr(data.value);
+                infer.locals.pop();
+                let expected = input_type(db, Ty::list(db, Ty::string(db)));
+                infer.check_value(data.value, expected, "the command");
+            }
+            "onDryRun" | "ignoreErrors" if !error_hook => {
+                infer.expr(data.value);
+                infer.expect(
+                    data.value,
+                    input_type(db, Ty::bool(db)),
+                    &format!("`{}`", data.name),
+                );
+            }
+            name => {
+                infer.expr(data.value);
+                let message = format!("hooks have no attribute `{name}`");
+                let note = format!(
+                    "a {} hook takes {}",
+                    if error_hook { "error" } else { "resource" },
+                    allowed.join(", ")
+                );
+                infer
+                    .push(
+                        codes::UNKNOWN_ATTRIBUTE,
+                        Severity::Error,
+                        Site::AttrName(attr),
+                        message,
+                    )
+                    .notes
+                    .push(note);
+            }
+        }
+    }
+}
+
+fn pulumi_block(infer: &mut Infer<'_>) {
+    let db = infer.db;
+    let body = infer.body;
+    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+        let data = body.attr(attr);
+        infer.expr(data.value);
+        if data.name == "requiredVersionRange" {
+            infer.expect(
+                data.value,
+                input_type(db, Ty::string(db)),
+                "`requiredVersionRange`",
+            );
+        }
+    }
+}
+
+fn package_block(infer: &mut Infer<'_>) {
+    let body = infer.body;
+    let mut blocks = vec![BlockId::ROOT];
+    blocks.extend(body.find_blocks(BlockId::ROOT, "parameterization"));
+    for block in blocks {
+        for &attr in body.block(block).attrs.iter() {
+            let data = body.attr(attr);
+            literal_string(infer, data.value, &data.name);
+        }
+    }
+    let named = body.find_attr(BlockId::ROOT, "baseProviderName").is_some()
+        || !body.block(BlockId::ROOT).labels.is_empty();
+    if !named {
+        infer
+            .push(
+                codes::INVALID_PACKAGE_BLOCK,
+                Severity::Error,
+                Site::BlockType(BlockId::ROOT),
+                "this package block names no package".to_owned(),
+            )
+            .notes
+            .push("set `baseProviderName = \"<package>\"`".to_owned());
+    }
+}
+
+/// Type an attribute value that must be a literal string.
+pub(crate) fn literal_string(infer: &mut Infer<'_>, value: crate::hir::ExprId, name: &str) {
+    infer.expr(value);
+    if !matches!(infer.body.expr(value), Expr::String(_)) {
+        let message = format!("`{name}` must be a literal string");
+        infer
+            .push(
+                codes::LITERAL_REQUIRED,
+                Severity::Error,
+                Site::Expr(value),
+                message,
+            )
+            .notes
+            .push("write the value in quotes, without interpolations".to_owned());
+    }
+}
+
+/// Type an attribute value that must be `true` or `false`; its value.
+fn literal_bool(infer: &mut Infer<'_>, value: crate::hir::ExprId, name: &str) -> bool {
+    infer.expr(value);
+    match infer.body.expr(value) {
+        Expr::Bool(b) => *b,
+        _ => {
+            let message = format!("`{name}` must be `true` or `false`");
+            infer.push(
+                codes::LITERAL_REQUIRED,
+                Severity::Error,
+                Site::Expr(value),
+                message,
+            );
+            false
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Diagnostics as checking produces them: anchored to a part of a declaration (an
+//! expression, an attribute name, a block, a label) rather than to a range, so results
+//! that hold them stay equal when text moves. `ide` resolves anchors to file ranges.
+
+use pcl_diagnostics::{Code, Severity};
+
+use crate::hir::{AttrId, BlockId, ExprId};
+use crate::items::DeclId;
+
+/// A part of a declaration's body.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Site {
+    /// The declaration's name (its name label, or a local's name).
+    Name,
+    Expr(ExprId),
+    AttrName(AttrId),
+    /// A block's type keyword.
+    BlockType(BlockId),
+    /// A block's label, by position.
+    Label(BlockId, u32),
+    /// Just inside a block's opening brace: where missing attributes would go.
+    BlockOpen(BlockId),
+}
+
+/// A site in a given declaration.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub struct Located<'db> {
+    pub decl: DeclId<'db>,
+    pub site: Site,
+}
+
+impl<'db> Located<'db> {
+    pub fn new(decl: DeclId<'db>, site: Site) -> Located<'db> {
+        Located { decl, site }
+    }
+}
+
+/// A replacement offered as a quick fix.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub struct SemaFix<'db> {
+    pub message: String,
+    pub at: Located<'db>,
+    pub replacement: String,
+}
+
+/// One problem a check found.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub struct SemaDiagnostic<'db> {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub at: Located<'db>,
+    pub labels: Vec<(Located<'db>, String)>,
+    pub notes: Vec<String>,
+    pub fixes: Vec<SemaFix<'db>>,
+}
+
+impl<'db> SemaDiagnostic<'db> {
+    pub fn new(code: Code, severity: Severity, message: String, at: Located<'db>) -> Self {
+        SemaDiagnostic {
+            code,
+            severity,
+            message,
+            at,
+            labels: Vec::new(),
+            notes: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    pub fn with_label(mut self, at: Located<'db>, message: impl Into<String>) -> Self {
+        self.labels.push((at, message.into()));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// A "did you mean" fix: replace the text at `at` with `replacement`.
+    pub fn with_replacement(mut self, at: Located<'db>, replacement: &str) -> Self {
+        self.fixes.push(SemaFix {
+            message: format!("replace with `{replacement}`"),
+            at,
+            replacement: replacement.to_owned(),
+        });
+        self
+    }
+}

@@ -1,0 +1,737 @@
+//! Typing one declaration: every expression of its body gets a type (§3 of the
+//! semantics reference), values are checked against the types expected where they are
+//! used, and the declaration's outward type comes out as `decl_ty`, the fourth firewall:
+//! when an edit leaves it equal, the declaration's readers do not re-run.
+//!
+//! Declarations are typed one at a time; a reference to another declaration asks for
+//! its `decl_ty`. Drivers check declarations in dependency order (`program_graph`), so
+//! those questions are already answered and nothing recurses through the program.
+
+use pcl_diagnostics::{Code, Severity, codes};
+use pcl_types::{
+    ConstValue, TraverseKey, Ty, TyKind, assignable, conversion, input_type, pretty,
+    resolve_outputs, resolve_promises, traverse, unify_types,
+};
+use smol_str::SmolStr;
+
+use crate::builtins;
+use crate::declarations;
+use crate::diagnostics::{Located, SemaDiagnostic, Site};
+use crate::hir::{BinaryOp, Body, Expr, ExprId, UnaryOp, body};
+use crate::input::skip_resource_typecheck;
+use crate::items::{DeclId, DeclKind};
+use crate::scope::{Bindings, Resolution, bind, decl_cycle};
+
+/// What checking a declaration found.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub struct InferenceResult<'db> {
+    /// The type of each expression, by `ExprId`.
+    pub expr_types: Box<[Ty<'db>]>,
+    /// The declaration's type as references see it.
+    pub ty: Ty<'db>,
+    /// An output's value type, a config's declared type; what components expose.
+    pub value_ty: Ty<'db>,
+    /// For a config: whether a component must set it (no default, not nullable).
+    pub required: bool,
+    pub diagnostics: Vec<SemaDiagnostic<'db>>,
+}
+
+/// Check one declaration.
+#[salsa::tracked(returns(ref))]
+pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceResult<'db> {
+    let mut infer = Infer::new(db, decl);
+    let (ty, value_ty, required) = declarations::check(&mut infer);
+    InferenceResult {
+        expr_types: infer.types.into_boxed_slice(),
+        ty,
+        value_ty,
+        required,
+        diagnostics: infer.diagnostics,
+    }
+}
+
+/// The type a reference to the declaration has. Members of a reference cycle are
+/// `dynamic` (the cycle is reported once, by the program).
+#[salsa::tracked(returns(copy), cycle_result = |db, _id, _decl| Ty::dynamic(db))]
+pub fn decl_ty<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Ty<'db> {
+    if decl_cycle(db, decl).is_some() {
+        return Ty::dynamic(db);
+    }
+    infer(db, decl).ty
+}
+
+/// The state of checking one declaration.
+pub(crate) struct Infer<'db> {
+    pub(crate) db: &'db dyn pcl_types::Db,
+    pub(crate) decl: DeclId<'db>,
+    pub(crate) body: &'db Body,
+    bindings: &'db Bindings<'db>,
+    pub(crate) types: Vec<Ty<'db>>,
+    pub(crate) diagnostics: Vec<SemaDiagnostic<'db>>,
+    /// Variables of enclosing `for` expressions and `range`, innermost last.
+    pub(crate) locals: Vec<(SmolStr, Ty<'db>)>,
+    splat_items: Vec<Ty<'db>>,
+    /// Whether errors in expressions are reported as warnings (a resource whose schema
+    /// is missing, under `--skip-resource-typecheck`).
+    pub(crate) lenient: bool,
+    /// Names that are the resource's own input properties (in property-list options).
+    pub(crate) skip_traversal_errors: bool,
+}
+
+impl<'db> Infer<'db> {
+    fn new(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Infer<'db> {
+        let body = body(db, decl);
+        Infer {
+            db,
+            decl,
+            body,
+            bindings: bind(db, decl),
+            types: vec![Ty::dynamic(db); body.exprs.len()],
+            diagnostics: Vec::new(),
+            locals: Vec::new(),
+            splat_items: Vec::new(),
+            lenient: false,
+            skip_traversal_errors: skip_resource_typecheck(db),
+        }
+    }
+
+    pub(crate) fn dynamic(&self) -> Ty<'db> {
+        Ty::dynamic(self.db)
+    }
+
+    pub(crate) fn at(&self, site: Site) -> Located<'db> {
+        Located::new(self.decl, site)
+    }
+
+    /// The severity of problems with the program's expressions: errors, or warnings when
+    /// lenient.
+    pub(crate) fn severity(&self) -> Severity {
+        if self.lenient {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+
+    /// Report a problem with the program's expressions (a warning when lenient).
+    pub(crate) fn report(
+        &mut self,
+        code: Code,
+        site: Site,
+        message: String,
+    ) -> &mut SemaDiagnostic<'db> {
+        self.push(code, self.severity(), site, message)
+    }
+
+    /// Report a problem whatever the leniency (block structure, options).
+    pub(crate) fn push(
+        &mut self,
+        code: Code,
+        severity: Severity,
+        site: Site,
+        message: String,
+    ) -> &mut SemaDiagnostic<'db> {
+        let diagnostic = SemaDiagnostic::new(code, severity, message, self.at(site));
+        self.diagnostics.push(diagnostic);
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+
+    pub(crate) fn ty_of(&self, id: ExprId) -> Ty<'db> {
+        self.types[id.0 as usize]
+    }
+
+    /// Type an expression and its subexpressions.
+    pub(crate) fn expr(&mut self, id: ExprId) -> Ty<'db> {
+        let ty = self.expr_inner(id);
+        self.types[id.0 as usize] = ty;
+        ty
+    }
+
+    fn expr_inner(&mut self, id: ExprId) -> Ty<'db> {
+        let db = self.db;
+        let body = self.body;
+        match body.expr(id) {
+            Expr::Missing | Expr::BadNumber => self.dynamic(),
+            Expr::Null => Ty::constant(db, Ty::none(db), ConstValue::Null),
+            Expr::Bool(value) => Ty::constant(db, Ty::bool(db), ConstValue::Bool(*value)),
+            Expr::Number(number) => {
+                let value = ConstValue::Number(number.clone());
+                Ty::constant(db, Ty::of_value(db, &value), value)
+            }
+            Expr::String(_) => Ty::string(db),
+            Expr::Template(parts) => {
+                let types: Vec<Ty<'db>> = parts.iter().map(|&p| self.expr(p)).collect();
+                lift(db, Ty::string(db), &types)
+            }
+            Expr::TemplateJoin(inner) => {
+                let ty = self.expr(*inner);
+                lift(db, Ty::string(db), &[ty])
+            }
+            Expr::Tuple(elements) => {
+                let types: Vec<Ty<'db>> = elements.iter().map(|&e| self.expr(e)).collect();
+                Ty::tuple(db, types)
+            }
+            Expr::Object(items) => self.object(items),
+            Expr::Name(name) => self.name(id, name),
+            Expr::GetAttr { base, name } => {
+                let receiver = self.expr(*base);
+                self.traverse(id, receiver, TraverseKey::Attr(name.clone()))
+            }
+            Expr::Index { base, key } => {
+                let receiver = self.expr(*base);
+                let key_ty = self.expr(*key);
+                let key_value = literal_value(body.expr(*key));
+                match key_value {
+                    Some(value) => self.traverse(id, receiver, TraverseKey::Literal(value)),
+                    None => {
+                        let ty = self.traverse(id, receiver, TraverseKey::Unknown(key_ty));
+                        lift(db, ty, &[key_ty])
+                    }
+                }
+            }
+            Expr::Splat { source, each } => {
+                let source_ty = self.expr(*source);
+                let unwrapped = unwrap_iterable(db, source_ty);
+                let (item, single) = match unwrapped.kind(db) {
+                    TyKind::List(e) | TyKind::Set(e) => (*e, false),
+                    TyKind::Tuple(elements) => (unify_types(db, elements.iter().copied()).0, false),
+                    TyKind::Dynamic => (unwrapped, false),
+                    _ => (unwrapped, true),
+                };
+                self.splat_items.push(item);
+                let each_ty = self.expr(*each);
+                self.splat_items.pop();
+                let list = Ty::list(db, each_ty);
+                if single {
+                    list
+                } else {
+                    wrap_iterable(db, source_ty, list)
+                }
+            }
+            Expr::SplatItem => self
+                .splat_items
+                .last()
+                .copied()
+                .unwrap_or_else(|| self.dynamic()),
+            Expr::Call { name, args, expand } => builtins::call(self, id, name, args, *expand),
+            Expr::For {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                cond,
+                grouped,
+            } => {
+                let collection_ty = self.expr(*collection);
+                let (key_ty, value_ty) = self.collection_types(*collection, collection_ty);
+                if key_var.as_ref() == Some(value_var) {
+                    self.report(
+                        codes::DUPLICATE_DECLARATION,
+                        Site::Expr(id),
+                        format!("the `for` variable `{value_var}` is declared twice"),
+                    );
+                }
+                let pushed = usize::from(key_var.is_some()) + 1;
+                if let Some(k) = key_var {
+                    self.locals.push((k.clone(), key_ty));
+                }
+                self.locals.push((value_var.clone(), value_ty));
+                let mut lifts = Vec::new();
+                let result = match key {
+                    Some(key) => {
+                        let k = self.expr(*key);
+                        self.expect(*key, input_type(db, Ty::string(db)), "an object key");
+                        lifts.push(k);
+                        let v = self.expr(*value);
+                        let element = if *grouped { Ty::list(db, v) } else { v };
+                        Ty::map(db, element)
+                    }
+                    None => {
+                        let v = self.expr(*value);
+                        Ty::list(db, v)
+                    }
+                };
+                if let Some(cond) = cond {
+                    let c = self.expr(*cond);
+                    self.expect(*cond, input_type(db, Ty::bool(db)), "a `for` condition");
+                    lifts.push(c);
+                }
+                self.locals.truncate(self.locals.len() - pushed);
+                lift(db, wrap_iterable(db, collection_ty, result), &lifts)
+            }
+            Expr::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.expr(*cond);
+                self.expect(*cond, input_type(db, Ty::bool(db)), "a condition");
+                let a = self.expr(*then);
+                let b = self.expr(*otherwise);
+                lift(db, unify_types(db, [a, b]).0, &[c])
+            }
+            Expr::Unary { op, operand } => {
+                let t = self.expr(*operand);
+                let (param, result) = match op {
+                    UnaryOp::Not => (Ty::bool(db), Ty::bool(db)),
+                    UnaryOp::Negate if t == Ty::int(db) => (Ty::int(db), Ty::int(db)),
+                    UnaryOp::Negate => (Ty::number(db), Ty::number(db)),
+                };
+                self.expect(*operand, input_type(db, param), "an operand");
+                lift(db, result, &[t])
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let a = self.expr(*lhs);
+                let b = self.expr(*rhs);
+                let int = a == Ty::int(db) && b == Ty::int(db);
+                let number = if int { Ty::int(db) } else { Ty::number(db) };
+                let (param, result) = match op {
+                    BinaryOp::Add
+                    | BinaryOp::Subtract
+                    | BinaryOp::Multiply
+                    | BinaryOp::Divide
+                    | BinaryOp::Modulo => (number, number),
+                    BinaryOp::Less
+                    | BinaryOp::LessEqual
+                    | BinaryOp::Greater
+                    | BinaryOp::GreaterEqual => (number, Ty::bool(db)),
+                    BinaryOp::Equal | BinaryOp::NotEqual => {
+                        (Ty::optional(db, self.dynamic()), Ty::bool(db))
+                    }
+                    BinaryOp::And | BinaryOp::Or => (Ty::bool(db), Ty::bool(db)),
+                };
+                let expected = input_type(db, param);
+                self.expect(*lhs, expected, "an operand");
+                self.expect(*rhs, expected, "an operand");
+                lift(db, result, &[a, b])
+            }
+        }
+    }
+
+    fn object(&mut self, items: &[(ExprId, ExprId)]) -> Ty<'db> {
+        let db = self.db;
+        let mut key_types = Vec::new();
+        let mut fields: Vec<(pcl_types::Name, Ty<'db>)> = Vec::new();
+        let mut literal_keys = true;
+        let mut values = Vec::new();
+        for &(key, value) in items {
+            let key_ty = self.expr(key);
+            let value_ty = self.expr(value);
+            match literal_value(self.body.expr(key)).and_then(|v| v.to_key_string()) {
+                Some(name) => {
+                    fields.retain(|(n, _)| **n != *name);
+                    fields.push((pcl_types::Name::from(name.as_str()), value_ty));
+                }
+                None => {
+                    literal_keys = false;
+                    self.expect(key, input_type(db, Ty::string(db)), "an object key");
+                    key_types.push(key_ty);
+                }
+            }
+            values.push(value_ty);
+        }
+        let ty = if literal_keys {
+            Ty::object(db, fields)
+        } else {
+            Ty::map(db, unify_types(db, values).0)
+        };
+        lift(db, ty, &key_types)
+    }
+
+    fn name(&mut self, id: ExprId, name: &SmolStr) -> Ty<'db> {
+        if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return *ty;
+        }
+        match self.bindings.names.get(name.as_str()) {
+            Some(Resolution::Decl(target)) => self.reference(*target),
+            Some(Resolution::Unresolved { suggestion }) => {
+                let at = self.at(Site::Expr(id));
+                let mut diagnostic = SemaDiagnostic::new(
+                    codes::UNDEFINED_NAME,
+                    self.severity(),
+                    format!("undefined name `{name}`"),
+                    at,
+                );
+                diagnostic = match suggestion {
+                    Some(s) => diagnostic
+                        .with_note(format!("did you mean `{s}`?"))
+                        .with_replacement(at, s),
+                    None => diagnostic.with_note(
+                        "declare it as a local (`name = value`), a config, a resource or a component",
+                    ),
+                };
+                self.diagnostics.push(diagnostic);
+                self.dynamic()
+            }
+            None => self.dynamic(),
+        }
+    }
+
+    /// What a name resolves to in the program.
+    pub(crate) fn bindings_of(&self, name: &str) -> Option<Resolution<'db>> {
+        self.bindings.names.get(name).cloned()
+    }
+
+    /// The type of a reference to another declaration.
+    pub(crate) fn reference(&mut self, target: DeclId<'db>) -> Ty<'db> {
+        let db = self.db;
+        if let Some(cycle) = decl_cycle(db, self.decl)
+            && cycle.contains(&target)
+        {
+            return self.dynamic();
+        }
+        if target == self.decl {
+            return self.dynamic();
+        }
+        match target.kind(db) {
+            DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package => self.dynamic(),
+            _ => decl_ty(db, target),
+        }
+    }
+
+    fn traverse(&mut self, id: ExprId, receiver: Ty<'db>, key: TraverseKey<'db>) -> Ty<'db> {
+        let db = self.db;
+        let step = traverse(db, receiver, key);
+        for problem in &step.problems {
+            let mut severity = problem.severity(db);
+            if self.lenient || self.skip_traversal_errors {
+                severity = Severity::Warning;
+            }
+            let message = problem.message(db);
+            let suggestion = problem.suggestion().map(str::to_owned);
+            let at = self.at(Site::Expr(id));
+            let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
+            if let Some(s) = suggestion {
+                diagnostic = diagnostic.with_note(format!("did you mean `{s}`?"));
+            }
+            self.diagnostics.push(diagnostic);
+        }
+        step.ty
+    }
+
+    /// The key and value types of iterating over a value of type `ty` (§3.5).
+    pub(crate) fn collection_types(&mut self, at: ExprId, ty: Ty<'db>) -> (Ty<'db>, Ty<'db>) {
+        let db = self.db;
+        match collection_types(db, ty) {
+            Some(types) => types,
+            None => {
+                let message = format!("cannot iterate over a value of type {}", pretty(db, ty));
+                self.report(codes::NOT_ITERABLE, Site::Expr(at), message)
+                    .notes
+                    .push("iterate over a list, a map, a tuple or an object".to_owned());
+                (self.dynamic(), self.dynamic())
+            }
+        }
+    }
+
+    /// Check that the value of `id` (already typed) converts to `expected`; the message
+    /// calls the place `what` ("an operand", "input 'size'").
+    pub(crate) fn expect(&mut self, id: ExprId, expected: Ty<'db>, what: &str) -> bool {
+        let db = self.db;
+        let actual = self.ty_of(id);
+        if conversion(db, expected, actual).exists() {
+            return true;
+        }
+        let message = format!(
+            "{what} must be {}, not {}",
+            pretty(db, strip_input(db, expected)),
+            pretty(db, actual)
+        );
+        self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+        false
+    }
+
+    /// Check a value against the type of the place it is assigned to, field by field
+    /// through object, tuple and map literals, so the error points at the field.
+    pub(crate) fn check_value(&mut self, id: ExprId, expected: Ty<'db>, what: &str) -> bool {
+        let db = self.db;
+        if expected.is_dynamic(db) {
+            return true;
+        }
+        match self.body.expr(id) {
+            Expr::Object(items) if items.iter().all(|(k, _)| self.body.expr(*k).is_literal()) => {
+                if let Some(fields) = literal_target_fields(db, expected) {
+                    return self.check_object_fields(id, items, fields, what);
+                }
+                if let Some(element) = literal_target_element(db, expected, true) {
+                    let mut ok = true;
+                    for &(key, value) in items.iter() {
+                        let key_name = literal_value(self.body.expr(key))
+                            .and_then(|v| v.to_key_string())
+                            .unwrap_or_default();
+                        ok &= self.check_value(
+                            value,
+                            element,
+                            &format!("key '{key_name}' of {what}"),
+                        );
+                    }
+                    return ok;
+                }
+            }
+            Expr::Tuple(elements) => {
+                if let Some(element) = literal_target_element(db, expected, false) {
+                    let mut ok = true;
+                    for (i, &e) in elements.iter().enumerate() {
+                        ok &= self.check_value(e, element, &format!("element {i} of {what}"));
+                    }
+                    return ok;
+                }
+            }
+            _ => {}
+        }
+        let actual = self.ty_of(id);
+        if conversion(db, expected, actual).exists() {
+            return true;
+        }
+        let message = format!(
+            "{what} must be {}, not {}",
+            pretty(db, strip_input(db, expected)),
+            pretty(db, actual)
+        );
+        self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+        false
+    }
+
+    fn check_object_fields(
+        &mut self,
+        id: ExprId,
+        items: &[(ExprId, ExprId)],
+        fields: &'db [(pcl_types::Name, Ty<'db>)],
+        what: &str,
+    ) -> bool {
+        let db = self.db;
+        let mut ok = true;
+        let mut given = Vec::new();
+        for &(key, value) in items {
+            let Some(name) = literal_value(self.body.expr(key)).and_then(|v| v.to_key_string())
+            else {
+                continue;
+            };
+            given.push(name.clone());
+            match fields.iter().find(|(n, _)| **n == *name) {
+                Some((_, ty)) => ok &= self.check_value(value, *ty, &format!("property '{name}'")),
+                None => {
+                    let names = fields.iter().map(|(n, _)| &**n);
+                    let suggestion = pcl_types::closest_name(&name, names).map(str::to_owned);
+                    let message = format!("{what} has no property '{name}'; it is ignored");
+                    let at = self.at(Site::Expr(key));
+                    let diagnostic = self.push(
+                        codes::UNKNOWN_PROPERTY,
+                        Severity::Warning,
+                        Site::Expr(key),
+                        message,
+                    );
+                    if let Some(s) = suggestion {
+                        diagnostic.notes.push(format!("did you mean '{s}'?"));
+                        diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                            message: format!("replace with `{s}`"),
+                            at,
+                            replacement: s,
+                        });
+                    }
+                }
+            }
+        }
+        for (name, ty) in fields {
+            if given.iter().any(|g| g.as_str() == &**name) || accepts_none(db, *ty) {
+                continue;
+            }
+            ok = false;
+            let message = format!("{what} is missing the required property '{name}'");
+            let note = format!("add `{name} = <{}>`", pretty(db, strip_input(db, *ty)));
+            self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message)
+                .notes
+                .push(note);
+        }
+        ok
+    }
+}
+
+/// Whether a value may be left out where `ty` is expected.
+pub(crate) fn accepts_none<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
+    match ty.kind(db) {
+        TyKind::Const(..) | TyKind::Dynamic => true,
+        _ => conversion(db, ty, Ty::none(db)) == pcl_types::Conversion::Safe,
+    }
+}
+
+/// The object fields a literal assigned to `expected` is checked against: the one
+/// object type among `expected`'s plain alternatives (not counting eventuals).
+fn literal_target_fields<'db>(
+    db: &'db dyn pcl_types::Db,
+    expected: Ty<'db>,
+) -> Option<&'db [(pcl_types::Name, Ty<'db>)]> {
+    let mut found = None;
+    for member in plain_alternatives(db, expected) {
+        if let Some(fields) = pcl_types::object_properties(db, member) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(fields);
+        }
+    }
+    found
+}
+
+/// The element type a tuple literal (`map` false: list or set) or an object literal
+/// (`map` true) assigned to `expected` is checked against.
+fn literal_target_element<'db>(
+    db: &'db dyn pcl_types::Db,
+    expected: Ty<'db>,
+    map: bool,
+) -> Option<Ty<'db>> {
+    let mut found = None;
+    for member in plain_alternatives(db, expected) {
+        let element = match (member.kind(db), map) {
+            (TyKind::Map(e), true) | (TyKind::List(e) | TyKind::Set(e), false) => *e,
+            _ => continue,
+        };
+        if found.is_some() {
+            return None;
+        }
+        found = Some(element);
+    }
+    found
+}
+
+/// The members of `ty` that are not `none`, eventual or `dynamic`.
+fn plain_alternatives<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Vec<Ty<'db>> {
+    match ty.kind(db) {
+        TyKind::Union(members) => (members.iter().copied())
+            .filter(|m| {
+                !matches!(
+                    m.kind(db),
+                    TyKind::None | TyKind::Output(_) | TyKind::Promise(_) | TyKind::Dynamic
+                )
+            })
+            .collect(),
+        TyKind::Output(_) | TyKind::Promise(_) | TyKind::None => Vec::new(),
+        _ => vec![ty],
+    }
+}
+
+/// `T` for `In(T)`-shaped types (`union(T, output(T))`), for messages: "must be string"
+/// reads better than "must be string | output(string)".
+pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
+    if let TyKind::Union(members) = ty.kind(db) {
+        let plain: Vec<Ty<'db>> = (members.iter().copied())
+            .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
+            .collect();
+        if !plain.is_empty() && plain.len() < members.len() {
+            return Ty::union(db, plain);
+        }
+    }
+    ty
+}
+
+/// The value of a literal expression.
+pub(crate) fn literal_value(expr: &Expr) -> Option<ConstValue> {
+    Some(match expr {
+        Expr::Null => ConstValue::Null,
+        Expr::Bool(b) => ConstValue::Bool(*b),
+        Expr::Number(n) => ConstValue::Number(n.clone()),
+        Expr::String(s) => ConstValue::String(s.clone()),
+        _ => return None,
+    })
+}
+
+/// Which eventual, if any, a type contains anywhere: outputs beat promises.
+pub(crate) fn eventual_of<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<bool> {
+    let resolved = resolve_outputs(db, ty);
+    if resolved == ty {
+        return None;
+    }
+    // `resolve_promises` leaves outputs alone: if it already resolves everything,
+    // there were only promises.
+    Some(resolve_promises(db, ty) != resolved)
+}
+
+/// `R` lifted by the strongest eventual inside any of `types` (§2.8).
+pub(crate) fn lift<'db>(db: &'db dyn pcl_types::Db, result: Ty<'db>, types: &[Ty<'db>]) -> Ty<'db> {
+    let mut output = false;
+    let mut promise = false;
+    for &t in types {
+        match eventual_of(db, t) {
+            Some(true) => output = true,
+            Some(false) => promise = true,
+            None => {}
+        }
+    }
+    if output {
+        Ty::output(db, result)
+    } else if promise {
+        Ty::promise(db, result)
+    } else {
+        result
+    }
+}
+
+/// Whether every argument is assignable (§3.8): calls are lifted only otherwise.
+pub(crate) fn all_assignable<'db>(
+    db: &'db dyn pcl_types::Db,
+    pairs: &[(Ty<'db>, Ty<'db>)],
+) -> bool {
+    pairs.iter().all(|&(dest, src)| assignable(db, dest, src))
+}
+
+/// Strip outputs, promises and two-member optionals from the top of a type.
+pub(crate) fn unwrap_iterable<'db>(db: &'db dyn pcl_types::Db, mut ty: Ty<'db>) -> Ty<'db> {
+    loop {
+        ty = match ty.kind(db) {
+            TyKind::Output(e) | TyKind::Promise(e) => *e,
+            TyKind::Union(members)
+                if members.len() == 2 && members.iter().any(|m| m.is_none(db)) =>
+            {
+                match members.iter().find(|m| !m.is_none(db)) {
+                    Some(m) => *m,
+                    None => return ty,
+                }
+            }
+            _ => return ty,
+        }
+    }
+}
+
+/// Re-apply the `output`/`promise` wrappers at the top of `source` to `result`.
+pub(crate) fn wrap_iterable<'db>(
+    db: &'db dyn pcl_types::Db,
+    source: Ty<'db>,
+    result: Ty<'db>,
+) -> Ty<'db> {
+    match source.kind(db) {
+        TyKind::Output(e) => Ty::output(db, wrap_iterable(db, *e, result)),
+        TyKind::Promise(e) => Ty::promise(db, wrap_iterable(db, *e, result)),
+        TyKind::Union(members) if members.len() == 2 && members.iter().any(|m| m.is_none(db)) => {
+            match members.iter().find(|m| !m.is_none(db)) {
+                Some(m) => wrap_iterable(db, *m, result),
+                None => result,
+            }
+        }
+        _ => result,
+    }
+}
+
+/// The key and value types of iterating a collection (§3.5); `None` when the type is
+/// not iterable.
+pub(crate) fn collection_types<'db>(
+    db: &'db dyn pcl_types::Db,
+    ty: Ty<'db>,
+) -> Option<(Ty<'db>, Ty<'db>)> {
+    let unwrapped = unwrap_iterable(db, ty);
+    Some(match unwrapped.kind(db) {
+        TyKind::List(e) => (Ty::int(db), *e),
+        TyKind::Map(e) => (Ty::string(db), *e),
+        TyKind::Tuple(elements) => (Ty::int(db), unify_types(db, elements.iter().copied()).0),
+        TyKind::Object(_) | TyKind::Named(_) => {
+            let fields = pcl_types::object_properties(db, unwrapped).unwrap_or_default();
+            (
+                Ty::string(db),
+                unify_types(db, fields.iter().map(|(_, t)| *t)).0,
+            )
+        }
+        TyKind::Dynamic => (unwrapped, unwrapped),
+        _ => return None,
+    })
+}

@@ -1,0 +1,507 @@
+//! Files as lists of declarations. `parse` keeps each file's tree; `item_tree` lists its
+//! declarations without ranges or bodies (the first firewall: an edit inside a body leaves
+//! it equal); `file_items` maps each declaration to its offset-free green subtree and its
+//! offset, so `decl_syntax` of an untouched declaration stays equal when text before it
+//! moves (the second firewall).
+
+// salsa's interned-struct expansion trips this lint for structs without `'db` fields.
+#![allow(unused_lifetimes)]
+
+use pcl_syntax::ast::{self, AstNode};
+use pcl_syntax::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextSize};
+use rustc_hash::FxHashMap;
+use smol_str::SmolStr;
+
+use crate::input::{File, Program};
+
+/// The parse of a file.
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn salsa::Database, file: File) -> Parse {
+    pcl_syntax::parse(file.text(db))
+}
+
+/// What a top-level item declares.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum DeclKind {
+    /// A top-level attribute.
+    Local,
+    Resource,
+    Read,
+    Config,
+    Output,
+    Component,
+    Hook,
+    Pulumi,
+    Package,
+}
+
+impl DeclKind {
+    /// The word `pcl types` and messages use: `local`, `resource`, ...
+    pub fn keyword(self) -> &'static str {
+        match self {
+            DeclKind::Local => "local",
+            DeclKind::Resource => "resource",
+            DeclKind::Read => "read",
+            DeclKind::Config => "config",
+            DeclKind::Output => "output",
+            DeclKind::Component => "component",
+            DeclKind::Hook => "hook",
+            DeclKind::Pulumi => "pulumi",
+            DeclKind::Package => "package",
+        }
+    }
+
+    /// The block type that declares this kind; `None` for locals.
+    pub fn from_block_type(name: &str) -> Option<DeclKind> {
+        Some(match name {
+            "resource" => DeclKind::Resource,
+            "read" => DeclKind::Read,
+            "config" => DeclKind::Config,
+            "output" => DeclKind::Output,
+            "component" => DeclKind::Component,
+            "hook" => DeclKind::Hook,
+            "pulumi" => DeclKind::Pulumi,
+            "package" => DeclKind::Package,
+            _ => return None,
+        })
+    }
+
+    /// Whether declarations of this kind are names other declarations can refer to.
+    /// Outputs have a namespace of their own; package blocks declare no name.
+    pub fn is_referable(self) -> bool {
+        !matches!(self, DeclKind::Output | DeclKind::Package)
+    }
+
+    /// The number of labels a block of this kind takes, as (min, max).
+    fn label_counts(self) -> (usize, usize) {
+        match self {
+            DeclKind::Local => (0, 0),
+            DeclKind::Resource | DeclKind::Read | DeclKind::Hook => (2, 2),
+            DeclKind::Config | DeclKind::Output | DeclKind::Component => (1, 2),
+            DeclKind::Pulumi => (0, 0),
+            DeclKind::Package => (0, 1),
+        }
+    }
+}
+
+/// A declaration's identity inside its file: kind, name, and how many declarations of
+/// the same kind and name come before it in the file (duplicates stay distinct).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ItemKey {
+    pub kind: DeclKind,
+    pub name: SmolStr,
+    pub index: u32,
+}
+
+/// One declaration as the item tree records it: no ranges, no bodies.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Item {
+    pub key: ItemKey,
+    /// The resource or read type token, the config or output type label, or the
+    /// component source, as written.
+    pub label: Option<SmolStr>,
+}
+
+/// The declarations of a file, in source order, and the names its program must resolve
+/// outside itself: packages (with the version a resource asks for) and component
+/// directories.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ItemTree {
+    pub items: Box<[Item]>,
+    pub packages: Box<[(SmolStr, Option<SmolStr>)]>,
+    pub component_sources: Box<[SmolStr]>,
+}
+
+/// The item tree of a file.
+#[salsa::tracked(returns(ref))]
+pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
+    let tree = parse(db, file).tree();
+    let mut items = Vec::new();
+    let mut packages = Vec::new();
+    let mut component_sources = Vec::new();
+    let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
+    for (item, syntax) in top_level_items(&tree) {
+        let (kind, name, label) = match &item {
+            TopLevel::Local(name) => (DeclKind::Local, name.clone(), None),
+            TopLevel::Block { kind, labels, .. } => {
+                let (name, label) = block_name_and_label(*kind, labels);
+                (*kind, name, label)
+            }
+        };
+        collect_invoke_packages(&syntax, &mut packages);
+        if let TopLevel::Block { kind, syntax, .. } = &item {
+            collect_packages(*kind, label.as_deref(), syntax, &mut packages);
+            if *kind == DeclKind::Component
+                && let Some(source) = &label
+            {
+                component_sources.push(source.clone());
+            }
+        }
+        let index = seen.entry((kind, name.clone())).or_insert(0);
+        items.push(Item {
+            key: ItemKey {
+                kind,
+                name,
+                index: *index,
+            },
+            label,
+        });
+        *index += 1;
+    }
+    packages.sort();
+    packages.dedup();
+    ItemTree {
+        items: items.into_boxed_slice(),
+        packages: packages.into_boxed_slice(),
+        component_sources: component_sources.into_boxed_slice(),
+    }
+}
+
+/// The name and main label of a block with well-formed labels.
+fn block_name_and_label(kind: DeclKind, labels: &[String]) -> (SmolStr, Option<SmolStr>) {
+    let label = |i: usize| labels.get(i).map(SmolStr::new);
+    match kind {
+        DeclKind::Hook => (label(1).unwrap_or_default(), label(0)),
+        DeclKind::Pulumi => (SmolStr::new("pulumi"), None),
+        DeclKind::Package => (label(0).unwrap_or_default(), None),
+        _ => (label(0).unwrap_or_default(), label(1)),
+    }
+}
+
+/// A top-level item of a file that declares something.
+pub(crate) enum TopLevel {
+    Local(SmolStr),
+    Block {
+        kind: DeclKind,
+        labels: Vec<String>,
+        syntax: SyntaxNode,
+    },
+}
+
+/// The declaring items of a file with their syntax, skipping blocks of unknown type,
+/// blocks whose labels are malformed (the structure check reports both) and items
+/// without a name.
+pub(crate) fn top_level_items(tree: &ast::SourceFile) -> Vec<(TopLevel, SyntaxNode)> {
+    let Some(body) = tree.body() else {
+        return Vec::new();
+    };
+    let mut res = Vec::new();
+    for item in body.items() {
+        match item {
+            ast::Item::Attribute(attr) => {
+                if let Some(name) = attr.name() {
+                    res.push((
+                        TopLevel::Local(SmolStr::new(name.text())),
+                        attr.syntax().clone(),
+                    ));
+                }
+            }
+            ast::Item::Block(block) => {
+                let Some(kind) =
+                    (block.type_name()).and_then(|t| DeclKind::from_block_type(t.text()))
+                else {
+                    continue;
+                };
+                let labels: Option<Vec<String>> = block.labels().map(|l| l.value()).collect();
+                let Some(labels) = labels else { continue };
+                if !labels_fit(kind, &labels) {
+                    continue;
+                }
+                res.push((
+                    TopLevel::Block {
+                        kind,
+                        labels,
+                        syntax: block.syntax().clone(),
+                    },
+                    block.syntax().clone(),
+                ));
+            }
+        }
+    }
+    res
+}
+
+/// Whether a block of `kind` has an acceptable number (and, for hooks, kind) of labels.
+pub(crate) fn labels_fit(kind: DeclKind, labels: &[String]) -> bool {
+    let (min, max) = kind.label_counts();
+    (min..=max).contains(&labels.len())
+        && (kind != DeclKind::Hook || matches!(labels[0].as_str(), "resource" | "error"))
+}
+
+/// The packages a block names: its type token's with the version its options ask for,
+/// or the one a `package` block describes.
+fn collect_packages(
+    kind: DeclKind,
+    label: Option<&str>,
+    syntax: &SyntaxNode,
+    packages: &mut Vec<(SmolStr, Option<SmolStr>)>,
+) {
+    if matches!(kind, DeclKind::Resource | DeclKind::Read)
+        && let Some(package) = label.and_then(token_package)
+    {
+        packages.push((SmolStr::new(package), option_version(syntax)));
+    }
+    if kind == DeclKind::Package
+        && let Some(block) = ast::Block::cast(syntax.clone())
+        && let Some(name) = package_block_name(&block)
+    {
+        packages.push((SmolStr::new(name), None));
+    }
+}
+
+/// The literal `invoke` tokens' packages inside `syntax` (also for locals).
+pub(crate) fn collect_invoke_packages(
+    syntax: &SyntaxNode,
+    packages: &mut Vec<(SmolStr, Option<SmolStr>)>,
+) {
+    for node in syntax.descendants() {
+        if node.kind() != SyntaxKind::CALL_EXPR {
+            continue;
+        }
+        let Some(call) = ast::CallExpr::cast(node) else {
+            continue;
+        };
+        if call.name() != "invoke" {
+            continue;
+        }
+        let first = call.arg_list().and_then(|args| args.args().next());
+        if let Some(ast::Expr::Template(template)) = first
+            && let Some(token) = template.literal_value()
+            && let Some(package) = token_package(&token)
+        {
+            packages.push((SmolStr::new(package), None));
+        }
+    }
+}
+
+/// The package a resource or function token belongs to (`pulumi:providers:aws` is
+/// `aws`); `None` for malformed tokens and the built-in `pulumi` package.
+pub fn token_package(token: &str) -> Option<&str> {
+    if let Some(provider) = token.strip_prefix("pulumi:providers:") {
+        return (!provider.is_empty()).then_some(provider);
+    }
+    let package = pcl_schema::package_of(token)?;
+    (package != "pulumi").then_some(package)
+}
+
+/// The literal `version` in a block's `options`.
+fn option_version(syntax: &SyntaxNode) -> Option<SmolStr> {
+    let block = ast::Block::cast(syntax.clone())?;
+    let options =
+        (block.body()?.blocks()).find(|b| b.type_name().is_some_and(|t| t.text() == "options"))?;
+    let version =
+        (options.body()?.attributes()).find(|a| a.name().is_some_and(|n| n.text() == "version"))?;
+    match version.value()? {
+        ast::Expr::Template(template) => template.literal_value().map(SmolStr::new),
+        _ => None,
+    }
+}
+
+/// The package a `package` block describes: its parameterization's name, else its base
+/// provider's, else its (deprecated) label.
+pub(crate) fn package_block_name(block: &ast::Block) -> Option<String> {
+    let body = block.body()?;
+    let literal = |body: &ast::Body, name: &str| {
+        let attr = body
+            .attributes()
+            .find(|a| a.name().is_some_and(|n| n.text() == name))?;
+        match attr.value()? {
+            ast::Expr::Template(template) => template.literal_value(),
+            _ => None,
+        }
+    };
+    let parameterized = (body.blocks())
+        .find(|b| {
+            b.type_name()
+                .is_some_and(|t| t.text() == "parameterization")
+        })
+        .and_then(|b| b.body())
+        .and_then(|b| literal(&b, "name"));
+    parameterized
+        .or_else(|| literal(&body, "baseProviderName"))
+        .or_else(|| block.labels().next().and_then(|l| l.value()))
+}
+
+/// A declaration's syntax: its green subtree (offset-free) and where it starts.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ItemSyntax {
+    pub green: GreenNode,
+    pub offset: TextSize,
+}
+
+/// Each declaration of a file by key, with its syntax.
+#[salsa::tracked(returns(ref))]
+pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSyntax> {
+    let tree = parse(db, file).tree();
+    let keys = &item_tree(db, file).items;
+    (top_level_items(&tree).into_iter().zip(keys.iter()))
+        .map(|((_, syntax), item)| {
+            let syntax = ItemSyntax {
+                green: syntax.green().into_owned(),
+                offset: syntax.text_range().start(),
+            };
+            (item.key.clone(), syntax)
+        })
+        .collect()
+}
+
+/// A declaration of a program: its file and its key there. Immortal, so declarations
+/// keep their identity (and their memos) across edits that do not remove them.
+#[salsa::interned(revisions = usize::MAX, debug)]
+pub struct DeclId<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(copy)]
+    pub file: File,
+    #[returns(ref)]
+    pub key: ItemKey,
+}
+
+impl<'db> DeclId<'db> {
+    pub fn kind(self, db: &'db dyn salsa::Database) -> DeclKind {
+        self.key(db).kind
+    }
+
+    pub fn name(self, db: &'db dyn salsa::Database) -> &'db SmolStr {
+        &self.key(db).name
+    }
+}
+
+/// The declaration's green subtree; equal across edits elsewhere in the file.
+#[salsa::tracked(returns(clone))]
+pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<GreenNode> {
+    file_items(db, decl.file(db))
+        .get(decl.key(db))
+        .map(|item| item.green.clone())
+}
+
+/// Where the declaration starts in its file.
+pub fn decl_offset<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> TextSize {
+    (file_items(db, decl.file(db)).get(decl.key(db))).map_or(TextSize::from(0), |item| item.offset)
+}
+
+/// The declarations of a program, file by file in source order.
+#[salsa::tracked(returns(ref))]
+pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box<[DeclId<'db>]> {
+    let mut res = Vec::new();
+    for &file in program.files(db).iter() {
+        for item in item_tree(db, file).items.iter() {
+            res.push(DeclId::new(db, program, file, item.key.clone()));
+        }
+    }
+    res.into_boxed_slice()
+}
+
+/// The packages a program names, sorted: what the driver's schema pull loop loads.
+#[salsa::tracked(returns(ref))]
+pub fn required_packages(
+    db: &dyn salsa::Database,
+    program: Program,
+) -> Box<[(SmolStr, Option<SmolStr>)]> {
+    let mut res: Vec<_> = (program.files(db).iter())
+        .flat_map(|&file| item_tree(db, file).packages.iter().cloned())
+        .collect();
+    res.sort();
+    res.dedup();
+    res.into_boxed_slice()
+}
+
+/// Problems with a file's top-level structure, with ranges: blocks of unknown type
+/// (warnings: they are ignored) and blocks with the wrong labels (errors: they declare
+/// nothing).
+#[salsa::tracked(returns(ref))]
+pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<StructureProblem> {
+    let tree = parse(db, file).tree();
+    let Some(body) = tree.body() else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for block in body.blocks() {
+        let Some(type_token) = block.type_name() else {
+            continue;
+        };
+        let type_name = type_token.text();
+        let Some(kind) = DeclKind::from_block_type(type_name) else {
+            problems.push(StructureProblem {
+                code: pcl_diagnostics::codes::UNKNOWN_BLOCK,
+                severity: pcl_diagnostics::Severity::Warning,
+                message: format!("unknown block type `{type_name}`: the block is ignored"),
+                range: type_token.text_range(),
+                note: "PCL's top-level blocks are resource, read, config, output, component, hook, pulumi and package".to_owned(),
+            });
+            continue;
+        };
+        let labels: Vec<ast::BlockLabel> = block.labels().collect();
+        let values: Vec<String> = labels
+            .iter()
+            .map(|l| l.value().unwrap_or_default())
+            .collect();
+        if labels_fit(kind, &values) {
+            if kind == DeclKind::Package && !labels.is_empty() {
+                problems.push(StructureProblem {
+                    code: pcl_diagnostics::codes::INVALID_LABELS,
+                    severity: pcl_diagnostics::Severity::Warning,
+                    message: "package block labels are deprecated".to_owned(),
+                    range: labels[0].syntax().text_range(),
+                    note: "set `baseProviderName` inside the block instead".to_owned(),
+                });
+            }
+            continue;
+        }
+        let (message, note) = match kind {
+            DeclKind::Resource | DeclKind::Read => (
+                format!("a `{type_name}` block takes two labels, a name and a type token"),
+                format!("write `{type_name} name \"pkg:module:Type\" {{ .. }}`"),
+            ),
+            DeclKind::Config => (
+                "a `config` block takes a name and an optional type".to_owned(),
+                "write `config name \"string\" { .. }`".to_owned(),
+            ),
+            DeclKind::Output => (
+                "an `output` block takes a name and an optional type".to_owned(),
+                "write `output name { value = .. }`".to_owned(),
+            ),
+            DeclKind::Component => (
+                "a `component` block takes a name and a source directory".to_owned(),
+                "write `component name \"./dir\" { .. }`".to_owned(),
+            ),
+            DeclKind::Hook => (
+                "a `hook` block takes a kind (`resource` or `error`) and a name".to_owned(),
+                "write `hook \"resource\" name { command = [..] }`".to_owned(),
+            ),
+            DeclKind::Pulumi => (
+                "a `pulumi` block takes no labels".to_owned(),
+                "write `pulumi { requiredVersionRange = \">=3.0.0\" }`".to_owned(),
+            ),
+            DeclKind::Package | DeclKind::Local => (
+                "a `package` block takes at most one label".to_owned(),
+                "set `baseProviderName` inside the block".to_owned(),
+            ),
+        };
+        let range = match (labels.first(), labels.last()) {
+            (Some(first), Some(last)) => first
+                .syntax()
+                .text_range()
+                .cover(last.syntax().text_range()),
+            _ => type_token.text_range(),
+        };
+        problems.push(StructureProblem {
+            code: pcl_diagnostics::codes::INVALID_LABELS,
+            severity: pcl_diagnostics::Severity::Error,
+            message,
+            range,
+            note,
+        });
+    }
+    problems
+}
+
+/// A problem [`structure_diagnostics`] found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StructureProblem {
+    pub code: pcl_diagnostics::Code,
+    pub severity: pcl_diagnostics::Severity,
+    pub message: String,
+    pub range: pcl_syntax::TextRange,
+    pub note: String,
+}

@@ -1,0 +1,57 @@
+//! The semantic model of PCL programs: binding and type checking of whole programs as
+//! incremental salsa queries (semantics: `../shared/docs/pcl-semantics.md` §3, §4, §6).
+//!
+//! The query graph, each layer a firewall that backdates when an edit leaves it equal:
+//! - `items`: `parse(File)`, then `item_tree(File)` (declarations without ranges or
+//!   bodies) and `decl_syntax(DeclId)` (a declaration's offset-free green subtree);
+//! - `hir`: `body(DeclId)`, the range-free arena of a declaration's expressions, with
+//!   `body_with_source_map` holding the declaration-relative ranges;
+//! - `scope`: `program_scope(Program)`, `bind(DeclId)` (what each name resolves to),
+//!   `program_graph(Program)` (dependency order and reference cycles);
+//! - `infer`: `infer(DeclId)` types a declaration's expressions and checks them, and
+//!   `decl_ty(DeclId)` is the type its readers see.
+//!
+//! Design choices, where they differ from `docs/architecture.md`'s first plan:
+//! - Declarations are keyed by (kind, name, index among same-named ones) within their
+//!   file, not by position, so inserting a declaration leaves the others' ids alone.
+//! - Schemas reach checking through `pcl-schema`'s own queries over `PackageSource`
+//!   inputs (high durability), not through a second set of package inputs here.
+//! - Diagnostics are values in query results (`SemaDiagnostic`), anchored to parts of a
+//!   declaration (`Site`), never ranges, so moving text does not invalidate them; the
+//!   `ide` crate turns anchors into ranges.
+//! - Cycles are found on the dependency graph before typing (`decl_cycle`); references
+//!   between cycle members are `dynamic`, so typing never meets a salsa cycle.
+//!   `decl_ty` still has a fallback for safety.
+//! - Checking is bottom-up: drivers walk `program_graph().order`, so no query recurses
+//!   through a long chain of declarations (salsa's verification included).
+
+mod builtins;
+mod config_type;
+mod declarations;
+mod diagnostics;
+mod hir;
+mod inference;
+mod input;
+mod items;
+mod resources;
+mod scope;
+
+pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
+pub use hir::{
+    AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, body,
+    body_with_source_map, children,
+};
+pub use inference::{InferenceResult, decl_ty, infer};
+pub use input::{
+    CheckOptions, File, Program, Workspace, join_dir, program_at, skip_resource_typecheck,
+};
+pub use items::{
+    DeclId, DeclKind, Item, ItemKey, ItemTree, StructureProblem, decl_offset, decl_syntax,
+    file_items, item_tree, parse, program_decls, required_packages, structure_diagnostics,
+    token_package,
+};
+pub use resources::component_closure;
+pub use scope::{
+    Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
+    program_scope,
+};

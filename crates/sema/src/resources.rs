@@ -1,0 +1,742 @@
+//! Resources, reads and components: the schema (or component program) that types their
+//! inputs and outputs, the `options` block, and `range`, which makes the declaration a
+//! list, a map or an optional value (§4.5, §4.8).
+
+use pcl_diagnostics::{Severity, codes};
+use pcl_schema::{ItemKind, Property, ResourceTypes, SchemaItem, package_named, resolve_token};
+use pcl_types::{Conversion, Name, Ty, TyKind, conversion, input_type, resolve_outputs};
+use rustc_hash::FxHashSet;
+use smol_str::SmolStr;
+
+use crate::declarations::literal_string;
+use crate::diagnostics::Site;
+use crate::hir::{AttrId, BlockId, Expr, ExprId};
+use crate::inference::{Infer, accepts_none, collection_types, infer, lift, wrap_iterable};
+use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
+use crate::items::{DeclKind, item_tree, token_package};
+use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
+
+/// An input a resource or component takes.
+struct Input<'db> {
+    name: Name,
+    ty: Ty<'db>,
+    required: bool,
+    discriminator: Option<pcl_schema::Discriminated<'db>>,
+}
+
+/// Check a `resource` or `read` block; the declaration's type.
+pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
+    let db = infer.db;
+    let body = infer.body;
+    let token = body
+        .block(BlockId::ROOT)
+        .labels
+        .get(1)
+        .cloned()
+        .unwrap_or_default();
+    let read = infer.decl.kind(db) == DeclKind::Read;
+    let options = options_block(infer);
+    let range = options
+        .and_then(|o| body.find_attr(o, "range"))
+        .map(|a| body.attr(a).value);
+    let range_ty = range.map(|r| infer.expr(r));
+    let schema = resolve_resource(infer, &token, read);
+    let (inputs, outputs) = match schema {
+        Some(types) => {
+            let inputs: Vec<Input<'db>> = if read {
+                let mut inputs = vec![Input {
+                    name: Name::from("id"),
+                    ty: input_type(db, Ty::string(db)),
+                    required: true,
+                    discriminator: None,
+                }];
+                inputs.extend(
+                    types
+                        .state_inputs
+                        .iter()
+                        .flatten()
+                        .map(|p| schema_input(db, p)),
+                );
+                inputs
+            } else {
+                types.inputs.iter().map(|p| schema_input(db, p)).collect()
+            };
+            let outputs = Ty::object(db, types.outputs.iter().map(|p| (p.name.clone(), p.ty)));
+            (Some(inputs), outputs)
+        }
+        None => (None, infer.dynamic()),
+    };
+    let range_var = range
+        .zip(range_ty)
+        .map(|(r, t)| range_variable(infer, r, t, false));
+    if let Some(Some(var)) = range_var {
+        infer.locals.push(("range".into(), var));
+    }
+    let what = format!("resource '{token}'");
+    check_inputs(infer, inputs.as_deref(), &what);
+    if let Some(Some(_)) = range_var {
+        infer.locals.pop();
+    }
+    infer.lenient = false;
+    if let Some(options) = options {
+        check_options(infer, options, inputs.as_deref(), range);
+    }
+    match (range, range_ty) {
+        (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
+        _ => outputs,
+    }
+}
+
+/// A schema property as an input: constant properties are never missing.
+fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &Property<'db>) -> Input<'db> {
+    let mut input = Input {
+        name: property.name.clone(),
+        ty: property.ty,
+        required: property.required,
+        discriminator: property.discriminator.clone(),
+    };
+    let is_const = |t: Ty<'db>| match t.kind(db) {
+        TyKind::Const(..) => true,
+        TyKind::Union(members) => members
+            .iter()
+            .any(|m| matches!(m.kind(db), TyKind::Const(..))),
+        _ => false,
+    };
+    if is_const(property.ty) {
+        input.required = false;
+    }
+    input
+}
+
+/// The resource's schema types, reporting why there are none. Under
+/// `--skip-resource-typecheck` a missing schema is one warning, and the block's
+/// expression errors become warnings too.
+fn resolve_resource<'db>(
+    infer: &mut Infer<'db>,
+    token: &str,
+    read: bool,
+) -> Option<&'db ResourceTypes<'db>> {
+    let db = infer.db;
+    let site = Site::Label(BlockId::ROOT, 1);
+    let skip = skip_resource_typecheck(db);
+    let severity = if skip {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let missing = |infer: &mut Infer<'db>, code, message: String, note: Option<String>| {
+        let code = if skip { codes::TYPECHECK_SKIPPED } else { code };
+        let diagnostic = infer.push(code, severity, site, message);
+        if let Some(note) = note {
+            diagnostic.notes.push(note);
+        }
+        if skip {
+            diagnostic.notes.push("--skip-resource-typecheck: the resource is typed `dynamic` and its inputs are not checked".to_owned());
+            infer.lenient = true;
+        }
+        None
+    };
+    if let Err(message) = pcl_schema::decompose(token) {
+        return missing(
+            infer,
+            codes::UNKNOWN_RESOURCE,
+            format!("malformed resource type token '{token}': {message}"),
+            None,
+        );
+    }
+    let package = token_package(token).unwrap_or("pulumi");
+    let Some(source) = package_named(db, package) else {
+        return missing(
+            infer,
+            codes::UNKNOWN_PACKAGE,
+            format!("no schema found for package '{package}'"),
+            Some(get_schema_note(package)),
+        );
+    };
+    let resolved = resolve_token(db, source, token);
+    let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) = resolved else {
+        let suggestions = pcl_schema::suggest_tokens(db, source, token);
+        let note = (!suggestions.is_empty())
+            .then(|| format!("did you mean {}?", quoted_list(&suggestions)));
+        return missing(
+            infer,
+            codes::UNKNOWN_RESOURCE,
+            format!("package '{package}' has no resource type '{token}'"),
+            note,
+        );
+    };
+    if read && kind == ItemKind::Provider {
+        infer.push(
+            codes::UNKNOWN_RESOURCE,
+            Severity::Error,
+            site,
+            format!("provider resources cannot be read: '{token}'"),
+        );
+        return None;
+    }
+    let item = SchemaItem::new(db, source, kind, canonical);
+    match pcl_schema::resource_types(db, item) {
+        Ok(types) => {
+            if read && types.is_component {
+                infer.push(
+                    codes::UNKNOWN_RESOURCE,
+                    Severity::Error,
+                    site,
+                    format!("component resources cannot be read: '{token}'"),
+                );
+                return None;
+            }
+            Some(types)
+        }
+        Err(error) => {
+            let message = format!("the schema of '{token}' is broken: {}", error.message);
+            infer
+                .push(codes::SCHEMA_PROBLEM, Severity::Error, site, message)
+                .notes
+                .push(format!("in {} at {}", error.file, error.location));
+            None
+        }
+    }
+}
+
+/// How to get a package's schema, for messages about missing ones.
+pub(crate) fn get_schema_note(package: &str) -> String {
+    format!(
+        "get it with `pulumi package get-schema {package} > DIR/{package}.json`, then pass `--schema-dir DIR` or set PCL_SCHEMA_PATH"
+    )
+}
+
+pub(crate) fn quoted_list(items: &[SmolStr]) -> String {
+    let quoted: Vec<String> = items.iter().take(3).map(|s| format!("'{s}'")).collect();
+    quoted.join(", ")
+}
+
+/// The block's `options` block, reporting duplicates and other nested blocks.
+fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
+    let body = infer.body;
+    let mut options = None;
+    for &block in body.block(BlockId::ROOT).blocks.iter() {
+        let kind = body.block(block).kind.clone();
+        if kind == "options" {
+            if options.is_some() {
+                infer
+                    .push(
+                        codes::UNEXPECTED_BLOCK,
+                        Severity::Error,
+                        Site::BlockType(block),
+                        "a second `options` block".to_owned(),
+                    )
+                    .notes
+                    .push("merge the options into the first block".to_owned());
+            } else {
+                options = Some(block);
+            }
+        } else {
+            infer
+                .push(
+                    codes::UNEXPECTED_BLOCK,
+                    Severity::Error,
+                    Site::BlockType(block),
+                    format!("unexpected block `{kind}`"),
+                )
+                .notes
+                .push("the only block allowed here is `options`".to_owned());
+        }
+    }
+    options
+}
+
+/// Type the block's inputs and check them against `inputs` (when known).
+fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what: &str) {
+    let body = infer.body;
+    let mut given = FxHashSet::default();
+    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+        let data = body.attr(attr);
+        if data.name == "__logicalName" {
+            literal_string(infer, data.value, "__logicalName");
+            continue;
+        }
+        infer.expr(data.value);
+        given.insert(data.name.clone());
+        let Some(inputs) = inputs else { continue };
+        match inputs.iter().find(|i| *i.name == *data.name) {
+            Some(input) => {
+                let expected = narrow_discriminated(infer, input, data.value);
+                infer.check_value(data.value, expected, &format!("input '{}'", data.name));
+            }
+            None => unknown_attribute(infer, attr, &data.name, inputs, what),
+        }
+    }
+    let Some(inputs) = inputs else { return };
+    let missing: Vec<&Input<'db>> = (inputs.iter())
+        .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
+        .collect();
+    for input in missing {
+        let ty = pcl_types::pretty(infer.db, crate::inference::strip_input(infer.db, input.ty));
+        let message = format!("{what} is missing the required input '{}'", input.name);
+        infer
+            .report(
+                codes::MISSING_ATTRIBUTE,
+                Site::BlockOpen(BlockId::ROOT),
+                message,
+            )
+            .notes
+            .push(format!("add `{} = <{ty}>`", input.name));
+    }
+}
+
+/// The member of a discriminated union an object literal names by its discriminator
+/// (only at the top of an input, as the reference does).
+fn narrow_discriminated<'db>(infer: &Infer<'db>, input: &Input<'db>, value: ExprId) -> Ty<'db> {
+    let body = infer.body;
+    let (Some(discriminated), Expr::Object(items)) = (&input.discriminator, body.expr(value))
+    else {
+        return input.ty;
+    };
+    for &(key, value) in items.iter() {
+        if matches!(body.expr(key), Expr::String(k) if **k == *discriminated.property)
+            && let Expr::String(chosen) = body.expr(value)
+            && let Some((_, ty)) = discriminated.members.iter().find(|(name, _)| {
+                **name == **chosen || name.rsplit(':').next() == Some(chosen.as_str())
+            })
+        {
+            return input_type(infer.db, *ty);
+        }
+    }
+    input.ty
+}
+
+fn unknown_attribute<'db>(
+    infer: &mut Infer<'db>,
+    attr: AttrId,
+    name: &str,
+    inputs: &[Input<'db>],
+    what: &str,
+) {
+    let suggestion =
+        pcl_types::closest_name(name, inputs.iter().map(|i| &*i.name)).map(str::to_owned);
+    let at = infer.at(Site::AttrName(attr));
+    let message = format!("{what} has no input '{name}'");
+    let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
+    match suggestion {
+        Some(s) => {
+            diagnostic.notes.push(format!("did you mean '{s}'?"));
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: format!("replace with `{s}`"),
+                at,
+                replacement: s,
+            });
+        }
+        None if !inputs.is_empty() => {
+            let mut names: Vec<&str> = inputs.iter().map(|i| &*i.name).collect();
+            names.sort_unstable();
+            let shown = names
+                .iter()
+                .take(12)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if names.len() > 12 { ", ..." } else { "" };
+            diagnostic
+                .notes
+                .push(format!("its inputs are: {shown}{more}"));
+        }
+        None => diagnostic.notes.push("it takes no inputs".to_owned()),
+    }
+}
+
+/// The type each option takes (checked as `In(T)`); `None` for options checked by hand.
+fn option_type<'db>(db: &'db dyn pcl_types::Db, name: &str) -> Option<Option<Ty<'db>>> {
+    let dynamic = Ty::dynamic(db);
+    let opt = |t| Ty::optional(db, t);
+    let object = |fields: Vec<(&str, Ty<'db>)>| {
+        Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)))
+    };
+    Some(Some(match name {
+        "range" => return Some(None),
+        "parent" | "provider" | "deletedWith" | "replacementTrigger" => dynamic,
+        "providers" => Ty::union(db, [Ty::map(db, dynamic), Ty::list(db, dynamic)]),
+        "dependsOn" | "replaceWith" => Ty::list(db, dynamic),
+        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Ty::bool(db),
+        "version" | "pluginDownloadURL" | "import" => Ty::string(db),
+        "customTimeouts" => object(vec![
+            ("create", opt(Ty::string(db))),
+            ("update", opt(Ty::string(db))),
+            ("delete", opt(Ty::string(db))),
+            ("read", opt(Ty::string(db))),
+        ]),
+        "aliases" => Ty::list(
+            db,
+            Ty::union(
+                db,
+                [
+                    Ty::string(db),
+                    object(vec![
+                        ("name", opt(Ty::string(db))),
+                        ("type", opt(Ty::string(db))),
+                        ("noParent", opt(Ty::bool(db))),
+                        ("parent", opt(dynamic)),
+                    ]),
+                ],
+            ),
+        ),
+        "envVarMappings" => Ty::map(db, Ty::string(db)),
+        "hooks" => dynamic,
+        _ if PROPERTY_LIST_OPTIONS.contains(&name) => return Some(None),
+        _ => return None,
+    }))
+}
+
+const OPTION_NAMES: &[&str] = &[
+    "range",
+    "parent",
+    "provider",
+    "deletedWith",
+    "replacementTrigger",
+    "providers",
+    "dependsOn",
+    "replaceWith",
+    "protect",
+    "retainOnDelete",
+    "deleteBeforeReplace",
+    "ignoreChanges",
+    "hideDiffs",
+    "replaceOnChanges",
+    "additionalSecretOutputs",
+    "version",
+    "pluginDownloadURL",
+    "import",
+    "customTimeouts",
+    "aliases",
+    "envVarMappings",
+    "hooks",
+];
+
+/// Check the `options` block (outside the scope of `range`).
+fn check_options<'db>(
+    infer: &mut Infer<'db>,
+    options: BlockId,
+    inputs: Option<&[Input<'db>]>,
+    range: Option<ExprId>,
+) {
+    let db = infer.db;
+    let body = infer.body;
+    for &nested in body.block(options).blocks.iter() {
+        let kind = body.block(nested).kind.clone();
+        infer.push(
+            codes::UNEXPECTED_BLOCK,
+            Severity::Error,
+            Site::BlockType(nested),
+            format!("unexpected block `{kind}` in options"),
+        );
+    }
+    for &attr in body.block(options).attrs.iter() {
+        let data = body.attr(attr);
+        let name = data.name.as_str();
+        match option_type(db, name) {
+            Some(Some(ty)) => {
+                infer.expr(data.value);
+                infer.check_value(data.value, input_type(db, ty), &format!("option `{name}`"));
+            }
+            Some(None) if Some(data.value) == range => {
+                let expected = Ty::union(
+                    db,
+                    [
+                        Ty::bool(db),
+                        Ty::number(db),
+                        Ty::list(db, Ty::dynamic(db)),
+                        Ty::map(db, Ty::dynamic(db)),
+                    ],
+                );
+                infer.expect(data.value, input_type(db, expected), "option `range`");
+            }
+            Some(None) => property_list(infer, data.value, inputs, name),
+            None => {
+                infer.expr(data.value);
+                let suggestion = pcl_types::closest_name(name, OPTION_NAMES.iter().copied());
+                let message = format!("unknown resource option `{name}`");
+                let diagnostic = infer.push(
+                    codes::UNKNOWN_ATTRIBUTE,
+                    Severity::Error,
+                    Site::AttrName(attr),
+                    message,
+                );
+                match suggestion {
+                    Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
+                    None => diagnostic
+                        .notes
+                        .push(format!("the options are: {}", OPTION_NAMES.join(", "))),
+                }
+            }
+        }
+    }
+}
+
+/// `ignoreChanges = [prop, prop.nested]`: each element names an input property.
+fn property_list<'db>(
+    infer: &mut Infer<'db>,
+    value: ExprId,
+    inputs: Option<&[Input<'db>]>,
+    option: &str,
+) {
+    let body = infer.body;
+    let Expr::Tuple(elements) = body.expr(value) else {
+        infer.push(
+            codes::TYPE_MISMATCH,
+            Severity::Error,
+            Site::Expr(value),
+            format!("option `{option}` must be a list of input property names"),
+        );
+        return;
+    };
+    for &element in elements.iter() {
+        let mut root = element;
+        loop {
+            match body.expr(root) {
+                Expr::GetAttr { base, .. } | Expr::Index { base, .. } => root = *base,
+                _ => break,
+            }
+        }
+        let Expr::Name(name) = body.expr(root) else {
+            infer
+                .push(
+                    codes::TYPE_MISMATCH,
+                    Severity::Error,
+                    Site::Expr(element),
+                    format!("option `{option}` takes input property names, not expressions"),
+                )
+                .notes
+                .push("write the property name without quotes".to_owned());
+            continue;
+        };
+        if let Some(inputs) = inputs
+            && !inputs.iter().any(|i| *i.name == **name)
+        {
+            let suggestion =
+                pcl_types::closest_name(name, inputs.iter().map(|i| &*i.name)).map(str::to_owned);
+            let diagnostic = infer.push(
+                codes::UNKNOWN_PROPERTY,
+                Severity::Error,
+                Site::Expr(root),
+                format!("`{name}` is not an input property of this resource"),
+            );
+            if let Some(s) = suggestion {
+                diagnostic.notes.push(format!("did you mean '{s}'?"));
+            }
+        }
+    }
+}
+
+/// The type `range` has in the body (`None` when the range is a condition).
+fn range_variable<'db>(
+    infer: &mut Infer<'db>,
+    range: ExprId,
+    range_ty: Ty<'db>,
+    component: bool,
+) -> Option<Ty<'db>> {
+    let db = infer.db;
+    let object = |fields: Vec<(&str, Ty<'db>)>| {
+        Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)))
+    };
+    match range_kind(db, range_ty, component) {
+        RangeKind::Condition => None,
+        RangeKind::Count => Some(object(vec![("value", Ty::int(db))])),
+        RangeKind::Collection => {
+            let resolved = strip_range(db, range_ty, component);
+            let (key, value) = match collection_types(db, resolved) {
+                Some(types) => types,
+                None => infer.collection_types(range, resolved),
+            };
+            Some(object(vec![("key", key), ("value", value)]))
+        }
+    }
+}
+
+enum RangeKind {
+    Condition,
+    Count,
+    Collection,
+}
+
+/// `range`'s type with outputs resolved and (for resources) one optional layer removed.
+fn strip_range<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, component: bool) -> Ty<'db> {
+    let resolved = resolve_outputs(db, ty);
+    if component {
+        return resolved;
+    }
+    match resolved.kind(db) {
+        TyKind::Union(members) if members.iter().any(|m| m.is_none(db)) => {
+            Ty::union(db, members.iter().copied().filter(|m| !m.is_none(db)))
+        }
+        _ => resolved,
+    }
+}
+
+fn range_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, component: bool) -> RangeKind {
+    let t = strip_range(db, ty, component);
+    if conversion(db, input_type(db, Ty::bool(db)), t) == Conversion::Safe {
+        RangeKind::Condition
+    } else if conversion(db, input_type(db, Ty::number(db)), t) == Conversion::Safe {
+        RangeKind::Count
+    } else {
+        RangeKind::Collection
+    }
+}
+
+/// The declaration type of a ranged resource or component whose single instance has
+/// type `element`.
+fn ranged_type<'db>(
+    infer: &mut Infer<'db>,
+    range: ExprId,
+    range_ty: Ty<'db>,
+    element: Ty<'db>,
+    component: bool,
+) -> Ty<'db> {
+    let db = infer.db;
+    let _ = range;
+    match range_kind(db, range_ty, component) {
+        RangeKind::Condition if component => Ty::optional(db, element),
+        RangeKind::Condition => lift(db, Ty::optional(db, element), &[range_ty]),
+        RangeKind::Count => Ty::list(db, element),
+        RangeKind::Collection => {
+            let resolved = strip_range(db, range_ty, component);
+            let string_keys =
+                collection_types(db, resolved).is_some_and(|(k, _)| k == Ty::string(db));
+            let shaped = if string_keys {
+                Ty::map(db, element)
+            } else {
+                Ty::list(db, element)
+            };
+            if component {
+                shaped
+            } else {
+                wrap_iterable(db, range_ty, shaped)
+            }
+        }
+    }
+}
+
+/// Check a `component` block; the declaration's type.
+pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
+    let db = infer.db;
+    let body = infer.body;
+    let options = options_block(infer);
+    let range = options
+        .and_then(|o| body.find_attr(o, "range"))
+        .map(|a| body.attr(a).value);
+    let range_ty = range.map(|r| infer.expr(r));
+    let program = infer.decl.program(db);
+    let target = component_program(infer, program);
+    let (inputs, element) = match target {
+        Some(target) => {
+            let scope = program_scope(db, target);
+            let mut inputs: Vec<Input<'db>> = Vec::new();
+            let mut outputs = Vec::new();
+            let mut configs: Vec<_> = scope
+                .names
+                .values()
+                .copied()
+                .filter(|d| d.kind(db) == DeclKind::Config)
+                .collect();
+            configs.sort_by(|a, b| a.name(db).cmp(b.name(db)));
+            for config in configs {
+                let result = infer_decl(db, config);
+                inputs.push(Input {
+                    name: Name::from(config.name(db).as_str()),
+                    ty: input_type(db, result.value_ty),
+                    required: result.required,
+                    discriminator: None,
+                });
+            }
+            for (name, &output) in &scope.outputs {
+                let value = infer_decl(db, output).value_ty;
+                outputs.push((Name::clone(name), Ty::output(db, value)));
+            }
+            (Some(inputs), Ty::object(db, outputs))
+        }
+        None => (None, infer.dynamic()),
+    };
+    let range_var = range
+        .zip(range_ty)
+        .map(|(r, t)| range_variable(infer, r, t, true));
+    if let Some(Some(var)) = range_var {
+        infer.locals.push(("range".into(), var));
+    }
+    let name = infer.decl.name(db).clone();
+    check_inputs(infer, inputs.as_deref(), &format!("component '{name}'"));
+    if let Some(Some(_)) = range_var {
+        infer.locals.pop();
+    }
+    if let Some(options) = options {
+        check_options(infer, options, None, range);
+    }
+    match (range, range_ty) {
+        (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),
+        _ => element,
+    }
+}
+
+fn infer_decl<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> &'db crate::inference::InferenceResult<'db> {
+    infer(db, decl)
+}
+
+/// The program a component instantiates, reporting why there is none.
+fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Program> {
+    let db = infer.db;
+    let body = infer.body;
+    let Some(source) = body.block(BlockId::ROOT).labels.get(1).cloned() else {
+        if body.find_attr(BlockId::ROOT, "token").is_none() {
+            infer.push(codes::INVALID_COMPONENT, Severity::Error, Site::Name, "a component without a source directory must set `token`".to_owned())
+                .notes.push("write `component name \"./dir\" { .. }`, or set `token = \"pkg:index:Component\"`".to_owned());
+        }
+        return None;
+    };
+    let dir = join_dir(program.dir(db), &source);
+    if dir == *program.dir(db) {
+        infer
+            .push(
+                codes::COMPONENT_CYCLE,
+                Severity::Error,
+                Site::Label(BlockId::ROOT, 1),
+                format!("component '{source}' is the program itself"),
+            )
+            .notes
+            .push("a component's source must be another directory".to_owned());
+        return None;
+    }
+    let Some(target) = program_at(db, &dir) else {
+        infer.push(codes::INVALID_COMPONENT, Severity::Error, Site::Label(BlockId::ROOT, 1), format!("no PCL program in '{dir}'"))
+            .notes.push("a component's source is a directory, relative to this program, that holds .pp files".to_owned());
+        return None;
+    };
+    if component_closure(db, target).contains(&program) {
+        infer.push(codes::COMPONENT_CYCLE, Severity::Error, Site::Label(BlockId::ROOT, 1), format!("component '{source}' instantiates this program again"))
+            .notes.push("components must not instantiate, directly or through others, a program that contains them".to_owned());
+        return None;
+    }
+    Some(target)
+}
+
+/// Every program that `program`'s components reach, directly or through others.
+#[salsa::tracked(returns(ref))]
+pub fn component_closure(db: &dyn salsa::Database, program: Program) -> Box<[Program]> {
+    let mut seen: Vec<Program> = Vec::new();
+    let mut pending = vec![program];
+    while let Some(current) = pending.pop() {
+        for &file in current.files(db).iter() {
+            for source in item_tree(db, file).component_sources.iter() {
+                let dir = join_dir(current.dir(db), source);
+                if let Some(next) = program_at(db, &dir)
+                    && !seen.contains(&next)
+                {
+                    seen.push(next);
+                    pending.push(next);
+                }
+            }
+        }
+    }
+    seen.into_boxed_slice()
+}

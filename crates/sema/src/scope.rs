@@ -1,0 +1,328 @@
+//! Names across a program: the program scope (every declaration by name, duplicates
+//! reported), `bind` (what each name a declaration uses resolves to: the firewall that
+//! keeps a new file from re-checking declarations whose names resolve as before), the
+//! dependency graph with its topological order, and reference cycles.
+
+use std::sync::Arc;
+
+use pcl_diagnostics::{Severity, codes};
+use pcl_types::Name;
+use rustc_hash::{FxHashMap, FxHashSet};
+use smol_str::SmolStr;
+
+use crate::diagnostics::{Located, SemaDiagnostic, Site};
+use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
+use crate::input::Program;
+use crate::items::{DeclId, DeclKind, program_decls};
+
+/// Options whose values are lists of the resource's own input property names, bound in
+/// a scope of their own (never references to declarations).
+pub(crate) const PROPERTY_LIST_OPTIONS: &[&str] = &[
+    "ignoreChanges",
+    "hideDiffs",
+    "replaceOnChanges",
+    "additionalSecretOutputs",
+];
+
+/// Every declaration of a program by name: locals, configs, resources, components,
+/// hooks and `pulumi` share one namespace, outputs have their own.
+#[derive(Clone, PartialEq, Eq, Debug, Default, salsa::SalsaValue)]
+pub struct ProgramScope<'db> {
+    pub names: FxHashMap<Name, DeclId<'db>>,
+    pub outputs: FxHashMap<Name, DeclId<'db>>,
+    pub diagnostics: Vec<SemaDiagnostic<'db>>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn program_scope<'db>(db: &'db dyn salsa::Database, program: Program) -> ProgramScope<'db> {
+    let mut scope = ProgramScope::default();
+    for &decl in program_decls(db, program).iter() {
+        let kind = decl.kind(db);
+        if kind == DeclKind::Package {
+            continue;
+        }
+        let name = Name::from(decl.name(db).as_str());
+        if &*name == "null" && kind.is_referable() {
+            scope.diagnostics.push(
+                SemaDiagnostic::new(
+                    codes::DUPLICATE_DECLARATION,
+                    Severity::Error,
+                    "`null` is already declared: it is the null value".to_owned(),
+                    Located::new(decl, Site::Name),
+                )
+                .with_note("rename the declaration"),
+            );
+            continue;
+        }
+        let map = if kind.is_referable() {
+            &mut scope.names
+        } else {
+            &mut scope.outputs
+        };
+        match map.get(&name) {
+            Some(&first) => {
+                let what = if kind == DeclKind::Output {
+                    "output"
+                } else {
+                    "name"
+                };
+                scope.diagnostics.push(
+                    SemaDiagnostic::new(
+                        codes::DUPLICATE_DECLARATION,
+                        Severity::Error,
+                        format!("the {what} `{name}` is declared twice"),
+                        Located::new(decl, Site::Name),
+                    )
+                    .with_label(Located::new(first, Site::Name), "first declared here")
+                    .with_note("rename or remove one of the declarations"),
+                );
+            }
+            None => {
+                map.insert(name, decl);
+            }
+        }
+    }
+    scope
+}
+
+/// What a name used in a declaration refers to.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub enum Resolution<'db> {
+    Decl(DeclId<'db>),
+    /// Nothing in the program; the closest declared name, if any is close.
+    Unresolved {
+        suggestion: Option<Name>,
+    },
+}
+
+/// The resolution of every name a declaration uses (outside the property-list options),
+/// and the declarations it depends on, in first-use order.
+#[derive(Clone, PartialEq, Eq, Debug, Default, salsa::SalsaValue)]
+pub struct Bindings<'db> {
+    pub names: FxHashMap<Name, Resolution<'db>>,
+    pub dependencies: Box<[DeclId<'db>]>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'db> {
+    let scope = program_scope(db, decl.program(db));
+    let body = body(db, decl);
+    let mut bindings = Bindings::default();
+    let mut dependencies = Vec::new();
+    for name in used_names(body) {
+        let name = Name::from(name.as_str());
+        if bindings.names.contains_key(&name) {
+            continue;
+        }
+        let resolution = match scope.names.get(&name).or_else(|| scope.outputs.get(&name)) {
+            Some(&target) => {
+                if !dependencies.contains(&target) {
+                    dependencies.push(target);
+                }
+                Resolution::Decl(target)
+            }
+            None => Resolution::Unresolved {
+                suggestion: pcl_types::closest_name(&name, scope.names.keys().map(|n| &**n))
+                    .map(Name::from),
+            },
+        };
+        bindings.names.insert(name, resolution);
+    }
+    bindings.dependencies = dependencies.into_boxed_slice();
+    bindings
+}
+
+/// The root names of a body's expressions, in source order, outside the property-list
+/// options.
+fn used_names(body: &Body) -> Vec<SmolStr> {
+    let mut skipped: FxHashSet<ExprId> = FxHashSet::default();
+    for options in body.find_blocks(BlockId::ROOT, "options") {
+        for &attr in body.block(options).attrs.iter() {
+            if PROPERTY_LIST_OPTIONS.contains(&body.attr(attr).name.as_str()) {
+                skipped.insert(body.attr(attr).value);
+            }
+        }
+    }
+    let mut roots: Vec<ExprId> = body.value.into_iter().collect();
+    roots.extend(
+        body.attrs
+            .iter()
+            .map(|a| a.value)
+            .filter(|v| !skipped.contains(v)),
+    );
+    let mut names = Vec::new();
+    let mut stack: Vec<ExprId> = roots.into_iter().rev().collect();
+    while let Some(id) = stack.pop() {
+        let expr = body.expr(id);
+        if let Expr::Name(name) = expr {
+            names.push(name.clone());
+        }
+        stack.extend(children(expr).into_iter().rev());
+    }
+    names
+}
+
+/// The declarations of a program in dependency order, and its reference cycles.
+#[derive(Clone, PartialEq, Eq, Debug, Default, salsa::SalsaValue)]
+pub struct ProgramGraph<'db> {
+    /// Every declaration after the ones it depends on (cycle members together).
+    pub order: Box<[DeclId<'db>]>,
+    /// Each cycle's members, in the order the references run.
+    pub cycles: Box<[Arc<[DeclId<'db>]>]>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> ProgramGraph<'db> {
+    let decls = program_decls(db, program);
+    let index: FxHashMap<DeclId<'db>, usize> =
+        decls.iter().enumerate().map(|(i, &d)| (d, i)).collect();
+    let edges: Vec<Vec<usize>> = (decls.iter())
+        .map(|&d| {
+            (bind(db, d).dependencies.iter())
+                .filter_map(|dep| index.get(dep).copied())
+                .collect()
+        })
+        .collect();
+    let components = strongly_connected(&edges);
+    let mut order = Vec::with_capacity(decls.len());
+    let mut cycles = Vec::new();
+    for component in components {
+        let is_cycle = component.len() > 1 || edges[component[0]].contains(&component[0]);
+        if is_cycle {
+            let members = cycle_path(&component, &edges);
+            cycles.push(members.iter().map(|&i| decls[i]).collect::<Arc<[_]>>());
+        }
+        order.extend(component.iter().map(|&i| decls[i]));
+    }
+    ProgramGraph {
+        order: order.into_boxed_slice(),
+        cycles: cycles.into_boxed_slice(),
+    }
+}
+
+/// The cycle a declaration is part of, if any: checking treats references between its
+/// members as `dynamic` instead of following them.
+#[salsa::tracked(returns(ref))]
+pub fn decl_cycle<'db>(
+    db: &'db dyn salsa::Database,
+    decl: DeclId<'db>,
+) -> Option<Arc<[DeclId<'db>]>> {
+    (program_graph(db, decl.program(db)).cycles.iter())
+        .find(|cycle| cycle.contains(&decl))
+        .cloned()
+}
+
+/// Tarjan's algorithm without recursion: components in reverse topological order of the
+/// condensation, i.e. each after everything it depends on.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNVISITED: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNVISITED; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut next = 0;
+    for start in 0..n {
+        if index[start] != UNVISITED {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = next;
+        low[start] = next;
+        next += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (node, ref mut edge)) = work.last_mut() {
+            if let Some(&target) = edges[node].get(*edge) {
+                *edge += 1;
+                if index[target] == UNVISITED {
+                    index[target] = next;
+                    low[target] = next;
+                    next += 1;
+                    stack.push(target);
+                    on_stack[target] = true;
+                    work.push((target, 0));
+                } else if on_stack[target] {
+                    low[node] = low[node].min(index[target]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                let mut component = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                component.sort_unstable();
+                components.push(component);
+            }
+        }
+    }
+    components
+}
+
+/// The members of a strongly connected component in the order references run, starting
+/// from its first member: a path back to the start through the component.
+fn cycle_path(component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
+    let start = component[0];
+    let members: FxHashSet<usize> = component.iter().copied().collect();
+    // Breadth-first from `start` to find the shortest way back to it.
+    let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(node) = queue.pop_front() {
+        for &target in &edges[node] {
+            if !members.contains(&target) {
+                continue;
+            }
+            if target == start {
+                let mut path = vec![node];
+                let mut at = node;
+                while at != start {
+                    at = previous[&at];
+                    path.push(at);
+                }
+                path.reverse();
+                path.dedup();
+                return path;
+            }
+            if let std::collections::hash_map::Entry::Vacant(entry) = previous.entry(target) {
+                entry.insert(node);
+                queue.push_back(target);
+            }
+        }
+    }
+    component.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cycle_path, strongly_connected};
+
+    #[test]
+    fn components_come_after_their_dependencies() {
+        // 0 -> 1 -> 2 -> 1, 3 -> 0
+        let edges = vec![vec![1], vec![2], vec![1], vec![0]];
+        let components = strongly_connected(&edges);
+        assert_eq!(components, vec![vec![1, 2], vec![0], vec![3]]);
+        assert_eq!(cycle_path(&[1, 2], &edges), vec![1, 2]);
+    }
+
+    #[test]
+    fn long_chains_do_not_recurse() {
+        let n = 200_000;
+        let edges: Vec<Vec<usize>> = (0..n)
+            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
+            .collect();
+        let components = strongly_connected(&edges);
+        assert_eq!(components.len(), n);
+        assert_eq!(components[0], vec![n - 1]);
+    }
+}
