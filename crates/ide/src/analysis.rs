@@ -133,6 +133,11 @@ impl Analysis {
         }
         let graph = program_graph(db, program);
         for cycle in graph.cycles.iter() {
+            // Two components may use each other's outputs (Pulumi resolves them lazily).
+            let components = cycle.iter().all(|d| d.kind(db) == DeclKind::Component);
+            if components && cycle.len() == 2 {
+                continue;
+            }
             push(&cycle_diagnostic(db, cycle));
         }
         // Bottom-up: each declaration after the ones it reads.

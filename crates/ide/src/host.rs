@@ -23,8 +23,8 @@ pub struct AnalysisHost {
     loader: SchemaLoader,
     files: BTreeMap<SmolStr, File>,
     programs: BTreeMap<SmolStr, Program>,
-    /// Packages looked for and not found, so the pull loop does not retry them.
-    missing_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// Packages the pull loop has looked for (found or not), so it never retries them.
+    requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
 }
 
 impl AnalysisHost {
@@ -54,7 +54,7 @@ impl AnalysisHost {
             loader: SchemaLoader::new(SearchPath::from_args_and_env(schema_dirs)),
             files: BTreeMap::new(),
             programs: BTreeMap::new(),
-            missing_packages: BTreeSet::new(),
+            requested_packages: BTreeSet::new(),
         }
     }
 
@@ -142,19 +142,14 @@ impl AnalysisHost {
                 let packages = required_packages(&self.db, program).to_vec();
                 for (name, version) in packages {
                     let key = (name.clone(), version.clone());
-                    if self.missing_packages.contains(&key)
+                    if !self.requested_packages.insert(key)
                         || pcl_schema::package_named(&self.db, &name).is_some()
                     {
                         continue;
                     }
-                    match self.loader.read(&name, version.as_deref()) {
-                        Ok(read) => {
-                            self.loader.apply(&mut self.db, read);
-                            changed = true;
-                        }
-                        Err(_) => {
-                            self.missing_packages.insert(key);
-                        }
+                    if let Ok(read) = self.loader.read(&name, version.as_deref()) {
+                        self.loader.apply(&mut self.db, read);
+                        changed = true;
                     }
                 }
                 for dir in self.component_dirs(program) {

@@ -144,7 +144,7 @@ pub(crate) fn call<'db>(
         "call" => return method_call(infer, id, args, &types),
         _ => {}
     }
-    if let Some(result) = generic(infer, id, name, args, &types) {
+    if let Some(result) = generic(infer, id, name, (args, expand), &types) {
         return result;
     }
     let Some(signature) = static_signature(db, name) else {
@@ -160,14 +160,14 @@ pub(crate) fn call<'db>(
         }
         return infer.dynamic();
     };
-    static_call(infer, id, name, args, &types, &signature)
+    static_call(infer, id, name, (args, expand), &types, &signature)
 }
 
 fn static_call<'db>(
     infer: &mut Infer<'db>,
     id: ExprId,
     name: &str,
-    args: &[ExprId],
+    (args, expand): (&[ExprId], bool),
     types: &[Ty<'db>],
     signature: &Signature<'db>,
 ) -> Ty<'db> {
@@ -202,6 +202,12 @@ fn static_call<'db>(
             .notes
             .push(usage(db, name, signature));
     }
+    // With `f(xs...)`, the last argument stands for as many as its elements.
+    let direct = if expand {
+        args.len().saturating_sub(1)
+    } else {
+        args.len()
+    };
     let mut pairs = Vec::new();
     for (i, &ty) in types.iter().enumerate() {
         let Some(param) = signature
@@ -213,9 +219,18 @@ fn static_call<'db>(
             break;
         };
         pairs.push((param, ty));
-        if let Some(&arg) = args.get(i) {
-            let what = format!("argument {} of `{name}`", i + 1);
-            infer.check_value(arg, input_type(db, param), &what);
+        let what = format!("argument {} of `{name}`", i + 1);
+        if i < direct {
+            infer.check_value(args[i], input_type(db, param), &what);
+        } else if let Some(&expanded) = args.last()
+            && !pcl_types::conversion(db, input_type(db, param), ty).exists()
+        {
+            let message = format!(
+                "{what} must be {}, not {}",
+                pretty(db, param),
+                pretty(db, ty)
+            );
+            infer.report(codes::TYPE_MISMATCH, Site::Expr(expanded), message);
         }
     }
     if all_assignable(db, &pairs) {
@@ -280,7 +295,7 @@ fn generic<'db>(
     infer: &mut Infer<'db>,
     id: ExprId,
     name: &str,
-    args: &[ExprId],
+    (args, expand): (&[ExprId], bool),
     types: &[Ty<'db>],
 ) -> Option<Ty<'db>> {
     let db = infer.db;
@@ -461,7 +476,14 @@ fn generic<'db>(
                 varargs: Some(element),
                 result: element,
             };
-            return Some(static_call(infer, id, name, args, types, &signature));
+            return Some(static_call(
+                infer,
+                id,
+                name,
+                (args, expand),
+                types,
+                &signature,
+            ));
         }
         "pulumiResourceType" | "pulumiResourceName" => {
             if !arity(infer, id, name, n, 1, 1) {
@@ -488,6 +510,7 @@ fn schema_function<'db>(
     infer: &mut Infer<'db>,
     at: ExprId,
     token: &str,
+    in_source: Option<pcl_schema::PackageSource>,
 ) -> Option<&'db FunctionTypes<'db>> {
     let db = infer.db;
     let skip = skip_resource_typecheck(db);
@@ -496,7 +519,11 @@ fn schema_function<'db>(
     } else {
         (None, Severity::Error)
     };
-    let Some(package) = token_package(token).or_else(|| pcl_schema::package_of(token)) else {
+    let package = match in_source {
+        Some(_) => Some("the resource's package"),
+        None => token_package(token),
+    };
+    let Some(package) = package else {
         infer.push(
             codes::INVALID_ARGUMENT,
             Severity::Error,
@@ -507,7 +534,7 @@ fn schema_function<'db>(
         );
         return None;
     };
-    let Some(source) = package_named(db, package) else {
+    let Some(source) = in_source.or_else(|| package_named(db, package)) else {
         infer
             .push(
                 code_missing.unwrap_or(codes::UNKNOWN_PACKAGE),
@@ -581,25 +608,20 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         );
         return infer.dynamic();
     };
-    if let Some(&options) = args.get(2) {
-        let opt = |t| Ty::optional(db, t);
-        let expected = Ty::object(
-            db,
-            [
-                ("provider", opt(Ty::dynamic(db))),
-                ("parent", opt(Ty::dynamic(db))),
-                ("version", opt(Ty::string(db))),
-                ("pluginDownloadUrl", opt(Ty::string(db))),
-                ("dependsOn", opt(Ty::list(db, Ty::dynamic(db)))),
-            ]
-            .into_iter()
-            .map(|(n, t)| (Name::from(n), t)),
-        );
-        infer.check_value(options, input_type(db, expected), "the invoke options");
-    }
-    let Some(function) = schema_function(infer, token_arg, &token) else {
+    let Some(function) = schema_function(infer, token_arg, &token, None) else {
+        if let Some(&options) = args.get(2) {
+            invoke_options(infer, options);
+        }
         return infer.dynamic();
     };
+    let options_at = if function.multi_argument_inputs.is_empty() {
+        2
+    } else {
+        1 + function.multi_argument_inputs.len()
+    };
+    if let Some(&options) = args.get(options_at) {
+        invoke_options(infer, options);
+    }
     let result = function.result;
     if !function.multi_argument_inputs.is_empty() {
         for (i, name) in function.multi_argument_inputs.iter().enumerate() {
@@ -654,6 +676,21 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     } else {
         lift(db, Ty::promise(db, result), &types[1..])
     }
+}
+
+/// Check an invoke's options object.
+fn invoke_options(infer: &mut Infer<'_>, options: ExprId) {
+    let db = infer.db;
+    let opt = |t| Ty::optional(db, t);
+    let fields = [
+        ("provider", opt(Ty::dynamic(db))),
+        ("parent", opt(Ty::dynamic(db))),
+        ("version", opt(Ty::string(db))),
+        ("pluginDownloadUrl", opt(Ty::string(db))),
+        ("dependsOn", opt(Ty::list(db, Ty::dynamic(db)))),
+    ];
+    let expected = Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)));
+    infer.check_value(options, input_type(db, expected), "the invoke options");
 }
 
 /// `call(resource, "method", {args})`.
@@ -730,7 +767,7 @@ fn method_call<'db>(
         return infer.dynamic();
     };
     let function_token = function_token.clone();
-    let Some(function) = schema_function(infer, args[1], &function_token) else {
+    let Some(function) = schema_function(infer, args[1], &function_token, Some(source)) else {
         return infer.dynamic();
     };
     let inputs: Vec<_> = function

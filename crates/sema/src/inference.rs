@@ -482,7 +482,7 @@ impl<'db> Infer<'db> {
             _ => {}
         }
         let actual = self.ty_of(id);
-        if conversion(db, expected, actual).exists() {
+        if converts(db, expected, actual) {
             return true;
         }
         let message = format!(
@@ -546,6 +546,29 @@ impl<'db> Infer<'db> {
                 .push(note);
         }
         ok
+    }
+}
+
+/// Whether a value of type `actual` may be assigned where `expected` is. A schema
+/// reference to a resource (`$ref: "#/resources/tok"`) is typed as that resource's plain
+/// outputs, while a resource value has them as outputs: the reference accepts it (as
+/// Pulumi does).
+fn converts<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>, actual: Ty<'db>) -> bool {
+    conversion(db, expected, actual).exists()
+        || (mentions_resource_reference(db, expected)
+            && conversion(db, expected, resolve_outputs(db, actual)).exists())
+}
+
+fn mentions_resource_reference<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
+    match ty.kind(db) {
+        TyKind::Named(object) => object.token(db).starts_with("#/resources/"),
+        TyKind::Union(members) => members.iter().any(|m| mentions_resource_reference(db, *m)),
+        TyKind::List(e)
+        | TyKind::Map(e)
+        | TyKind::Set(e)
+        | TyKind::Output(e)
+        | TyKind::Promise(e) => mentions_resource_reference(db, *e),
+        _ => false,
     }
 }
 

@@ -275,13 +275,12 @@ pub(crate) fn collect_invoke_packages(
 }
 
 /// The package a resource or function token belongs to (`pulumi:providers:aws` is
-/// `aws`); `None` for malformed tokens and the built-in `pulumi` package.
+/// `aws`); `None` for malformed tokens.
 pub fn token_package(token: &str) -> Option<&str> {
     if let Some(provider) = token.strip_prefix("pulumi:providers:") {
         return (!provider.is_empty()).then_some(provider);
     }
-    let package = pcl_schema::package_of(token)?;
-    (package != "pulumi").then_some(package)
+    pcl_schema::package_of(token)
 }
 
 /// The literal `version` in a block's `options`.
