@@ -46,6 +46,11 @@ impl AnalysisHost {
         let _ = CheckOptions::builder(skip_resource_typecheck)
             .durability(Durability::MEDIUM)
             .new(&db);
+        // Created up front: a query that looked for a package before any was loaded must
+        // see the set change, which salsa tracks for an existing input only.
+        let _ = pcl_schema::LoadedPackages::builder(Arc::new(BTreeMap::new()))
+            .durability(Durability::HIGH)
+            .new(&db);
         let _ = Workspace::builder(Arc::new(BTreeMap::new()))
             .durability(Durability::MEDIUM)
             .new(&db);

@@ -1,4 +1,5 @@
-# A small PCL program: a static website in a bucket, one object per page.
+# A small PCL program: a static website in a bucket, one page per name.
+# Check it with: pcl check --schema-dir tests/data/programs/schemas tests/data/programs/example
 
 config "siteName" "string" {
   description = "The name shown in the page titles"
@@ -9,7 +10,8 @@ config "pages" "list(string)" {
   default = ["index", "about"]
 }
 
-resource "siteBucket" "aws:s3/bucket:Bucket" {
+resource "siteBucket" "web:index:Bucket" {
+  name = "${siteName}-site"
   website = {
     indexDocument = "index.html"
   }
@@ -18,12 +20,12 @@ resource "siteBucket" "aws:s3/bucket:Bucket" {
   }
 }
 
-resource "page" "aws:s3/bucketObject:BucketObject" {
+resource "page" "web:index:Page" {
   options {
     range     = length(pages)
     dependsOn = [siteBucket]
   }
-  bucket      = siteBucket.id
+  bucket      = siteBucket.name
   key         = "${pages[range.value]}.html"
   contentType = "text/html"
   content     = <<-HTML
@@ -34,6 +36,8 @@ resource "page" "aws:s3/bucketObject:BucketObject" {
     HTML
 }
 
+region = invoke("web:index:getRegion", { bucket = siteBucket.name })
+
 websiteUrl = "http://${siteBucket.websiteEndpoint}"
 
 output "url" {
@@ -42,4 +46,8 @@ output "url" {
 
 output "pageKeys" {
   value = [for p in page : p.key]
+}
+
+output "zones" {
+  value = region.zones
 }
