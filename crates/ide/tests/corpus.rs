@@ -55,13 +55,20 @@ fn programs(root: &Path) -> Vec<PathBuf> {
 }
 
 /// The sorted, distinct error codes of each program, checked in one mode.
-fn check_all(corpus: &Path, name: &str, schema_dirs: &[&str], skip: bool) -> BTreeMap<String, (String, Vec<String>)> {
+fn check_all(
+    corpus: &Path,
+    name: &str,
+    schema_dirs: &[&str],
+    skip: bool,
+) -> BTreeMap<String, (String, Vec<String>)> {
     let dirs = schema_dirs.iter().map(|d| corpus.join(d)).collect();
     let mut host = AnalysisHost::new(dirs, skip);
     let root = corpus.join(name);
     let mut ids = Vec::new();
     for dir in programs(&root) {
-        let id = host.load_program_dir(&dir).expect("corpus program directories are readable");
+        let id = host
+            .load_program_dir(&dir)
+            .expect("corpus program directories are readable");
         ids.push((dir, id));
     }
     host.load_dependencies();
@@ -71,7 +78,11 @@ fn check_all(corpus: &Path, name: &str, schema_dirs: &[&str], skip: bool) -> BTr
         let mut codes = Vec::new();
         let mut first = String::new();
         for file in analysis.program_diagnostics(&id).expect("no cancellation") {
-            for d in file.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+            for d in file
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+            {
                 codes.push(d.code.to_string());
                 if first.is_empty() {
                     first = format!("{} {}", d.code, d.message);
@@ -80,7 +91,10 @@ fn check_all(corpus: &Path, name: &str, schema_dirs: &[&str], skip: bool) -> BTr
         }
         codes.sort();
         codes.dedup();
-        let key = format!("{name}/{}", dir.strip_prefix(&root).unwrap_or(&dir).display());
+        let key = format!(
+            "{name}/{}",
+            dir.strip_prefix(&root).unwrap_or(&dir).display()
+        );
         res.insert(key, (first, codes));
     }
     res
@@ -88,7 +102,8 @@ fn check_all(corpus: &Path, name: &str, schema_dirs: &[&str], skip: bool) -> BTr
 
 #[test]
 fn corpus_programs_check_as_the_baseline_says() {
-    let corpus = corpus_dir().expect("the shared corpus: set PCL_CORPUS or put it at ../shared/corpus");
+    let corpus =
+        corpus_dir().expect("the shared corpus: set PCL_CORPUS or put it at ../shared/corpus");
     let baseline = read_baseline();
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut drift = String::new();
@@ -101,18 +116,38 @@ fn corpus_programs_check_as_the_baseline_says() {
             let row = baseline.get(program);
             let mode = match (update, row) {
                 (false, Some(row)) => row.mode.clone(),
-                _ if strict_codes.iter().any(|c| c == "PCL4009" || c == "PCL4010") => "skip".to_owned(),
+                _ if strict_codes
+                    .iter()
+                    .any(|c| c == "PCL4009" || c == "PCL4010") =>
+                {
+                    "skip".to_owned()
+                }
                 _ => "strict".to_owned(),
             };
-            let (first, actual) = if mode == "skip" { (first_skip, skip_codes) } else { (first_strict, strict_codes) };
-            let actual = if actual.is_empty() { "-".to_owned() } else { actual.join(",") };
+            let (first, actual) = if mode == "skip" {
+                (first_skip, skip_codes)
+            } else {
+                (first_strict, strict_codes)
+            };
+            let actual = if actual.is_empty() {
+                "-".to_owned()
+            } else {
+                actual.join(",")
+            };
             match row {
                 Some(row) if row.codes == actual && row.mode == mode => {}
                 Some(row) => {
-                    let _ = writeln!(drift, "{program} ({mode}): expected {}, got {actual} (first: {first})", row.codes);
+                    let _ = writeln!(
+                        drift,
+                        "{program} ({mode}): expected {}, got {actual} (first: {first})",
+                        row.codes
+                    );
                 }
                 None => {
-                    let _ = writeln!(drift, "{program} ({mode}): not in the baseline, got {actual} (first: {first})");
+                    let _ = writeln!(
+                        drift,
+                        "{program} ({mode}): not in the baseline, got {actual} (first: {first})"
+                    );
                 }
             }
             let reason = match row {
@@ -121,7 +156,14 @@ fn corpus_programs_check_as_the_baseline_says() {
                 _ if actual == "-" => "valid, all packages have schemas".to_owned(),
                 _ => format!("TODO: explain {first}"),
             };
-            rows.insert(program.clone(), Row { mode, codes: actual, reason });
+            rows.insert(
+                program.clone(),
+                Row {
+                    mode,
+                    codes: actual,
+                    reason,
+                },
+            );
         }
     }
     for program in baseline.keys() {
@@ -134,10 +176,17 @@ fn corpus_programs_check_as_the_baseline_says() {
             "# program\tmode (strict: with schemas; skip: --skip-resource-typecheck)\texpected error codes\treason\n",
         );
         for (program, row) in &rows {
-            let _ = writeln!(text, "{program}\t{}\t{}\t{}", row.mode, row.codes, row.reason);
+            let _ = writeln!(
+                text,
+                "{program}\t{}\t{}\t{}",
+                row.mode, row.codes, row.reason
+            );
         }
         std::fs::write(baseline_path(), text).expect("the baseline is writable");
         return;
     }
-    assert!(drift.is_empty(), "the corpus drifted from tests/data/corpus-baseline.tsv (UPDATE_EXPECT=1 rewrites it):\n{drift}");
+    assert!(
+        drift.is_empty(),
+        "the corpus drifted from tests/data/corpus-baseline.tsv (UPDATE_EXPECT=1 rewrites it):\n{drift}"
+    );
 }

@@ -347,6 +347,12 @@ impl<'db> Infer<'db> {
         match self.bindings.names.get(name.as_str()) {
             Some(Resolution::Decl(target)) => self.reference(*target),
             Some(Resolution::Unresolved { suggestion }) => {
+                let local =
+                    pcl_types::closest_name(name, self.locals.iter().map(|(n, _)| n.as_str()));
+                let suggestion = match local {
+                    Some(local) => Some(pcl_types::Name::from(local)),
+                    None => suggestion.clone(),
+                };
                 let at = self.at(Site::Expr(id));
                 let mut diagnostic = SemaDiagnostic::new(
                     codes::UNDEFINED_NAME,
@@ -357,7 +363,7 @@ impl<'db> Infer<'db> {
                 diagnostic = match suggestion {
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
-                        .with_replacement(at, s),
+                        .with_replacement(at, &s),
                     None => diagnostic.with_note(
                         "declare it as a local (`name = value`), a config, a resource or a component",
                     ),
@@ -515,7 +521,7 @@ impl<'db> Infer<'db> {
                 None => {
                     let names = fields.iter().map(|(n, _)| &**n);
                     let suggestion = pcl_types::closest_name(&name, names).map(str::to_owned);
-                    let message = format!("{what} has no property '{name}'; it is ignored");
+                    let message = format!("'{name}' is not a property of {what}; it is ignored");
                     let at = self.at(Site::Expr(key));
                     let diagnostic = self.push(
                         codes::UNKNOWN_PROPERTY,
@@ -539,7 +545,7 @@ impl<'db> Infer<'db> {
                 continue;
             }
             ok = false;
-            let message = format!("{what} is missing the required property '{name}'");
+            let message = format!("{what} lacks the required property '{name}'");
             let note = format!("add `{name} = <{}>`", pretty(db, strip_input(db, *ty)));
             self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message)
                 .notes

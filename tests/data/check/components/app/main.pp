@@ -1,0 +1,17 @@
+# Components: inputs are the sub-program's configs, attributes its outputs.
+component "net" "./network" {
+  cidr = "10.0.0.0/16"
+}
+
+component "looped" "./loop" {
+}
+
+component "self" "." {
+}
+
+output "subnet" {
+  value = net.subnetId
+}
+
+component "gone" "./missing" {
+}

@@ -1,0 +1,7 @@
+config "cidr" "string" {}
+
+config "zones" "int" {}
+
+output "subnetIds" {
+  value = ["${cidr}-a"]
+}

@@ -1,0 +1,5 @@
+bucketName = "other"
+
+output "url" {
+  value = "again"
+}

@@ -1,0 +1,34 @@
+# Resource inputs and options are checked against the schema.
+resource "site" "web:index:Bucket" {
+  name        = "site"
+  versioning  = { enabled = true }
+  colour      = "blue"
+  __logicalName = "site-${name}"
+  website = {
+    errorDocument = "404.html"
+  }
+  lifecycle {
+    prevent_destroy = true
+  }
+  options {
+    protect     = true
+    retainOnDelete = [true]
+    ignoreChanges = [tags, tagz]
+    provder     = null
+  }
+  options {
+    protect = false
+  }
+}
+
+resource "page" "web:index:Page" {
+  bucket = site.name
+  key    = "index.html"
+}
+
+output "etag" {
+  value = page.etag
+}
+
+output "empty" {
+}
