@@ -248,8 +248,7 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
         stderr: 1 │ a = b
         stderr:   │     ^
         stderr:   │
-        stderr:   = did you mean `a`?
-        stderr:   = help: replace with `a`
+        stderr:   = declare it as a local (`name = value`), a config, a resource or a component
         stderr:
         stderr: checked 1 program, 1 file (1 line, 6 B) in <time>: 1 error in 1 of 1 file
         exit 1

@@ -109,6 +109,7 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
     let body = body(db, decl);
     let mut bindings = Bindings::default();
     let mut dependencies = Vec::new();
+    let own_name = decl.name(db);
     for name in used_names(body) {
         let name = Name::from(name.as_str());
         if bindings.names.contains_key(&name) {
@@ -122,8 +123,11 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
                 Resolution::Decl(target)
             }
             None => Resolution::Unresolved {
-                suggestion: pcl_types::closest_name(&name, scope.names.keys().map(|n| &**n))
-                    .map(Name::from),
+                suggestion: pcl_types::closest_name(
+                    &name,
+                    (scope.names.keys().map(|n| &**n)).filter(|n| *n != own_name.as_str()),
+                )
+                .map(Name::from),
             },
         };
         bindings.names.insert(name, resolution);
