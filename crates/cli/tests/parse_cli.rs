@@ -69,8 +69,8 @@ fn example_program_parses() {
         0,
         expect![""],
         expect![[r#"
-        parsed 1 file (45 lines, 992 B) in <time>: no errors
-    "#]],
+            parsed 1 file (53 lines, 2 KB) in <time>: no errors
+        "#]],
     );
 }
 

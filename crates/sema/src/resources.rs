@@ -491,11 +491,8 @@ fn property_list<'db>(
     };
     for &element in elements.iter() {
         let mut root = element;
-        loop {
-            match body.expr(root) {
-                Expr::GetAttr { base, .. } | Expr::Index { base, .. } => root = *base,
-                _ => break,
-            }
+        while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = body.expr(root) {
+            root = *base;
         }
         let Expr::Name(name) = body.expr(root) else {
             infer

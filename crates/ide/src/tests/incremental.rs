@@ -1,0 +1,147 @@
+//! What an edit recomputes, pinned by the queries salsa executes after it: the reason
+//! the checker is built on salsa.
+
+use expect_test::expect;
+
+use super::{diagnostics, logged_host, set_program, summary};
+
+const MAIN: &str = r#"
+resource "site" "web:index:Bucket" {
+  name = "site"
+  tags = { team = "web" }
+}
+
+resource "home" "web:index:Page" {
+  bucket  = site.name
+  key     = "index.html"
+  content = "<h1>${title}</h1>"
+}
+
+title = "Welcome"
+count = 3
+doubled = count * 2
+tripled = count * 3
+unrelated = "x"
+"#;
+
+/// `text` with the first `from` replaced.
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from} is in the text");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn a_literal_edit_in_a_resource_re_infers_that_resource_only() {
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    log.take();
+    host.set_file_text(
+        "prog/main.pp",
+        edit(MAIN, r#"team = "web""#, r#"team = "docs""#),
+    );
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    assert_eq!(log.count("infer"), 1, "{:#?}", log.take());
+}
+
+#[test]
+fn whitespace_and_comment_edits_re_infer_nothing() {
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    diagnostics(&host, &id);
+    log.take();
+    let spaced = edit(
+        MAIN,
+        "  key     = \"index.html\"",
+        "  # the page's path\n  key     =    \"index.html\"\n",
+    );
+    host.set_file_text("prog/main.pp", format!("# a comment\n\n{spaced}"));
+    diagnostics(&host, &id);
+    let executed = log.take();
+    let infers: Vec<&String> = executed
+        .iter()
+        .filter(|q| q.starts_with("infer("))
+        .collect();
+    assert!(infers.is_empty(), "{infers:#?}");
+    assert!(
+        executed.iter().any(|q| q.starts_with("parse(")),
+        "the file was reparsed"
+    );
+}
+
+#[test]
+fn changing_a_locals_type_re_infers_exactly_its_readers() {
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    diagnostics(&host, &id);
+    log.take();
+    // `count` goes from a constant int to a string: `doubled` and `tripled` read it.
+    host.set_file_text("prog/main.pp", edit(MAIN, "count = 3", "count = \"3\""));
+    diagnostics(&host, &id);
+    assert_eq!(
+        log.count("infer"),
+        3,
+        "count, doubled, tripled: {:#?}",
+        log.take()
+    );
+    log.take();
+    // The same type again (another constant string): only `count` itself re-runs.
+    host.set_file_text("prog/main.pp", edit(MAIN, "count = 3", "count = \"4\""));
+    diagnostics(&host, &id);
+    assert_eq!(log.count("infer"), 1, "{:#?}", log.take());
+}
+
+#[test]
+fn adding_a_file_re_binds_but_does_not_re_infer_untouched_declarations() {
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    diagnostics(&host, &id);
+    log.take();
+    let id = set_program(
+        &mut host,
+        "prog",
+        &[("main.pp", MAIN), ("extra.pp", "motto = \"${title}!\"\n")],
+    );
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    let executed = log.take();
+    assert!(
+        executed.iter().any(|q| q.starts_with("bind(")),
+        "names are re-bound: {executed:#?}"
+    );
+    let infers: Vec<&String> = executed
+        .iter()
+        .filter(|q| q.starts_with("infer("))
+        .collect();
+    assert_eq!(infers.len(), 1, "only the new declaration: {infers:#?}");
+}
+
+#[test]
+fn schemas_and_type_relations_survive_program_edits() {
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    diagnostics(&host, &id);
+    log.take();
+    host.set_file_text(
+        "prog/main.pp",
+        edit(MAIN, r#"name = "site""#, r#"name = "site2""#),
+    );
+    diagnostics(&host, &id);
+    let executed = log.take();
+    let schema_work: Vec<&String> = executed
+        .iter()
+        .filter(|q| {
+            [
+                "package_index",
+                "decode_item",
+                "resource_types",
+                "named_object",
+                "conversion",
+                "unify",
+                "traverse",
+            ]
+            .iter()
+            .any(|name| q.starts_with(name))
+        })
+        .collect();
+    assert!(schema_work.is_empty(), "{schema_work:#?}");
+}

@@ -1,0 +1,50 @@
+//! Tests of the analysis API: schema-backed types through the root database, what an
+//! edit recomputes, and inputs that must not crash or hang the checker.
+
+mod incremental;
+mod robustness;
+mod schemas;
+
+use pcl_base_db::ExecutionLog;
+use pcl_diagnostics::Diagnostic;
+use smol_str::SmolStr;
+
+use crate::{AnalysisHost, ProgramId, RootDatabase};
+
+/// A host over the test schemas (`tests/data/programs/schemas`) whose database records
+/// every query it executes.
+fn logged_host() -> (AnalysisHost, ExecutionLog) {
+    let log = ExecutionLog::default();
+    let callback = log.callback();
+    let db = RootDatabase::with_event_callback(callback);
+    let schemas = pcl_test_utils::test_data_dir()
+        .join("programs")
+        .join("schemas");
+    (AnalysisHost::with_database(db, vec![schemas], false), log)
+}
+
+/// Set a program of in-memory files (name, text) in `dir` and load what it needs.
+fn set_program(host: &mut AnalysisHost, dir: &str, files: &[(&str, &str)]) -> ProgramId {
+    let files = files
+        .iter()
+        .map(|(name, text)| (SmolStr::new(format!("{dir}/{name}")), (*text).to_owned()))
+        .collect();
+    let id = host.set_program(dir, files);
+    host.load_dependencies();
+    id
+}
+
+/// Every diagnostic of the program.
+fn diagnostics(host: &AnalysisHost, id: &ProgramId) -> Vec<Diagnostic> {
+    let analysis = host.analysis();
+    let by_file = analysis.program_diagnostics(id).expect("nothing cancels");
+    by_file.into_iter().flat_map(|f| f.diagnostics).collect()
+}
+
+/// `code message` per diagnostic.
+fn summary(diagnostics: &[Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .map(|d| format!("{} {}\n", d.code, d.message))
+        .collect()
+}
