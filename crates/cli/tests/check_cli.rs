@@ -93,6 +93,21 @@ fn check_fixtures() {
     assert!(count >= 10, "the check fixtures were not found");
 }
 
+/// `pcl types` of every program under `tests/data/infer`, against the `.txt` beside it.
+#[test]
+fn types_fixtures() {
+    let dir = test_data_dir().join("infer");
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("tests/data/infer exists").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    entries.sort();
+    assert!(!entries.is_empty());
+    for path in entries {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let types = run(&["types", "--schema-dir", "../programs/schemas", &name], &dir, None);
+        let check = run(&["check", "--color", "never", "-q", "--schema-dir", "../programs/schemas", &name], &dir, None);
+        expect_file![dir.join(format!("{name}.txt"))].assert_eq(&format!("{types}{check}"));
+    }
+}
+
 #[test]
 fn the_example_checks_clean_and_the_mistakes_do_not() {
     let root = pcl_test_utils::project_root();

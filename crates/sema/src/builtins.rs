@@ -308,7 +308,7 @@ fn generic<'db>(
                 return Some(infer.dynamic());
             }
             infer.expect(args[1], input_type(db, Ty::int(db)), "the index");
-            let element = match resolve_outputs(db, first).kind(db) {
+            let element = match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
                 TyKind::List(e) => *e,
                 TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
                 TyKind::Dynamic => infer.dynamic(),
@@ -364,7 +364,7 @@ fn generic<'db>(
                 return Some(infer.dynamic());
             }
             infer.expect(args[1], input_type(db, Ty::string(db)), "the key");
-            let resolved = resolve_outputs(db, first);
+            let resolved = crate::inference::unwrap_iterable(db, resolve_outputs(db, first));
             let element = match resolved.kind(db) {
                 TyKind::Map(e) => *e,
                 TyKind::Object(_) | TyKind::Named(_) => {
@@ -399,7 +399,7 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 1, 1) {
                 return Some(infer.dynamic());
             }
-            let element = match resolve_outputs(db, first).kind(db) {
+            let element = match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
                 TyKind::List(e) => *e,
                 TyKind::Tuple(elements) => {
                     elements.first().copied().unwrap_or_else(|| Ty::none(db))
