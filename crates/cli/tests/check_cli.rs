@@ -97,13 +97,37 @@ fn check_fixtures() {
 #[test]
 fn types_fixtures() {
     let dir = test_data_dir().join("infer");
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("tests/data/infer exists").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/infer exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     entries.sort();
     assert!(!entries.is_empty());
     for path in entries {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let types = run(&["types", "--schema-dir", "../programs/schemas", &name], &dir, None);
-        let check = run(&["check", "--color", "never", "-q", "--schema-dir", "../programs/schemas", &name], &dir, None);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let types = run(
+            &["types", "--schema-dir", "../programs/schemas", &name],
+            &dir,
+            None,
+        );
+        let check = run(
+            &[
+                "check",
+                "--color",
+                "never",
+                "-q",
+                "--schema-dir",
+                "../programs/schemas",
+                &name,
+            ],
+            &dir,
+            None,
+        );
         expect_file![dir.join(format!("{name}.txt"))].assert_eq(&format!("{types}{check}"));
     }
 }

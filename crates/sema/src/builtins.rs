@@ -308,21 +308,22 @@ fn generic<'db>(
                 return Some(infer.dynamic());
             }
             infer.expect(args[1], input_type(db, Ty::int(db)), "the index");
-            let element = match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
-                TyKind::List(e) => *e,
-                TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
-                TyKind::Dynamic => infer.dynamic(),
-                _ => {
-                    return Some(bad_argument(
-                        infer,
-                        first_arg,
-                        format!(
-                            "the first argument to `element` must be a list or tuple, not {}",
-                            pretty(db, first)
-                        ),
-                    ));
-                }
-            };
+            let element =
+                match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
+                    TyKind::List(e) => *e,
+                    TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
+                    TyKind::Dynamic => infer.dynamic(),
+                    _ => {
+                        return Some(bad_argument(
+                            infer,
+                            first_arg,
+                            format!(
+                                "the first argument to `element` must be a list or tuple, not {}",
+                                pretty(db, first)
+                            ),
+                        ));
+                    }
+                };
             output_if_eventual(db, element, first)
         }
         "entries" => {
@@ -399,23 +400,24 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 1, 1) {
                 return Some(infer.dynamic());
             }
-            let element = match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
-                TyKind::List(e) => *e,
-                TyKind::Tuple(elements) => {
-                    elements.first().copied().unwrap_or_else(|| Ty::none(db))
-                }
-                TyKind::Dynamic => infer.dynamic(),
-                _ => {
-                    return Some(bad_argument(
-                        infer,
-                        first_arg,
-                        format!(
-                            "the argument to `singleOrNone` must be a list or tuple, not {}",
-                            pretty(db, first)
-                        ),
-                    ));
-                }
-            };
+            let element =
+                match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
+                    TyKind::List(e) => *e,
+                    TyKind::Tuple(elements) => {
+                        elements.first().copied().unwrap_or_else(|| Ty::none(db))
+                    }
+                    TyKind::Dynamic => infer.dynamic(),
+                    _ => {
+                        return Some(bad_argument(
+                            infer,
+                            first_arg,
+                            format!(
+                                "the argument to `singleOrNone` must be a list or tuple, not {}",
+                                pretty(db, first)
+                            ),
+                        ));
+                    }
+                };
             output_if_eventual(db, Ty::optional(db, element), first)
         }
         "try" => {
