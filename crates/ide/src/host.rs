@@ -130,6 +130,17 @@ impl AnalysisHost {
         }
     }
 
+    /// Add a schema from text (generated, or an editor's unsaved buffer), known as `file`
+    /// in messages, under the package name it declares.
+    pub fn add_schema(&mut self, file: &str, text: &str) -> Result<(), pcl_diagnostics::Diagnostic> {
+        let read = self
+            .loader
+            .read_text(None, SmolStr::new(file), Arc::from(text))
+            .map_err(|e| e.to_diagnostic())?;
+        self.loader.apply(&mut self.db, read);
+        Ok(())
+    }
+
     /// Load the `.pp` files of directory `dir` from disk as a program.
     pub fn load_program_dir(&mut self, dir: &Path) -> std::io::Result<ProgramId> {
         let files = read_program_files(dir)?;

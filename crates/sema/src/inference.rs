@@ -346,13 +346,8 @@ impl<'db> Infer<'db> {
         }
         match self.bindings.names.get(name.as_str()) {
             Some(Resolution::Decl(target)) => self.reference(*target),
-            Some(Resolution::Unresolved { suggestion }) => {
-                let local =
-                    pcl_types::closest_name(name, self.locals.iter().map(|(n, _)| n.as_str()));
-                let suggestion = match local {
-                    Some(local) => Some(pcl_types::Name::from(local)),
-                    None => suggestion.clone(),
-                };
+            Some(Resolution::Unresolved) => {
+                let suggestion = self.closest_name(name);
                 let at = self.at(Site::Expr(id));
                 let mut diagnostic = SemaDiagnostic::new(
                     codes::UNDEFINED_NAME,
@@ -373,6 +368,19 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// The declared or local name closest to `name`, never the declaration itself.
+    fn closest_name(&self, name: &str) -> Option<SmolStr> {
+        let locals = self.locals.iter().map(|(n, _)| n.as_str());
+        if let Some(local) = pcl_types::closest_name(name, locals) {
+            return Some(SmolStr::new(local));
+        }
+        let db = self.db;
+        let scope = crate::scope::program_scope(db, self.decl.program(db));
+        let own = self.decl.name(db).as_str();
+        let names = scope.names.keys().map(|n| &**n).filter(|n| *n != own);
+        pcl_types::closest_name(name, names).map(SmolStr::new)
     }
 
     /// What a name resolves to in the program.

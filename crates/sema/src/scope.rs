@@ -89,10 +89,10 @@ pub fn program_scope<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub enum Resolution<'db> {
     Decl(DeclId<'db>),
-    /// Nothing in the program; the closest declared name, if any is close.
-    Unresolved {
-        suggestion: Option<Name>,
-    },
+    /// Nothing in the program (or a local variable: `bind` does not track scopes).
+    /// Checking looks for the closest name only when it reports the name, so `bind`
+    /// stays cheap.
+    Unresolved,
 }
 
 /// The resolution of every name a declaration uses (outside the property-list options),
@@ -109,7 +109,6 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
     let body = body(db, decl);
     let mut bindings = Bindings::default();
     let mut dependencies = Vec::new();
-    let own_name = decl.name(db);
     for name in used_names(body) {
         let name = Name::from(name.as_str());
         if bindings.names.contains_key(&name) {
@@ -122,13 +121,7 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
                 }
                 Resolution::Decl(target)
             }
-            None => Resolution::Unresolved {
-                suggestion: pcl_types::closest_name(
-                    &name,
-                    (scope.names.keys().map(|n| &**n)).filter(|n| *n != own_name.as_str()),
-                )
-                .map(Name::from),
-            },
+            None => Resolution::Unresolved,
         };
         bindings.names.insert(name, resolution);
     }

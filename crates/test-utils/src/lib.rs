@@ -1,6 +1,7 @@
 //! Helpers shared by tests, benches and xtask: where the project and the corpus live, and
 //! generators of large programs and schemas.
 
+pub mod checked;
 pub mod generate;
 pub mod schema;
 

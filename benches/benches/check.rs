@@ -1,0 +1,87 @@
+//! `pcl check` on a generated program of 10,000 resources with schema types (references
+//! in chains and fan-out, for-expressions, templates, heredocs, invokes, ranges): the
+//! cold check against parsing alone, and re-checking after a one-literal edit, with the
+//! program split over 100 files and in one file. Report ratios from one run.
+//!
+//! `cargo bench -p pcl-benches --bench check`.
+
+use std::sync::LazyLock;
+
+use divan::Bencher;
+use divan::counter::BytesCount;
+use pcl_ide::{AnalysisHost, ProgramId};
+use pcl_test_utils::checked::{CheckedProgram, checked_program};
+use smol_str::SmolStr;
+
+fn main() {
+    divan::main();
+}
+
+const RESOURCES: usize = 10_000;
+
+static SPLIT: LazyLock<CheckedProgram> = LazyLock::new(|| checked_program(RESOURCES, 100, 1));
+static WHOLE: LazyLock<CheckedProgram> = LazyLock::new(|| checked_program(RESOURCES, 1, 1));
+
+fn program(files: usize) -> &'static CheckedProgram {
+    if files == 1 { &WHOLE } else { &SPLIT }
+}
+
+fn bytes(program: &CheckedProgram) -> usize {
+    program.files.iter().map(|(_, text)| text.len()).sum()
+}
+
+/// A host with the program and its schema set, not yet checked.
+fn host(program: &CheckedProgram) -> (AnalysisHost, ProgramId) {
+    let mut host = AnalysisHost::new(Vec::new(), false);
+    host.add_schema("gen.json", &program.schema).expect("the generated schema loads");
+    let files = (program.files.iter())
+        .map(|(name, text)| (SmolStr::new(format!("gen/{name}")), text.clone()))
+        .collect();
+    let id = host.set_program("gen", files);
+    host.load_dependencies();
+    (host, id)
+}
+
+fn check(host: &AnalysisHost, id: &ProgramId) -> usize {
+    let found = host.analysis().program_diagnostics(id).expect("nothing cancels");
+    let count = found.iter().map(|f| f.diagnostics.len()).sum();
+    assert_eq!(count, 0, "the generated program checks clean");
+    count
+}
+
+#[divan::bench(args = [100, 1])]
+fn parse_only(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    bencher.counter(BytesCount::new(bytes(program))).bench(|| {
+        program.files.iter().map(|(_, text)| pcl_syntax::parse(text).errors().len()).sum::<usize>()
+    });
+}
+
+#[divan::bench(args = [100, 1], sample_count = 10)]
+fn cold_check(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    bencher
+        .counter(BytesCount::new(bytes(program)))
+        .with_inputs(|| host(program))
+        .bench_local_values(|(host, id)| check(&host, &id));
+}
+
+/// One literal in the middle of the program changes; everything is checked again.
+#[divan::bench(args = [100, 1], sample_count = 20)]
+fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    let (mut host, id) = host(program);
+    check(&host, &id);
+    let (name, text) = &program.files[program.files.len() / 2];
+    let path = format!("gen/{name}");
+    let target = "size    = ";
+    let at = text.len() / 2 + text[text.len() / 2..].find(target).expect("a size attribute") + target.len();
+    let mut flip = 0u32;
+    bencher.bench_local(|| {
+        flip += 1;
+        let mut edited = text.clone();
+        edited.insert_str(at, &flip.to_string());
+        host.set_file_text(&path, edited);
+        check(&host, &id)
+    });
+}
