@@ -150,9 +150,9 @@ impl Analysis {
             .map(|(&file, mut diagnostics)| {
                 diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
                 diagnostics.dedup();
-                let tree = pcl_sema::parse(db, file).syntax_node();
                 let file_id = file_ids[&file];
-                apply_suppressions(&tree, file_id, &mut diagnostics);
+                let suppressions = pcl_sema::file_suppressions(db, file);
+                apply_suppressions(suppressions, file_id, &mut diagnostics);
                 FileDiagnostics {
                     path: file.path(db).clone(),
                     diagnostics,

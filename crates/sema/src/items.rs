@@ -14,8 +14,9 @@ use smol_str::SmolStr;
 
 use crate::input::{File, Program};
 
-/// The parse of a file.
-#[salsa::tracked(returns(ref))]
+/// The parse of a file. Not compared after a re-parse (`no_eq`): comparing two trees
+/// costs as much as the parse, and the firewalls below it backdate.
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn salsa::Database, file: File) -> Parse {
     pcl_syntax::parse(file.text(db))
 }
@@ -328,8 +329,9 @@ pub struct ItemSyntax {
     pub offset: TextSize,
 }
 
-/// Each declaration of a file by key, with its syntax.
-#[salsa::tracked(returns(ref))]
+/// Each declaration of a file by key, with its syntax. Not compared (`no_eq`): offsets
+/// move with most edits, and `decl_syntax` backdates per declaration.
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSyntax> {
     let tree = parse(db, file).tree();
     let keys = &item_tree(db, file).items;

@@ -35,6 +35,7 @@ mod input;
 mod items;
 mod resources;
 mod scope;
+mod suppressions;
 
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
 pub use hir::{
@@ -51,6 +52,7 @@ pub use items::{
     token_package,
 };
 pub use resources::component_closure;
+pub use suppressions::{Suppression, file_suppressions};
 pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
     program_scope,
