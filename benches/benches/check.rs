@@ -33,7 +33,8 @@ fn bytes(program: &CheckedProgram) -> usize {
 /// A host with the program and its schema set, not yet checked.
 fn host(program: &CheckedProgram) -> (AnalysisHost, ProgramId) {
     let mut host = AnalysisHost::new(Vec::new(), false);
-    host.add_schema("gen.json", &program.schema).expect("the generated schema loads");
+    host.add_schema("gen.json", &program.schema)
+        .expect("the generated schema loads");
     let files = (program.files.iter())
         .map(|(name, text)| (SmolStr::new(format!("gen/{name}")), text.clone()))
         .collect();
@@ -43,7 +44,10 @@ fn host(program: &CheckedProgram) -> (AnalysisHost, ProgramId) {
 }
 
 fn check(host: &AnalysisHost, id: &ProgramId) -> usize {
-    let found = host.analysis().program_diagnostics(id).expect("nothing cancels");
+    let found = host
+        .analysis()
+        .program_diagnostics(id)
+        .expect("nothing cancels");
     let count = found.iter().map(|f| f.diagnostics.len()).sum();
     assert_eq!(count, 0, "the generated program checks clean");
     count
@@ -53,7 +57,11 @@ fn check(host: &AnalysisHost, id: &ProgramId) -> usize {
 fn parse_only(bencher: Bencher<'_, '_>, files: usize) {
     let program = program(files);
     bencher.counter(BytesCount::new(bytes(program))).bench(|| {
-        program.files.iter().map(|(_, text)| pcl_syntax::parse(text).errors().len()).sum::<usize>()
+        program
+            .files
+            .iter()
+            .map(|(_, text)| pcl_syntax::parse(text).errors().len())
+            .sum::<usize>()
     });
 }
 
@@ -75,7 +83,11 @@ fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
     let (name, text) = &program.files[program.files.len() / 2];
     let path = format!("gen/{name}");
     let target = "size    = ";
-    let at = text.len() / 2 + text[text.len() / 2..].find(target).expect("a size attribute") + target.len();
+    let at = text.len() / 2
+        + text[text.len() / 2..]
+            .find(target)
+            .expect("a size attribute")
+        + target.len();
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip += 1;

@@ -51,18 +51,26 @@ fn main() -> anyhow::Result<()> {
 
 /// Writes a program that checks clean, and its schema, into `dir`.
 #[allow(clippy::print_stderr)]
-fn gen_checked_program(resources: usize, files: usize, seed: u64, dir: &std::path::Path) -> anyhow::Result<()> {
+fn gen_checked_program(
+    resources: usize,
+    files: usize,
+    seed: u64,
+    dir: &std::path::Path,
+) -> anyhow::Result<()> {
     let program = pcl_test_utils::checked::checked_program(resources, files, seed);
     let schemas = dir.join("schemas");
-    std::fs::create_dir_all(&schemas).with_context(|| format!("cannot create `{}`", schemas.display()))?;
+    std::fs::create_dir_all(&schemas)
+        .with_context(|| format!("cannot create `{}`", schemas.display()))?;
     let mut bytes = 0;
     for (name, text) in &program.files {
         bytes += text.len();
         let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write `{}`", path.display()))?;
+        std::fs::write(&path, text)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
     }
     let schema = schemas.join("gen-1.0.0.json");
-    std::fs::write(&schema, &program.schema).with_context(|| format!("cannot write `{}`", schema.display()))?;
+    std::fs::write(&schema, &program.schema)
+        .with_context(|| format!("cannot write `{}`", schema.display()))?;
     eprintln!(
         "wrote {resources} resources ({bytes} bytes) in {} files to {}, schema in {}",
         program.files.len(),
@@ -99,7 +107,11 @@ fn gen_program(args: &[String]) -> anyhow::Result<()> {
             "--bytes" => bytes = value()?.parse().context("`--bytes` takes a whole number")?,
             "--seed" => seed = value()?.parse().context("`--seed` takes a whole number")?,
             "--resources" => {
-                resources = Some(value()?.parse().context("`--resources` takes a whole number")?);
+                resources = Some(
+                    value()?
+                        .parse()
+                        .context("`--resources` takes a whole number")?,
+                );
             }
             "--files" => files = value()?.parse().context("`--files` takes a whole number")?,
             "-o" | "--out" => out = Some(PathBuf::from(value()?)),

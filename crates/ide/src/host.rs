@@ -132,7 +132,11 @@ impl AnalysisHost {
 
     /// Add a schema from text (generated, or an editor's unsaved buffer), known as `file`
     /// in messages, under the package name it declares.
-    pub fn add_schema(&mut self, file: &str, text: &str) -> Result<(), pcl_diagnostics::Diagnostic> {
+    pub fn add_schema(
+        &mut self,
+        file: &str,
+        text: &str,
+    ) -> Result<(), pcl_diagnostics::Diagnostic> {
         let read = self
             .loader
             .read_text(None, SmolStr::new(file), Arc::from(text))

@@ -14,7 +14,10 @@ pub(crate) fn apply_suppressions(
     if suppressions.is_empty() {
         return;
     }
-    let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
+    let mut used: Vec<Vec<bool>> = suppressions
+        .iter()
+        .map(|s| vec![false; s.codes.len()])
+        .collect();
     diagnostics.retain(|d| {
         let Some(span) = d.span() else { return true };
         for (s, used) in suppressions.iter().zip(&mut used) {
@@ -32,7 +35,10 @@ pub(crate) fn apply_suppressions(
         for (code, used) in s.codes.iter().zip(used) {
             if !used {
                 let message = format!("`pcl-ignore {code}` silences nothing");
-                let span = Span { file, range: s.comment };
+                let span = Span {
+                    file,
+                    range: s.comment,
+                };
                 diagnostics.push(
                     Diagnostic::warning(codes::UNUSED_SUPPRESSION, message, Anchor::Span(span))
                         .with_note("remove the comment, or put it on the line right before the statement that has the diagnostic"),

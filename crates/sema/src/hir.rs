@@ -198,12 +198,24 @@ pub struct BodyWithSourceMap {
     pub source_map: BodySourceMap,
 }
 
-/// Lower a declaration's syntax.
+/// Lower a declaration's syntax, with the source map: what turns diagnostics' anchors
+/// into ranges. Only needed where there is something to report.
 #[salsa::tracked(returns(ref))]
 pub fn body_with_source_map<'db>(
     db: &'db dyn salsa::Database,
     decl: DeclId<'db>,
 ) -> BodyWithSourceMap {
+    lower(db, decl)
+}
+
+/// The range-free body: what checking reads. Lowered on its own (not cloned from
+/// `body_with_source_map`), so checking does not keep or verify source maps.
+#[salsa::tracked(returns(ref))]
+pub fn body<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Body {
+    lower(db, decl).body
+}
+
+fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSourceMap {
     let Some(green) = decl_syntax(db, decl) else {
         return BodyWithSourceMap::default();
     };
@@ -219,12 +231,6 @@ pub fn body_with_source_map<'db>(
         lower.block(&block);
     }
     lower.finish()
-}
-
-/// The range-free body: what checking reads.
-#[salsa::tracked(returns(ref))]
-pub fn body<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Body {
-    body_with_source_map(db, decl).body.clone()
 }
 
 #[derive(Default)]

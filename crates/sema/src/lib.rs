@@ -52,8 +52,8 @@ pub use items::{
     token_package,
 };
 pub use resources::component_closure;
-pub use suppressions::{Suppression, file_suppressions};
 pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
     program_scope,
 };
+pub use suppressions::{Suppression, file_suppressions};

@@ -197,10 +197,27 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
     }
 }
 
+/// Whether the program has any reference cycle: one memo that every declaration reads,
+/// so checking a program without cycles verifies no per-declaration cycle query.
+#[salsa::tracked(returns(copy))]
+pub fn program_has_cycles(db: &dyn salsa::Database, program: Program) -> bool {
+    !program_graph(db, program).cycles.is_empty()
+}
+
 /// The cycle a declaration is part of, if any: checking treats references between its
 /// members as `dynamic` instead of following them.
-#[salsa::tracked(returns(ref))]
 pub fn decl_cycle<'db>(
+    db: &'db dyn salsa::Database,
+    decl: DeclId<'db>,
+) -> Option<&'db Arc<[DeclId<'db>]>> {
+    if !program_has_cycles(db, decl.program(db)) {
+        return None;
+    }
+    decl_cycle_query(db, decl).as_ref()
+}
+
+#[salsa::tracked(returns(ref))]
+fn decl_cycle_query<'db>(
     db: &'db dyn salsa::Database,
     decl: DeclId<'db>,
 ) -> Option<Arc<[DeclId<'db>]>> {

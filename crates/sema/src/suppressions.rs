@@ -21,7 +21,10 @@ pub struct Suppression {
 pub fn file_suppressions(db: &dyn salsa::Database, file: File) -> Vec<Suppression> {
     let tree = parse(db, file).syntax_node();
     let mut res = Vec::new();
-    for token in tree.descendants_with_tokens().filter_map(|e| e.into_token()) {
+    for token in tree
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+    {
         if token.kind() != SyntaxKind::COMMENT || !token.text().contains("pcl-ignore") {
             continue;
         }

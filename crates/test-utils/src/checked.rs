@@ -29,7 +29,10 @@ pub fn checked_program(resources: usize, files: usize, seed: u64) -> CheckedProg
     for i in 0..resources {
         resource(&mut current, &mut rng, i);
         if (i + 1) % per_file == 0 || i + 1 == resources {
-            texts.push((format!("part{:04}.pp", texts.len()), std::mem::take(&mut current)));
+            texts.push((
+                format!("part{:04}.pp", texts.len()),
+                std::mem::take(&mut current),
+            ));
         }
     }
     if texts.is_empty() {
