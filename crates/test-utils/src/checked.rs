@@ -58,7 +58,7 @@ fn resource(acc: &mut String, rng: &mut Rng, i: usize) {
     };
     let reference = match i {
         0 => "\"root\"".to_owned(),
-        _ if i % 3 == 0 => target(i / 2),
+        _ if i.is_multiple_of(3) => target(i / 2),
         _ => target(i - 1),
     };
     let ranged = i % 50 == 49;
@@ -97,19 +97,19 @@ fn resource(acc: &mut String, rng: &mut Rng, i: usize) {
         // Later references to a ranged resource go through its first instance.
         let _ = writeln!(acc, "first{i} = r{i}[0]\n");
     }
-    if i % 10 == 0 {
+    if i.is_multiple_of(10) {
         let _ = write!(
             acc,
             "label{i} = \"${{r{i}.name}}: %{{ if r{i}.size > 10 }}big%{{ else }}small%{{ endif }}\"\n\n"
         );
     }
-    if i % 25 == 0 {
+    if i.is_multiple_of(25) {
         let _ = write!(
             acc,
             "lookup{i} = invoke(\"gen:index:lookup{kind}\", {{ name = r{i}.name }})\n\nzones{i} = [for z in lookup{i}.zones : \"zone-${{z}}\" if z != \"\"]\n\n"
         );
     }
-    if i % 40 == 0 {
+    if i.is_multiple_of(40) {
         let _ = write!(
             acc,
             "doc{i} = <<-EOT\n  Resource r{i} of kind {kind}\n  endpoint: ${{r{i}.endpoint}}\n  EOT\n\noutput \"endpoint{i}\" {{\n  value = r{i}.endpoint\n}}\n\n"
