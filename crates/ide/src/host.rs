@@ -136,11 +136,11 @@ impl AnalysisHost {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<(), pcl_diagnostics::Diagnostic> {
+    ) -> Result<(), Box<pcl_diagnostics::Diagnostic>> {
         let read = self
             .loader
             .read_text(None, SmolStr::new(file), Arc::from(text))
-            .map_err(|e| e.to_diagnostic())?;
+            .map_err(|e| Box::new(e.to_diagnostic()))?;
         self.loader.apply(&mut self.db, read);
         Ok(())
     }
