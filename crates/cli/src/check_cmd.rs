@@ -98,6 +98,9 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         let verb = format!("checked {},", plural(loaded.len(), "program", "programs"));
         reporter.summary(&verb, &totals, start.elapsed());
     }
+    // The process ends here: freeing the database piece by piece would only cost time.
+    std::mem::forget(analysis);
+    std::mem::forget(host);
     if !io_errors.is_empty() {
         ExitCode::from(2)
     } else if reporter.errors() > 0 || (args.deny_warnings && warnings > 0) {

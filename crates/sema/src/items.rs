@@ -117,6 +117,7 @@ pub struct ItemTree {
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
     let tree = parse(db, file).tree();
+    let mentions_invoke = file.text(db).contains("invoke");
     let mut items = Vec::new();
     let mut packages = Vec::new();
     let mut component_sources = Vec::new();
@@ -129,7 +130,9 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
                 (*kind, name, label)
             }
         };
-        collect_invoke_packages(&syntax, &mut packages);
+        if mentions_invoke {
+            collect_invoke_packages(&syntax, &mut packages);
+        }
         if let TopLevel::Block { kind, syntax, .. } = &item {
             collect_packages(*kind, label.as_deref(), syntax, &mut packages);
             if *kind == DeclKind::Component

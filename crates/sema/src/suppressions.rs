@@ -19,8 +19,11 @@ pub struct Suppression {
 
 #[salsa::tracked(returns(ref))]
 pub fn file_suppressions(db: &dyn salsa::Database, file: File) -> Vec<Suppression> {
-    let tree = parse(db, file).syntax_node();
     let mut res = Vec::new();
+    if !file.text(db).contains("pcl-ignore") {
+        return res;
+    }
+    let tree = parse(db, file).syntax_node();
     for token in tree
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
