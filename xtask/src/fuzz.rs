@@ -21,6 +21,7 @@ const TARGETS: &[(&str, Seeds)] = &[
     ("parse_structured", Seeds::None),
     ("type_string", Seeds::TypeStrings),
     ("schema", Seeds::Schemas),
+    ("check", Seeds::Programs),
 ];
 
 #[derive(Clone, Copy)]

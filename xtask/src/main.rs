@@ -26,7 +26,7 @@ const USAGE: &str = "usage:
   cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE
   cargo xtask gen-program --resources N [--files F] [--seed S] -o DIR
   cargo xtask hcl-compare --go BIN PATH...
-  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema] [--time SECONDS]";
+  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {

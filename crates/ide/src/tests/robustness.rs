@@ -81,3 +81,28 @@ fn long_operator_chains_do_not_overflow_the_stack() {
         .expect("a thread starts");
     assert_eq!(handle.join().expect("no panic"), "");
 }
+
+/// Inputs the `check` fuzz target found (`tests/data/fuzz/check/`), checked as it does.
+#[test]
+fn fuzz_regressions() {
+    let dir = pcl_test_utils::test_data_dir().join("fuzz").join("check");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let (mut host, _log) = logged_host();
+        let id = set_program(&mut host, "fuzz", &[("main.pp", &text)]);
+        for d in diagnostics(&host, &id) {
+            let span = d.span().expect("program diagnostics have spans");
+            assert!(
+                usize::from(span.range.end()) <= text.len(),
+                "{}: {d:?}",
+                entry.path().display()
+            );
+        }
+    }
+}
