@@ -97,3 +97,31 @@ fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
         check(&host, &id)
     });
 }
+
+/// The same edit, then only the edited file's diagnostics (what an editor asks for).
+#[divan::bench(args = [100, 1], sample_count = 20)]
+fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    let (mut host, id) = host(program);
+    check(&host, &id);
+    let (name, text) = &program.files[program.files.len() / 2];
+    let path = format!("gen/{name}");
+    let target = "size    = ";
+    let at = text.len() / 2
+        + text[text.len() / 2..]
+            .find(target)
+            .expect("a size attribute")
+        + target.len();
+    let mut flip = 0u32;
+    bencher.bench_local(|| {
+        flip += 1;
+        let mut edited = text.clone();
+        edited.insert_str(at, &flip.to_string());
+        host.set_file_text(&path, edited);
+        let found = host
+            .analysis()
+            .file_diagnostics(&id, &path)
+            .expect("nothing cancels");
+        found.map_or(0, |f| f.diagnostics.len())
+    });
+}

@@ -84,14 +84,30 @@ impl Analysis {
     /// Every diagnostic of a program, by file (in the program's file order). A span's
     /// `FileId(i)` names the i-th file of the program.
     pub fn program_diagnostics(&self, id: &ProgramId) -> Cancellable<Vec<FileDiagnostics>> {
-        salsa::Cancelled::catch(|| self.program_diagnostics_inner(id))
+        salsa::Cancelled::catch(|| self.diagnostics(id, None))
     }
 
-    fn program_diagnostics_inner(&self, id: &ProgramId) -> Vec<FileDiagnostics> {
+    /// The diagnostics of one file of a program (an editor's open file): only its own
+    /// declarations are checked, so after an edit the cost follows what the edit touched,
+    /// not the size of the program. `None` when the program has no such file.
+    pub fn file_diagnostics(
+        &self,
+        id: &ProgramId,
+        path: &str,
+    ) -> Cancellable<Option<FileDiagnostics>> {
+        let Some(&file) = self.files.get(path) else {
+            return Ok(None);
+        };
+        salsa::Cancelled::catch(|| self.diagnostics(id, Some(file)).into_iter().next())
+    }
+
+    /// The diagnostics of the program's files, or of `only` that one.
+    fn diagnostics(&self, id: &ProgramId, only: Option<File>) -> Vec<FileDiagnostics> {
         let db = &self.db;
         let Some(program) = self.program(id) else {
             return Vec::new();
         };
+        let wanted = |file: File| only.is_none_or(|only| only == file);
         let files: Vec<File> = program.files(db).to_vec();
         let file_ids: FxHashMap<File, FileId> = files
             .iter()
@@ -104,6 +120,9 @@ impl Analysis {
         };
         let mut by_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
         for (i, &file) in files.iter().enumerate() {
+            if !wanted(file) {
+                continue;
+            }
             let parse = pcl_sema::parse(db, file);
             by_file[i].extend(
                 parse
@@ -124,6 +143,9 @@ impl Analysis {
             }
         }
         let mut push = |diagnostic: &SemaDiagnostic<'_>| {
+            if !wanted(diagnostic.at.decl.file(db)) {
+                return;
+            }
             if let Some((file, resolved)) = resolver.diagnostic(diagnostic) {
                 by_file[file.0 as usize].push(resolved);
             }
@@ -142,11 +164,15 @@ impl Analysis {
         }
         // Bottom-up: each declaration after the ones it reads.
         for &decl in graph.order.iter() {
+            if !wanted(decl.file(db)) {
+                continue;
+            }
             for diagnostic in &infer(db, decl).diagnostics {
                 push(diagnostic);
             }
         }
         (files.iter().zip(by_file))
+            .filter(|(file, _)| wanted(**file))
             .map(|(&file, mut diagnostics)| {
                 diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
                 diagnostics.dedup();
