@@ -9,9 +9,13 @@
 //!   in `DIR/schemas/gen-1.0.0.json`: `pcl check --schema-dir DIR/schemas DIR`.
 //! - `hcl-compare --go BIN PATH...`: our parser beside Go's hclsyntax on real files (see
 //!   [`hcl_compare`]); exits 1 when they disagree on a file.
+//! - `check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE]
+//!   [--bless] [--json OUT] [--jobs N] PATH...`: checks every program under the PATHs in
+//!   parallel, with a summary, against a baseline (see [`check`]).
 //! - `fuzz [TARGET] [--time SECONDS]`: runs the fuzz targets with libFuzzer and turns
 //!   failures into regression fixtures (see [`fuzz`]).
 
+mod check;
 mod fuzz;
 mod hcl_compare;
 #[cfg(test)]
@@ -26,6 +30,7 @@ const USAGE: &str = "usage:
   cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE
   cargo xtask gen-program --resources N [--files F] [--seed S] -o DIR
   cargo xtask hcl-compare --go BIN PATH...
+  cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
   cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
@@ -40,6 +45,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some((command, rest)) if command == "fuzz" => fuzz::run(rest),
+        Some((command, rest)) if command == "check" => std::process::exit(check::run(rest)),
         Some((command, _)) if command == "--help" || command == "help" => {
             println!("{USAGE}");
             Ok(())
