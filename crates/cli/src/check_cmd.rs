@@ -98,6 +98,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         let verb = format!("checked {},", plural(loaded.len(), "program", "programs"));
         reporter.summary(&verb, &totals, start.elapsed());
     }
+    reporter.finish();
     // The process ends here: freeing the database piece by piece would only cost time.
     std::mem::forget(analysis);
     std::mem::forget(host);

@@ -13,6 +13,7 @@ mod inputs;
 mod parse_cmd;
 mod programs;
 mod report;
+mod sarif;
 mod schema_cmd;
 mod type_cmd;
 mod types_cmd;

@@ -81,6 +81,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
     if !args.output.quiet {
         reporter.summary("parsed", &totals, start.elapsed());
     }
+    reporter.finish();
     if failed_io {
         ExitCode::from(2)
     } else if reporter.errors() > 0 {

@@ -50,13 +50,34 @@ impl ColorWhen {
     }
 }
 
+/// `--format` of commands that report diagnostics.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub(crate) enum DiagnosticFormat {
+    /// Source snippets on stderr.
+    Human,
+    /// One JSON object per diagnostic per line on stdout.
+    Json,
+    /// One SARIF 2.1.0 document on stdout, for code scanning tools.
+    Sarif,
+}
+
+impl From<Format> for DiagnosticFormat {
+    fn from(format: Format) -> DiagnosticFormat {
+        match format {
+            Format::Human => DiagnosticFormat::Human,
+            Format::Json => DiagnosticFormat::Json,
+        }
+    }
+}
+
 /// The output flags every command over files shares.
 #[derive(Clone, Debug, clap::Args)]
 pub(crate) struct OutputArgs {
-    /// How to write diagnostics: `human` (source snippets on stderr) or `json` (one
-    /// object per line on stdout; see docs/diagnostics.md).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub(crate) format: Format,
+    /// How to write diagnostics: `human` (source snippets on stderr), `json` (one
+    /// object per line on stdout; see docs/diagnostics.md) or `sarif` (one SARIF 2.1.0
+    /// document on stdout).
+    #[arg(long, value_enum, default_value_t = DiagnosticFormat::Human)]
+    pub(crate) format: DiagnosticFormat,
     /// Show at most N diagnostics per file in human output (JSON is never capped).
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub(crate) max_errors: usize,
@@ -84,7 +105,9 @@ impl Totals {
 
 /// Writes diagnostics and keeps the counts for the summary.
 pub(crate) struct Reporter {
-    format: Format,
+    format: DiagnosticFormat,
+    /// SARIF results, written as one document by [`Reporter::finish`].
+    sarif: Vec<serde_json::Value>,
     max_errors: usize,
     stderr: termcolor::BufferedStandardStream,
     errors: usize,
@@ -93,9 +116,14 @@ pub(crate) struct Reporter {
 }
 
 impl Reporter {
-    pub(crate) fn new(format: Format, color: ColorWhen, max_errors: usize) -> Reporter {
+    pub(crate) fn new(
+        format: impl Into<DiagnosticFormat>,
+        color: ColorWhen,
+        max_errors: usize,
+    ) -> Reporter {
         Reporter {
-            format,
+            format: format.into(),
+            sarif: Vec::new(),
             max_errors,
             stderr: termcolor::BufferedStandardStream::stderr(color.choice()),
             errors: 0,
@@ -130,7 +158,15 @@ impl Reporter {
             self.files_with_errors += 1;
         }
         match self.format {
-            Format::Json => {
+            DiagnosticFormat::Sarif => {
+                let indexes: Vec<LineIndex<'_>> =
+                    files.iter().map(|f| LineIndex::new(&f.text)).collect();
+                for diagnostic in diagnostics {
+                    self.sarif
+                        .push(crate::sarif::result(diagnostic, files, &indexes));
+                }
+            }
+            DiagnosticFormat::Json => {
                 let indexes: Vec<LineIndex<'_>> =
                     files.iter().map(|f| LineIndex::new(&f.text)).collect();
                 let mut out = String::new();
@@ -139,7 +175,7 @@ impl Reporter {
                 }
                 print_out(&out);
             }
-            Format::Human => {
+            DiagnosticFormat::Human => {
                 let mut codespan_files = SimpleFiles::new();
                 for f in files {
                     codespan_files.add(f.name.as_str(), f.text.as_str());
@@ -178,17 +214,29 @@ impl Reporter {
             self.files_with_errors += 1;
         }
         match self.format {
-            Format::Json => {
+            DiagnosticFormat::Sarif => {
+                for diagnostic in diagnostics {
+                    self.sarif.push(crate::sarif::result(diagnostic, &[], &[]));
+                }
+            }
+            DiagnosticFormat::Json => {
                 let out: String = diagnostics.iter().map(|d| json_line(d, None)).collect();
                 print_out(&out);
             }
-            Format::Human => {
+            DiagnosticFormat::Human => {
                 let files: SimpleFiles<&str, &str> = SimpleFiles::new();
                 for diagnostic in diagnostics {
                     let rendered = to_codespan(diagnostic, &[]);
                     self.emit(&files, &rendered);
                 }
             }
+        }
+    }
+
+    /// Ends the run: with `--format sarif`, writes the document (also when empty).
+    pub(crate) fn finish(&mut self) {
+        if self.format == DiagnosticFormat::Sarif {
+            print_out(&crate::sarif::document(std::mem::take(&mut self.sarif)));
         }
     }
 
@@ -337,6 +385,13 @@ impl<'a> LineIndex<'a> {
             column: column + 1,
             offset,
         }
+    }
+
+    /// The 1-based (line, column) of a range's start and end, columns in Unicode scalar
+    /// values.
+    pub(crate) fn line_columns(&self, range: TextRange) -> ((usize, usize), (usize, usize)) {
+        let Range { start, end } = self.range(range);
+        ((start.line, start.column), (end.line, end.column))
     }
 
     fn range(&self, range: TextRange) -> Range {

@@ -1,0 +1,168 @@
+//! `--format sarif`: diagnostics as one SARIF 2.1.0 document (for GitHub code scanning
+//! and other SARIF viewers): the catalogue's codes as rules, each diagnostic a result
+//! with its physical location, related locations for labels, and fixes.
+
+use pcl_diagnostics::{Anchor, Diagnostic, Severity, Span, codes};
+use serde_json::{Value, json};
+
+use crate::explain_cmd::entry;
+use crate::inputs::SourceFile;
+use crate::report::LineIndex;
+
+/// One result. `files[i]` is the file a span's `FileId(i)` names.
+pub(crate) fn result(
+    diagnostic: &Diagnostic,
+    files: &[SourceFile],
+    lines: &[LineIndex<'_>],
+) -> Value {
+    let location = |span: &Span| -> Option<Value> {
+        let file = files.get(span.file.0 as usize)?;
+        let index = lines.get(span.file.0 as usize)?;
+        Some(json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": uri(&file.name) },
+                "region": region(index, span),
+            }
+        }))
+    };
+    let mut result = json!({
+        "ruleId": diagnostic.code.to_string(),
+        "ruleIndex": codes::ALL.iter().position(|c| *c == diagnostic.code).unwrap_or(0),
+        "level": level(diagnostic.severity),
+        "message": { "text": message(diagnostic) },
+    });
+    match &diagnostic.anchor {
+        Anchor::Span(span) => {
+            if let Some(location) = location(span) {
+                result["locations"] = json!([location]);
+            }
+        }
+        Anchor::Place { origin, location } => {
+            result["locations"] = json!([{
+                "physicalLocation": { "artifactLocation": { "uri": uri(origin) } },
+                "message": { "text": if location.is_empty() { origin.clone() } else { format!("{origin} at {location}") } },
+            }]);
+        }
+    }
+    let related: Vec<Value> = (diagnostic.labels.iter().enumerate())
+        .filter_map(|(i, label)| {
+            let mut value = location(&label.span)?;
+            value["id"] = json!(i);
+            value["message"] = json!({ "text": label.message });
+            Some(value)
+        })
+        .collect();
+    if !related.is_empty() {
+        result["relatedLocations"] = Value::Array(related);
+    }
+    let fixes: Vec<Value> = (diagnostic.fixes.iter())
+        .map(|fix| {
+            let changes: Vec<Value> = (fix.edits.iter())
+                .filter_map(|edit| {
+                    let file = files.get(edit.span.file.0 as usize)?;
+                    let index = lines.get(edit.span.file.0 as usize)?;
+                    Some(json!({
+                        "artifactLocation": { "uri": uri(&file.name) },
+                        "replacements": [{
+                            "deletedRegion": region(index, &edit.span),
+                            "insertedContent": { "text": edit.replacement },
+                        }],
+                    }))
+                })
+                .collect();
+            json!({ "description": { "text": fix.message }, "artifactChanges": changes })
+        })
+        .collect();
+    if !fixes.is_empty() {
+        result["fixes"] = Value::Array(fixes);
+    }
+    result
+}
+
+/// The whole document around `results`.
+pub(crate) fn document(results: Vec<Value>) -> String {
+    let rules: Vec<Value> = (codes::ALL.iter())
+        .map(|code| {
+            let text = entry(*code).unwrap_or("");
+            let body = text.split_once('\n').map_or("", |(_, body)| body).trim();
+            let summary = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
+            json!({
+                "id": code.to_string(),
+                "name": code.name(),
+                "shortDescription": { "text": summary },
+                "help": { "text": body, "markdown": body },
+                "defaultConfiguration": { "level": "error" },
+            })
+        })
+        .collect();
+    let document = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "pcl",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "informationUri": "https://github.com/pulumi/pulumi",
+                    "rules": rules,
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    });
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// The message with its notes, as SARIF has one text per result.
+fn message(diagnostic: &Diagnostic) -> String {
+    let mut text = diagnostic.message.clone();
+    for note in &diagnostic.notes {
+        text.push('\n');
+        text.push_str(note);
+    }
+    text
+}
+
+fn region(index: &LineIndex<'_>, span: &Span) -> Value {
+    let (start, end) = index.line_columns(span.range);
+    json!({
+        "startLine": start.0,
+        "startColumn": start.1,
+        "endLine": end.0,
+        "endColumn": end.1,
+        "byteOffset": u32::from(span.range.start()),
+        "byteLength": u32::from(span.range.len()),
+    })
+}
+
+/// A path as a URI reference: `/` separators, spaces and `%` escaped; absolute paths
+/// become `file://` URIs.
+fn uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let escaped: String = path
+        .chars()
+        .map(|c| match c {
+            ' ' => "%20".to_owned(),
+            '%' => "%25".to_owned(),
+            '#' => "%23".to_owned(),
+            '?' => "%3F".to_owned(),
+            c => c.to_string(),
+        })
+        .collect();
+    if escaped.starts_with('/') {
+        format!("file://{escaped}")
+    } else {
+        escaped
+    }
+}
