@@ -125,3 +125,56 @@ fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
         found.map_or(0, |f| f.diagnostics.len())
     });
 }
+
+/// A whitespace edit inside a declaration: the file is re-parsed, nothing is re-checked.
+#[divan::bench(args = [100, 1], sample_count = 20)]
+fn incremental_whitespace(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    let (mut host, id) = host(program);
+    check(&host, &id);
+    let (name, text) = &program.files[program.files.len() / 2];
+    let path = format!("gen/{name}");
+    let target = "size    = ";
+    let at = text.len() / 2
+        + text[text.len() / 2..]
+            .find(target)
+            .expect("a size attribute")
+        + target.len();
+    let mut spaces = 0usize;
+    bencher.bench_local(|| {
+        spaces = spaces % 8 + 1;
+        let mut edited = text.clone();
+        edited.insert_str(at, &" ".repeat(spaces));
+        host.set_file_text(&path, edited);
+        check(&host, &id)
+    });
+}
+
+/// The type of a local read by others changes (a string becomes a number and back): its
+/// readers are re-checked.
+#[divan::bench(args = [100, 1], sample_count = 20)]
+fn incremental_type_change(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    let (mut host, id) = host(program);
+    check(&host, &id);
+    // `label0` is read by no one; `env` (a config read by every resource) is the local
+    // with the most readers, so give the program a local that every tag reads.
+    let (name, text) = &program.files[0];
+    let path = format!("gen/{name}");
+    let with_local = format!(
+        "teamName = \"t\"\n{}",
+        text.replace("team = \"t0\"", "team = teamName")
+    );
+    host.set_file_text(&path, with_local.clone());
+    check(&host, &id);
+    let mut flip = false;
+    bencher.bench_local(|| {
+        flip = !flip;
+        let value = if flip { "2" } else { "\"t\"" };
+        host.set_file_text(
+            &path,
+            with_local.replacen("teamName = \"t\"", &format!("teamName = {value}"), 1),
+        );
+        check(&host, &id)
+    });
+}
