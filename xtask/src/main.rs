@@ -12,9 +12,12 @@
 //! - `check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE]
 //!   [--bless] [--json OUT] [--jobs N] PATH...`: checks every program under the PATHs in
 //!   parallel, with a summary, against a baseline (see [`check`]).
+//! - `bench-report [--quick] [--go BIN]`: one table of throughput, memory, growth and
+//!   incremental ratios (see [`bench_report`]).
 //! - `fuzz [TARGET] [--time SECONDS]`: runs the fuzz targets with libFuzzer and turns
 //!   failures into regression fixtures (see [`fuzz`]).
 
+mod bench_report;
 mod check;
 mod fuzz;
 mod hcl_compare;
@@ -31,6 +34,7 @@ const USAGE: &str = "usage:
   cargo xtask gen-program --resources N [--files F] [--seed S] -o DIR
   cargo xtask hcl-compare --go BIN PATH...
   cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
+  cargo xtask bench-report [--quick] [--go BIN]
   cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
@@ -46,6 +50,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some((command, rest)) if command == "fuzz" => fuzz::run(rest),
         Some((command, rest)) if command == "check" => std::process::exit(check::run(rest)),
+        Some((command, rest)) if command == "bench-report" => bench_report::run(rest),
         Some((command, _)) if command == "--help" || command == "help" => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,368 @@
+//! `cargo xtask bench-report [--quick] [--go BIN]`: one table of the front-end's figures,
+//! measured in one run: for generated programs of 1k, 10k and 100k resources (`--quick`:
+//! 1k and 10k), each in one file and in 100 files, the whole-process time of `pcl parse`
+//! and `pcl check` (release build), throughput (MB/s, lines/s), peak memory per source
+//! byte (the child's `VmHWM`, sampled every few milliseconds), the growth exponent of the
+//! cold check from the smallest to the largest size, Go's hclsyntax parsing the same files
+//! as a whole process when its driver is built (`--go BIN`, default
+//! `/tmp/hclbench-go`, from `../shared/tools/hclsyntax-bench/build.sh`), and the
+//! incremental/cold ratios of `cargo bench --bench check` (divan, in-process). Writes
+//! `target/bench-report/report.md` and `target/bench-report/chart.svg`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+struct Measure {
+    resources: usize,
+    files: usize,
+    bytes: usize,
+    lines: usize,
+    parse: Duration,
+    check: Duration,
+    check_peak_kb: u64,
+    go_parse: Option<Duration>,
+}
+
+#[allow(clippy::print_stdout, clippy::print_stderr)]
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let mut quick = false;
+    let mut go = PathBuf::from("/tmp/hclbench-go");
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            "--go" => go = PathBuf::from(args.next().context("`--go` needs a path")?),
+            other => {
+                bail!("unknown option `{other}`: cargo xtask bench-report [--quick] [--go BIN]")
+            }
+        }
+    }
+    let root = pcl_test_utils::project_root();
+    let out = root.join("target").join("bench-report");
+    std::fs::create_dir_all(&out)?;
+    eprintln!("building pcl (release)...");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["build", "-q", "--release", "-p", "pcl-cli"])
+        .current_dir(&root)
+        .status()?;
+    if !status.success() {
+        bail!("cannot build pcl");
+    }
+    let pcl = root.join("target/release/pcl");
+    let go = go.is_file().then_some(go);
+    let sizes: &[usize] = if quick {
+        &[1_000, 10_000]
+    } else {
+        &[1_000, 10_000, 100_000]
+    };
+    let rounds = if quick { 1 } else { 3 };
+    let mut measures = Vec::new();
+    for &resources in sizes {
+        for files in [1, 100] {
+            let dir = out.join(format!("gen-{resources}-{files}"));
+            let program = pcl_test_utils::checked::checked_program(resources, files, 1);
+            let (bytes, lines) = write_program(&dir, &program)?;
+            eprintln!("measuring {resources} resources in {files} file(s), {bytes} bytes...");
+            let mut parse = Vec::new();
+            let mut check = Vec::new();
+            let mut peak = 0;
+            let mut go_parse = Vec::new();
+            for _ in 0..rounds {
+                parse.push(timed(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?.0);
+                let (time, kb) = timed(
+                    Command::new(&pcl)
+                        .args(["check", "-q", "--schema-dir"])
+                        .arg(dir.join("schemas"))
+                        .arg(&dir),
+                )?;
+                check.push(time);
+                peak = peak.max(kb);
+                if let Some(go) = &go {
+                    let list = dir.join("files.list");
+                    go_parse.push(
+                        timed(
+                            Command::new(go)
+                                .args(["-mode", "parse", "-iters", "1", "-list"])
+                                .arg(&list),
+                        )?
+                        .0,
+                    );
+                }
+            }
+            measures.push(Measure {
+                resources,
+                files,
+                bytes,
+                lines,
+                parse: median(parse),
+                check: median(check),
+                check_peak_kb: peak,
+                go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
+            });
+        }
+    }
+    eprintln!("running the in-process benches (cargo bench -p pcl-benches --bench check)...");
+    let divan = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["bench", "-q", "-p", "pcl-benches", "--bench", "check"])
+        .current_dir(&root)
+        .output()?;
+    let divan = String::from_utf8_lossy(&divan.stdout).into_owned();
+    let report = report(&measures, &divan, go.is_some());
+    print!("{report}");
+    std::fs::write(out.join("report.md"), &report)?;
+    std::fs::write(out.join("chart.svg"), chart(&measures))?;
+    eprintln!(
+        "wrote {} and {}",
+        out.join("report.md").display(),
+        out.join("chart.svg").display()
+    );
+    Ok(())
+}
+
+fn write_program(
+    dir: &Path,
+    program: &pcl_test_utils::checked::CheckedProgram,
+) -> anyhow::Result<(usize, usize)> {
+    let schemas = dir.join("schemas");
+    std::fs::create_dir_all(&schemas)?;
+    let mut list = String::new();
+    let (mut bytes, mut lines) = (0, 0);
+    for (name, text) in &program.files {
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&path, text)?;
+        }
+        bytes += text.len();
+        lines += text.lines().count();
+        let _ = writeln!(list, "{}", path.display());
+    }
+    std::fs::write(dir.join("files.list"), list)?;
+    std::fs::write(schemas.join("gen-1.0.0.json"), &program.schema)?;
+    Ok((bytes, lines))
+}
+
+/// Wall time of a child process and its peak resident memory (KB), sampled.
+fn timed(command: &mut Command) -> anyhow::Result<(Duration, u64)> {
+    let start = Instant::now();
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("cannot start")?;
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            let hwm = text.lines().find_map(|l| l.strip_prefix("VmHWM:"));
+            if let Some(kb) =
+                hwm.and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let elapsed = start.elapsed();
+    if !matches!(status.code(), Some(0 | 1)) {
+        bail!("the command failed: {status}");
+    }
+    Ok((elapsed, peak))
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+fn mb_per_s(bytes: usize, time: Duration) -> f64 {
+    bytes as f64 / 1e6 / time.as_secs_f64().max(1e-9)
+}
+
+/// The median of a divan row, in milliseconds: the row of `bench` with argument `arg`.
+fn divan_median(output: &str, bench: &str, arg: &str) -> Option<f64> {
+    let mut in_bench = false;
+    for line in output.lines() {
+        let name = line.trim_start_matches(['│', '├', '╰', '─', ' ']);
+        if line.contains("─ ") && !line.starts_with("│  ") && !line.starts_with("   ") {
+            in_bench = name.split_whitespace().next() == Some(bench);
+            continue;
+        }
+        if in_bench && name.split_whitespace().next() == Some(arg) {
+            let cells: Vec<&str> = line.split('│').collect();
+            return cells.get(2).and_then(|cell| parse_time(cell.trim()));
+        }
+    }
+    None
+}
+
+fn parse_time(text: &str) -> Option<f64> {
+    let (number, unit) = text.split_once(' ')?;
+    let value: f64 = number.parse().ok()?;
+    Some(match unit {
+        "s" => value * 1000.0,
+        "ms" => value,
+        "µs" => value / 1000.0,
+        "ns" => value / 1e6,
+        _ => return None,
+    })
+}
+
+fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
+    let mut out = String::from(
+        "# pcl bench report\n\nWhole processes, release build, median of the rounds; one run.\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "| resources | files | MB | lines | parse s | check s | check MB/s | check lines/s | check/parse | peak B/B |{}",
+        if with_go {
+            " Go hclsyntax parse s | Go parse / pcl check |"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{}",
+        if with_go { "---:|---:|" } else { "" }
+    );
+    for m in measures {
+        let _ = write!(
+            out,
+            "| {} | {} | {:.1} | {} | {:.3} | {:.3} | {:.2} | {:.0} | {:.1}x | {:.0} |",
+            m.resources,
+            m.files,
+            m.bytes as f64 / 1e6,
+            m.lines,
+            m.parse.as_secs_f64(),
+            m.check.as_secs_f64(),
+            mb_per_s(m.bytes, m.check),
+            m.lines as f64 / m.check.as_secs_f64().max(1e-9),
+            m.check.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
+            (m.check_peak_kb * 1024) as f64 / m.bytes.max(1) as f64,
+        );
+        if let Some(go) = m.go_parse {
+            let _ = write!(
+                out,
+                " {:.3} | {:.2}x |",
+                go.as_secs_f64(),
+                go.as_secs_f64() / m.check.as_secs_f64().max(1e-9)
+            );
+        } else if with_go {
+            out.push_str(" – | – |");
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "\nGrowth of the cold check from the smallest to the largest program (time ∝ size^k):\n\n",
+    );
+    for files in [1, 100] {
+        let rows: Vec<&Measure> = measures.iter().filter(|m| m.files == files).collect();
+        if let (Some(first), Some(last)) = (rows.first(), rows.last())
+            && last.bytes > first.bytes
+        {
+            let k = (last.check.as_secs_f64() / first.check.as_secs_f64()).ln()
+                / (last.bytes as f64 / first.bytes as f64).ln();
+            let _ = writeln!(
+                out,
+                "- {files} file(s): k = {k:.2} ({} → {} resources)",
+                first.resources, last.resources
+            );
+        }
+    }
+    out.push_str("\nIn-process (divan, `cargo bench --bench check`, 10k resources), medians and ratios to the cold check:\n\n| bench | 100 files | 1 file |\n|---|---:|---:|\n");
+    let cold: Vec<Option<f64>> = ["100", "1"]
+        .iter()
+        .map(|a| divan_median(divan, "cold_check", a))
+        .collect();
+    for bench in [
+        "cold_check",
+        "parse_only",
+        "incremental_literal",
+        "incremental_literal_edited_file",
+        "incremental_whitespace",
+        "incremental_type_change",
+    ] {
+        let _ = write!(out, "| {bench} |");
+        for (i, arg) in ["100", "1"].iter().enumerate() {
+            match (divan_median(divan, bench, arg), cold[i]) {
+                (Some(ms), Some(cold)) => {
+                    let _ = write!(out, " {ms:.2} ms ({:.1}%) |", 100.0 * ms / cold);
+                }
+                (Some(ms), None) => {
+                    let _ = write!(out, " {ms:.2} ms |");
+                }
+                _ => out.push_str(" – |"),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A figure of one measure, charted against size.
+type Metric = fn(&Measure) -> f64;
+
+fn throughput(m: &Measure) -> f64 {
+    mb_per_s(m.bytes, m.check)
+}
+
+fn bytes_per_byte(m: &Measure) -> f64 {
+    (m.check_peak_kb * 1024) as f64 / m.bytes.max(1) as f64
+}
+
+/// Throughput (MB/s) and peak memory (bytes per source byte) of the cold check against
+/// program size, as a small hand-drawn SVG (log scale on the x axis).
+fn chart(measures: &[Measure]) -> String {
+    let (width, height, margin) = (640.0, 360.0, 50.0);
+    let sizes: Vec<f64> = measures.iter().map(|m| (m.bytes as f64).log10()).collect();
+    let (min_x, max_x) = sizes
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let x = |v: f64| margin + (v - min_x) / (max_x - min_x).max(1e-9) * (width - 2.0 * margin);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{margin}\" y=\"20\">pcl check: MB/s (blue) and peak bytes per source byte (red) against program size (log)</text>\n"
+    );
+    let series: [(&str, Metric); 2] = [("#1f77b4", throughput), ("#d62728", bytes_per_byte)];
+    for (color, value) in &series {
+        let max_y = measures.iter().map(value).fold(1e-9, f64::max) * 1.1;
+        for files in [1, 100] {
+            let points: Vec<String> = measures
+                .iter()
+                .filter(|m| m.files == files)
+                .map(|m| {
+                    let px = x((m.bytes as f64).log10());
+                    let py = height - margin - value(m) / max_y * (height - 2.0 * margin);
+                    format!("{px:.1},{py:.1}")
+                })
+                .collect();
+            let dash = if files == 1 {
+                ""
+            } else {
+                " stroke-dasharray=\"4 3\""
+            };
+            let _ = writeln!(
+                svg,
+                "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"2\"{dash} points=\"{}\"/>",
+                points.join(" ")
+            );
+        }
+    }
+    for m in measures.iter().filter(|m| m.files == 1) {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}k res</text>",
+            x((m.bytes as f64).log10()),
+            height - 20.0,
+            m.resources / 1000
+        );
+    }
+    svg.push_str("<text x=\"50\" y=\"345\">solid: one file; dashed: 100 files</text>\n</svg>\n");
+    svg
+}
