@@ -86,7 +86,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                     go_parse.push(
                         timed(
                             Command::new(go)
-                                .args(["-mode", "parse", "-iters", "1", "-list"])
+                                .args(["-mode", "parse", "-iters", "1", "-mintime", "0", "-list"])
                                 .arg(&list),
                         )?
                         .0,
