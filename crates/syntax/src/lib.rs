@@ -123,7 +123,22 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
         });
         !swallowed && lex_error_starts.binary_search(&err.range.start()).is_err()
     });
-    let mut errors: Vec<SyntaxError> = lex_errors.chain(parse_errors).collect();
+    let parse_errors: Vec<SyntaxError> = parse_errors.collect();
+    // An interpolation left open inside a heredoc runs over the heredoc's closing line, so
+    // the heredoc is unterminated only because of it: report the interpolation alone.
+    let unclosed_interpolation_in_heredoc = |heredoc: &SyntaxError| {
+        parse_errors.iter().any(|err| {
+            err.range.start() > heredoc.range.start()
+                && err.related.as_ref().is_some_and(|(_, label)| label == "this `${` is not closed")
+        })
+    };
+    let lex_errors: Vec<SyntaxError> = lex_errors
+        .filter(|err| {
+            err.code != pcl_diagnostics::codes::UNTERMINATED_HEREDOC
+                || !unclosed_interpolation_in_heredoc(err)
+        })
+        .collect();
+    let mut errors: Vec<SyntaxError> = lex_errors.into_iter().chain(parse_errors).collect();
     errors.sort_by_key(|err| (err.range.start(), err.range.end()));
     errors.dedup();
     Parse { green, errors }

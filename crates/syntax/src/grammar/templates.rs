@@ -91,6 +91,7 @@ fn skip_directive(p: &mut Parser<'_>) {
 /// `${ expr }`, with optional `~` strip markers.
 fn interpolation(p: &mut Parser<'_>) {
     let m = p.start();
+    let opener = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
     p.eat(TILDE);
@@ -103,17 +104,31 @@ fn interpolation(p: &mut Parser<'_>) {
         super::expressions::expr(p);
     }
     p.eat(TILDE);
-    close_sequence(p, "`}` to close the interpolation");
+    close_sequence(p, "`}` to close the interpolation", Some(opener));
     p.set_newlines_significant(significant);
     m.complete(p, TEMPLATE_INTERP);
 }
 
-/// The `}` ending an interpolation or directive; on junk, skips to it.
-fn close_sequence(p: &mut Parser<'_>, expected: &str) {
+/// The `}` ending an interpolation or directive; on junk, skips to it. A missing `}`
+/// points back at the `${` it would close, when given.
+fn close_sequence(p: &mut Parser<'_>, expected: &str, opener: Option<TextRange>) {
     if p.eat(R_CURLY) {
         return;
     }
-    p.error_expected(expected);
+    match opener {
+        Some(opener) => {
+            let found = p.describe_current();
+            let range = p.current_error_range();
+            p.error_related(
+                range,
+                codes::EXPECTED_TOKEN,
+                format!("expected {expected}, found {found}"),
+                opener,
+                "this `${` is not closed",
+            );
+        }
+        None => p.error_expected(expected),
+    }
     p.skip_until(TokenSet::new(&[R_CURLY]), false);
     p.eat(R_CURLY);
 }
@@ -129,7 +144,7 @@ fn directive_open(p: &mut Parser<'_>, keyword: SyntaxKind) -> bool {
 
 fn directive_close(p: &mut Parser<'_>, significant: bool) {
     p.eat(TILDE);
-    close_sequence(p, "`}` to close the directive");
+    close_sequence(p, "`}` to close the directive", None);
     p.set_newlines_significant(significant);
 }
 

@@ -1,0 +1,5 @@
+x = <<EOT
+hello ${name
+world
+EOT
+y = 1
