@@ -129,7 +129,10 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let unclosed_interpolation_in_heredoc = |heredoc: &SyntaxError| {
         parse_errors.iter().any(|err| {
             err.range.start() > heredoc.range.start()
-                && err.related.as_ref().is_some_and(|(_, label)| label == "this `${` is not closed")
+                && err
+                    .related
+                    .as_ref()
+                    .is_some_and(|(_, label)| label == "this `${` is not closed")
         })
     };
     let lex_errors: Vec<SyntaxError> = lex_errors
