@@ -51,6 +51,20 @@ enum Command {
     Schema(schema_cmd::SchemaArgs),
     Type(type_cmd::TypeArgs),
     Explain(explain_cmd::ExplainArgs),
+    /// Run the language server on stdin/stdout (for editors).
+    #[command(after_help = "\
+Speaks the Language Server Protocol on stdin/stdout until the client sends `exit`.
+Configuration: initializationOptions {\"schemaPath\": [\"dir\", ...], \"skipResourceTypecheck\": false},
+then PCL_SCHEMA_PATH.
+
+Exit codes:
+  0  the client asked the server to exit
+  2  the protocol could not be spoken (a broken stream)")]
+    Lsp {
+        /// Accepted and ignored: the server always speaks stdio (editors add this flag).
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Print a shell completion script (e.g. `pcl completions bash > /etc/bash_completion.d/pcl`).
     #[command(after_help = EXIT_CODES)]
     Completions {
@@ -84,6 +98,10 @@ fn run(cli: Cli) -> ExitCode {
         Command::Schema(args) => schema_cmd::run(args, cli.color),
         Command::Type(args) => type_cmd::run(args),
         Command::Explain(args) => explain_cmd::run(&args),
+        Command::Lsp { stdio: _ } => match pcl_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => usage_error(&format!("language server: {err}")),
+        },
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "pcl", &mut script);

@@ -60,6 +60,19 @@ impl Analysis {
         }
     }
 
+    pub(crate) fn db(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    /// The file at `path` and the program it belongs to.
+    pub(crate) fn file_and_program(&self, path: &str) -> Option<(File, Program)> {
+        let file = *self.files.get(path)?;
+        let program = (self.programs.values())
+            .find(|p| p.files(&self.db).contains(&file))
+            .copied()?;
+        Some((file, program))
+    }
+
     fn program(&self, id: &ProgramId) -> Option<Program> {
         self.programs.get(&id.0).copied()
     }
@@ -242,6 +255,34 @@ fn cycle_diagnostic<'db>(db: &'db RootDatabase, cycle: &[DeclId<'db>]) -> SemaDi
     diagnostic
 }
 
+/// Where a site is in its declaration's file.
+pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option<TextRange> {
+    let offset = decl_offset(db, at.decl);
+    let map = &body_with_source_map(db, at.decl).source_map;
+    let label = |block: BlockId, i: usize| -> Option<TextRange> {
+        map.block_labels.get(block.0 as usize)?.get(i).copied()
+    };
+    let relative = match at.site {
+        Site::Name => {
+            let kind = at.decl.kind(db);
+            let label_index = if kind == DeclKind::Hook { 1 } else { 0 };
+            match kind {
+                DeclKind::Local | DeclKind::Pulumi | DeclKind::Package => None,
+                _ => label(BlockId::ROOT, label_index),
+            }
+            .or_else(|| map.block_types.first().copied())?
+        }
+        Site::Expr(e) => *map.exprs.get(e.0 as usize)?,
+        Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
+        Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
+        Site::Label(b, i) => {
+            label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?
+        }
+        Site::BlockOpen(b) => *map.block_opens.get(b.0 as usize)?,
+    };
+    Some(relative + TextSize::from(u32::from(offset)))
+}
+
 /// Turns anchored diagnostics into ranges.
 struct Resolver<'a, 'db> {
     db: &'db RootDatabase,
@@ -250,34 +291,10 @@ struct Resolver<'a, 'db> {
 
 impl<'db> Resolver<'_, 'db> {
     fn span(&self, at: Located<'db>) -> Option<Span> {
-        let db = self.db;
-        let file = *self.file_ids.get(&at.decl.file(db))?;
-        let offset = decl_offset(db, at.decl);
-        let map = &body_with_source_map(db, at.decl).source_map;
-        let label = |block: BlockId, i: usize| -> Option<TextRange> {
-            map.block_labels.get(block.0 as usize)?.get(i).copied()
-        };
-        let relative = match at.site {
-            Site::Name => {
-                let kind = at.decl.kind(db);
-                let label_index = if kind == DeclKind::Hook { 1 } else { 0 };
-                match kind {
-                    DeclKind::Local | DeclKind::Pulumi | DeclKind::Package => None,
-                    _ => label(BlockId::ROOT, label_index),
-                }
-                .or_else(|| map.block_types.first().copied())?
-            }
-            Site::Expr(e) => *map.exprs.get(e.0 as usize)?,
-            Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
-            Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
-            Site::Label(b, i) => {
-                label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?
-            }
-            Site::BlockOpen(b) => *map.block_opens.get(b.0 as usize)?,
-        };
+        let file = *self.file_ids.get(&at.decl.file(self.db))?;
         Some(Span {
             file,
-            range: relative + TextSize::from(u32::from(offset)),
+            range: site_range(self.db, at)?,
         })
     }
 

@@ -203,7 +203,7 @@ impl AnalysisHost {
 }
 
 /// `dir` as programs are keyed: lexically normalised, `/` separated.
-fn normalise_dir(dir: &str) -> SmolStr {
+pub fn normalise_dir(dir: &str) -> SmolStr {
     join_dir(dir, ".")
 }
 

@@ -14,6 +14,7 @@
 
 mod analysis;
 mod host;
+mod navigation;
 mod suppress;
 #[cfg(test)]
 mod tests;
@@ -21,7 +22,8 @@ mod tests;
 use pcl_types::{Name, NamedObject, Ty};
 
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
-pub use host::{AnalysisHost, ProgramId};
+pub use host::{AnalysisHost, ProgramId, normalise_dir};
+pub use navigation::{FileSymbol, HoverResult, NavigationTarget};
 pub use pcl_sema::DeclKind;
 
 /// The database every pcl front end drives.

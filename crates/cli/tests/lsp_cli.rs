@@ -1,0 +1,202 @@
+//! `pcl lsp` over stdio, driven as an editor would: the handshake, diagnostics after
+//! opening and editing a file, hover, go to definition, document symbols, an unknown
+//! method, a malformed request, shutdown and exit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+            .args(["lsp", "--stdio"])
+            .env("PCL_SCHEMA_PATH", schemas)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pcl lsp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Client {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let text = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{text}", text.len())
+            .expect("the server reads");
+        self.stdin.flush().expect("flushed");
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).expect("a header line");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).expect("a body");
+        serde_json::from_slice(&body).expect("JSON")
+    }
+
+    /// The next message that is a response to `id`, or a notification named `method`.
+    fn wait_for(&mut self, id: Option<i64>, method: Option<&str>) -> Value {
+        loop {
+            let message = self.receive();
+            if id.is_some() && message["id"].as_i64() == id {
+                return message;
+            }
+            if method.is_some() && message["method"].as_str() == method {
+                return message;
+            }
+        }
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        self.wait_for(Some(id), None)
+    }
+}
+
+#[test]
+fn an_editor_session() {
+    let example = pcl_test_utils::project_root().join("tests/data/programs/example/main.pp");
+    let uri = format!("file://{}", example.display());
+    let text = std::fs::read_to_string(&example).expect("the example exists");
+    let mut client = Client::start();
+    let init = client.request(
+        1,
+        "initialize",
+        json!({
+            "capabilities": { "general": { "positionEncodings": ["utf-8", "utf-16"] } },
+            "initializationOptions": { "skipResourceTypecheck": false },
+        }),
+    );
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    assert_eq!(published["params"]["version"], 1);
+
+    // Hover on `siteBucket` in `bucket      = siteBucket.name`.
+    let (line, column) = position_of(&text, "siteBucket.name");
+    let hover = client.request(
+        2,
+        "textDocument/hover",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 2 },
+        }),
+    );
+    let markdown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        markdown.contains("resource siteBucket: object({arn = output(string)"),
+        "{hover}"
+    );
+    let definition = client.request(
+        3,
+        "textDocument/definition",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 2 },
+        }),
+    );
+    let (decl_line, _) = position_of(&text, "resource \"siteBucket\"");
+    assert_eq!(
+        definition["result"][0]["range"]["start"]["line"], decl_line,
+        "{definition}"
+    );
+    let symbols = client.request(
+        4,
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let names: Vec<&str> = symbols["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "siteName",
+            "pages",
+            "siteBucket",
+            "page",
+            "region",
+            "websiteUrl",
+            "url",
+            "pageKeys",
+            "zones"
+        ]
+    );
+
+    // An edit that breaks a reference: an error, at the new version.
+    let (line, column) = position_of(&text, "siteBucket.name");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": {
+                "start": { "line": line, "character": column },
+                "end": { "line": line, "character": column + 10 } }, "text": "siteBuckte" }],
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    assert_eq!(published["params"]["version"], 2);
+    assert_eq!(
+        published["params"]["diagnostics"][0]["code"], "PCL4001",
+        "{published}"
+    );
+
+    let unknown = client.request(5, "textDocument/noSuchThing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601);
+    let malformed = client.request(6, "textDocument/hover", json!({ "nonsense": true }));
+    assert_eq!(malformed["error"]["code"], -32602);
+    let outside = client.request(
+        7,
+        "textDocument/hover",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": 9999, "character": 9999 },
+        }),
+    );
+    assert!(outside.get("error").is_none(), "{outside}");
+
+    let shutdown = client.request(8, "shutdown", Value::Null);
+    assert!(shutdown.get("error").is_none());
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    let status = client.child.wait().expect("the server exits");
+    assert!(status.success(), "{status:?}");
+}
+
+/// Line and UTF-8 column of the first occurrence of `needle`.
+fn position_of(text: &str, needle: &str) -> (usize, usize) {
+    let offset = text.find(needle).expect("the needle is in the text");
+    let line = text[..offset].matches('\n').count();
+    let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    (line, column)
+}

@@ -1,0 +1,185 @@
+//! Questions an editor asks about a position or a file: hover (the type of the expression
+//! or declaration under the cursor, with schema descriptions of resources), go to
+//! definition, and the outline of a file's declarations.
+
+use pcl_sema::{
+    DeclId, DeclKind, Expr, Located, Resolution, Site, bind, body, body_with_source_map,
+    decl_offset, decl_ty, file_items, infer, program_decls,
+};
+use pcl_syntax::{TextRange, TextSize};
+use smol_str::SmolStr;
+
+use crate::RootDatabase;
+use crate::analysis::{Analysis, Cancellable, site_range};
+
+/// What hovering shows: markdown, and the range it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverResult {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// A place to navigate to: the whole declaration and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NavigationTarget {
+    pub path: SmolStr,
+    pub full_range: TextRange,
+    pub focus_range: TextRange,
+}
+
+/// One declaration of a file's outline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSymbol {
+    pub name: SmolStr,
+    pub kind: DeclKind,
+    pub full_range: TextRange,
+    pub focus_range: TextRange,
+    /// The declaration's type, in the reference's syntax.
+    pub detail: String,
+}
+
+impl Analysis {
+    /// The type of what is under `offset` in `path`.
+    pub fn hover(&self, path: &str, offset: TextSize) -> Cancellable<Option<HoverResult>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let (decl, relative) = self.decl_at(path, offset)?;
+            let start = decl_offset(db, decl);
+            let (expr, range) = innermost_expr(db, decl, relative)?.map_or_else(
+                || (None, site_range(db, Located::new(decl, Site::Name))),
+                |(id, range)| (Some(id), Some(range + start)),
+            );
+            let range = range?;
+            let markdown = match expr {
+                Some(id) => {
+                    let ty = infer(db, decl).expr_types.get(id.0 as usize).copied()?;
+                    let target = referenced(db, decl, id);
+                    let described = target.map(|t| describe(db, t));
+                    let ty = pcl_types::display(db, ty);
+                    described.unwrap_or_else(|| format!("```pcl\n{ty}\n```"))
+                }
+                None => describe(db, decl),
+            };
+            Some(HoverResult { range, markdown })
+        })
+    }
+
+    /// The declaration a name under `offset` refers to.
+    pub fn goto_definition(
+        &self,
+        path: &str,
+        offset: TextSize,
+    ) -> Cancellable<Vec<NavigationTarget>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((decl, relative)) = self.decl_at(path, offset) else {
+                return Vec::new();
+            };
+            let Some(Some((id, _))) = innermost_expr(db, decl, relative) else {
+                return Vec::new();
+            };
+            referenced(db, decl, id)
+                .and_then(|target| target_of(db, target))
+                .into_iter()
+                .collect()
+        })
+    }
+
+    /// The declarations of a file, in source order.
+    pub fn document_symbols(&self, path: &str) -> Cancellable<Vec<FileSymbol>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((file, program)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            (program_decls(db, program).iter())
+                .filter(|d| d.file(db) == file)
+                .filter_map(|&decl| {
+                    let target = target_of(db, decl)?;
+                    Some(FileSymbol {
+                        name: decl.name(db).clone(),
+                        kind: decl.kind(db),
+                        full_range: target.full_range,
+                        focus_range: target.focus_range,
+                        detail: pcl_types::display(db, decl_ty(db, decl)).clone(),
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The declaration of `path` that contains `offset`, and the offset relative to it.
+    fn decl_at(&self, path: &str, offset: TextSize) -> Option<(DeclId<'_>, TextSize)> {
+        let db = self.db();
+        let (file, program) = self.file_and_program(path)?;
+        let items = file_items(db, file);
+        program_decls(db, program).iter().copied().find_map(|decl| {
+            if decl.file(db) != file {
+                return None;
+            }
+            let item = items.get(decl.key(db))?;
+            let range = TextRange::at(item.offset, item.green.text_len());
+            (range.contains(offset) || range.end() == offset).then(|| (decl, offset - item.offset))
+        })
+    }
+}
+
+/// The smallest expression of `decl` around `relative`: `Some(None)` when the offset is in
+/// the declaration but in no expression.
+#[allow(clippy::option_option)]
+fn innermost_expr<'db>(
+    db: &'db RootDatabase,
+    decl: DeclId<'db>,
+    relative: TextSize,
+) -> Option<Option<(pcl_sema::ExprId, TextRange)>> {
+    let map = &body_with_source_map(db, decl).source_map;
+    let best = (map.exprs.iter().enumerate())
+        .filter(|(_, range)| {
+            range.contains(relative) || (range.end() == relative && !range.is_empty())
+        })
+        .min_by_key(|(_, range)| range.len())
+        .map(|(i, range)| (pcl_sema::ExprId(i as u32), *range));
+    Some(best)
+}
+
+/// The declaration a name expression refers to.
+fn referenced<'db>(
+    db: &'db RootDatabase,
+    decl: DeclId<'db>,
+    id: pcl_sema::ExprId,
+) -> Option<DeclId<'db>> {
+    let Expr::Name(name) = body(db, decl).expr(id) else {
+        return None;
+    };
+    match bind(db, decl).names.get(name.as_str())? {
+        Resolution::Decl(target) => Some(*target),
+        Resolution::Unresolved => None,
+    }
+}
+
+fn target_of<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> Option<NavigationTarget> {
+    let item = file_items(db, decl.file(db)).get(decl.key(db))?;
+    Some(NavigationTarget {
+        path: decl.file(db).path(db).clone(),
+        full_range: TextRange::at(item.offset, item.green.text_len()),
+        focus_range: site_range(db, Located::new(decl, Site::Name))?,
+    })
+}
+
+/// `kind name: type` of a declaration, with a resource's type token.
+fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
+    let ty = pcl_types::display(db, decl_ty(db, decl));
+    let mut text = format!(
+        "```pcl\n{} {}: {ty}\n```",
+        decl.kind(db).keyword(),
+        decl.name(db)
+    );
+    if matches!(
+        decl.kind(db),
+        DeclKind::Resource | DeclKind::Read | DeclKind::Component
+    ) && let Some(label) = body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)
+    {
+        text.push_str(&format!("\n\n`{label}`"));
+    }
+    text
+}

@@ -1,0 +1,140 @@
+//! Positions between the protocol (line, character in UTF-16 or UTF-8 code units) and
+//! byte offsets, and diagnostics into the protocol's shape.
+
+use lsp_types::{Position, Range};
+use pcl_diagnostics::{Diagnostic, Severity};
+
+/// How the client counts characters in a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+/// Line starts of a text, for offset ↔ position conversion.
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    pub(crate) fn position(&self, offset: usize, encoding: Encoding) -> Position {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let prefix = self.text.get(start..offset).unwrap_or("");
+        let character = match encoding {
+            Encoding::Utf8 => prefix.len(),
+            Encoding::Utf16 => prefix.encode_utf16().count(),
+        };
+        Position::new(line as u32, character as u32)
+    }
+
+    /// The byte offset of a position; positions past a line's end or the text's end are
+    /// clamped, never an error.
+    pub(crate) fn offset(&self, position: Position, encoding: Encoding) -> usize {
+        let Some(&start) = self.starts.get(position.line as usize) else {
+            return self.text.len();
+        };
+        let end = self
+            .starts
+            .get(position.line as usize + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let mut units = 0usize;
+        for (i, ch) in line.char_indices() {
+            if units >= position.character as usize {
+                return start + i;
+            }
+            units += match encoding {
+                Encoding::Utf8 => ch.len_utf8(),
+                Encoding::Utf16 => ch.len_utf16(),
+            };
+        }
+        start + line.len()
+    }
+
+    pub(crate) fn range(&self, range: pcl_diagnostics::TextRange, encoding: Encoding) -> Range {
+        Range::new(
+            self.position(range.start().into(), encoding),
+            self.position(range.end().into(), encoding),
+        )
+    }
+}
+
+/// A diagnostic of the file `uri` (whose text `index` indexes) in the protocol's shape.
+pub(crate) fn diagnostic(
+    d: &Diagnostic,
+    index: &LineIndex<'_>,
+    encoding: Encoding,
+    uri: &lsp_types::Url,
+) -> Option<lsp_types::Diagnostic> {
+    let span = d.span()?;
+    let severity = match d.severity {
+        Severity::Error => lsp_types::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp_types::DiagnosticSeverity::WARNING,
+        Severity::Note => lsp_types::DiagnosticSeverity::INFORMATION,
+    };
+    let mut message = d.message.clone();
+    for note in &d.notes {
+        message.push('\n');
+        message.push_str(note);
+    }
+    // Labels in the same file become related information.
+    let related: Vec<lsp_types::DiagnosticRelatedInformation> = (d.labels.iter())
+        .filter(|l| l.span.file == span.file)
+        .map(|l| lsp_types::DiagnosticRelatedInformation {
+            location: lsp_types::Location::new(uri.clone(), index.range(l.span.range, encoding)),
+            message: l.message.clone(),
+        })
+        .collect();
+    Some(lsp_types::Diagnostic {
+        range: index.range(span.range, encoding),
+        severity: Some(severity),
+        code: Some(lsp_types::NumberOrString::String(d.code.to_string())),
+        source: Some("pcl".to_owned()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..lsp_types::Diagnostic::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Encoding, LineIndex};
+    use lsp_types::Position;
+
+    #[test]
+    fn positions_round_trip_in_both_encodings() {
+        let text = "a = \"é😀\"\r\nb = 1\n";
+        let index = LineIndex::new(text);
+        let offset = text
+            .find('"')
+            .map(|i| i + 1 + 'é'.len_utf8())
+            .expect("a quote");
+        let utf16 = index.position(offset, Encoding::Utf16);
+        assert_eq!(utf16, Position::new(0, 6));
+        assert_eq!(index.offset(utf16, Encoding::Utf16), offset);
+        let utf8 = index.position(offset, Encoding::Utf8);
+        assert_eq!(utf8, Position::new(0, 7));
+        assert_eq!(index.offset(utf8, Encoding::Utf8), offset);
+        // Past the end of a line (before its CRLF) or of the text: clamped.
+        assert_eq!(
+            index.offset(Position::new(0, 99), Encoding::Utf16),
+            text.find('\r').unwrap_or(0)
+        );
+        assert_eq!(
+            index.offset(Position::new(9, 0), Encoding::Utf16),
+            text.len()
+        );
+    }
+}

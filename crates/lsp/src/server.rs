@@ -1,0 +1,406 @@
+//! The message loop: the handshake, documents and their programs, and one handler per
+//! method.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{DocumentSymbolRequest, GotoDefinition, HoverRequest, Request as _};
+use lsp_types::{
+    DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
+    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
+    PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, SymbolKind,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Url,
+};
+use pcl_ide::{AnalysisHost, DeclKind, ProgramId};
+use serde::Deserialize;
+use smol_str::SmolStr;
+
+use crate::convert::{Encoding, LineIndex, diagnostic};
+
+/// `initializationOptions` (and the `pcl` configuration section).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct Options {
+    schema_path: Vec<PathBuf>,
+    skip_resource_typecheck: bool,
+}
+
+/// An open document.
+struct Document {
+    path: String,
+    dir: String,
+    text: String,
+    version: i32,
+}
+
+struct Server {
+    host: AnalysisHost,
+    encoding: Encoding,
+    documents: BTreeMap<Url, Document>,
+}
+
+/// Serve the protocol on stdin/stdout until `exit`.
+pub fn run_stdio() -> anyhow::Result<()> {
+    let (connection, io_threads) = Connection::stdio();
+    serve(&connection)?;
+    drop(connection);
+    io_threads.join()?;
+    Ok(())
+}
+
+fn serve(connection: &Connection) -> anyhow::Result<()> {
+    let (id, params) = connection.initialize_start()?;
+    let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let utf8 = (params.capabilities.general.as_ref())
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
+    let options: Options = (params.initialization_options.clone())
+        .and_then(|o| serde_json::from_value(o).ok())
+        .unwrap_or_default();
+    let capabilities = ServerCapabilities {
+        position_encoding: Some(if utf8 {
+            PositionEncodingKind::UTF8
+        } else {
+            PositionEncodingKind::UTF16
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    };
+    let result = serde_json::json!({
+        "capabilities": capabilities,
+        "serverInfo": { "name": "pcl", "version": env!("CARGO_PKG_VERSION") },
+    });
+    connection.initialize_finish(id, result)?;
+    let mut server = Server {
+        host: AnalysisHost::new(options.schema_path, options.skip_resource_typecheck),
+        encoding: if utf8 {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
+        },
+        documents: BTreeMap::new(),
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request)? {
+                    return Ok(());
+                }
+                let id = request.id.clone();
+                let response =
+                    match std::panic::catch_unwind(AssertUnwindSafe(|| server.request(request))) {
+                        Ok(response) => response,
+                        Err(_) => Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            "pcl: internal error while answering".to_owned(),
+                        ),
+                    };
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) => {
+                let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    server.notification(notification)
+                }));
+                if let Ok(publish) = outcome {
+                    for message in publish {
+                        connection.sender.send(message)?;
+                    }
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn not_found(id: RequestId, method: &str) -> Response {
+    Response::new_err(
+        id,
+        ErrorCode::MethodNotFound as i32,
+        format!("pcl does not handle `{method}`"),
+    )
+}
+
+fn invalid(id: RequestId, error: &serde_json::Error) -> Response {
+    Response::new_err(
+        id,
+        ErrorCode::InvalidParams as i32,
+        format!("invalid parameters: {error}"),
+    )
+}
+
+impl Server {
+    fn request(&mut self, request: Request) -> Response {
+        let Request { id, method, params } = request;
+        match method.as_str() {
+            HoverRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::HoverParams>(params) {
+                    Ok(params) => {
+                        Response::new_ok(id, self.hover(&params.text_document_position_params))
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            GotoDefinition::METHOD => {
+                match serde_json::from_value::<lsp_types::GotoDefinitionParams>(params) {
+                    Ok(params) => {
+                        Response::new_ok(id, self.definition(&params.text_document_position_params))
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            DocumentSymbolRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::DocumentSymbolParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.symbols(&params.text_document.uri)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            _ => not_found(id, &method),
+        }
+    }
+
+    /// Apply a notification; the diagnostics to publish because of it.
+    fn notification(&mut self, notification: Notification) -> Vec<Message> {
+        let Notification { method, params } = notification;
+        let changed_dir = match method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let document = params.text_document;
+                let (path, dir) = path_and_dir(&document.uri);
+                self.documents.insert(
+                    document.uri,
+                    Document {
+                        path,
+                        dir: dir.clone(),
+                        text: document.text,
+                        version: document.version,
+                    },
+                );
+                self.refresh_program(&dir);
+                dir
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let encoding = self.encoding;
+                let Some(document) = self.documents.get_mut(&params.text_document.uri) else {
+                    return Vec::new();
+                };
+                for change in params.content_changes {
+                    match change.range {
+                        Some(range) => {
+                            let index = LineIndex::new(&document.text);
+                            let start = index.offset(range.start, encoding);
+                            let end = index.offset(range.end, encoding).max(start);
+                            document.text.replace_range(start..end, &change.text);
+                        }
+                        None => document.text = change.text,
+                    }
+                }
+                document.version = params.text_document.version;
+                let (path, text, dir) = (
+                    document.path.clone(),
+                    document.text.clone(),
+                    document.dir.clone(),
+                );
+                self.host.set_file_text(&path, text);
+                dir
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let Some(document) = self.documents.remove(&params.text_document.uri) else {
+                    return Vec::new();
+                };
+                self.refresh_program(&document.dir);
+                let clear =
+                    PublishDiagnosticsParams::new(params.text_document.uri, Vec::new(), None);
+                let mut messages = vec![Message::Notification(Notification::new(
+                    PublishDiagnostics::METHOD.to_owned(),
+                    clear,
+                ))];
+                messages.extend(self.publish(&document.dir));
+                return messages;
+            }
+            DidSaveTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let Some(document) = self.documents.get(&params.text_document.uri) else {
+                    return Vec::new();
+                };
+                let dir = document.dir.clone();
+                self.refresh_program(&dir);
+                dir
+            }
+            _ => return Vec::new(),
+        };
+        self.publish(&changed_dir)
+    }
+
+    /// Set the program in `dir` from disk, with open documents over their files.
+    fn refresh_program(&mut self, dir: &str) {
+        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
+                    let text = std::fs::read(&path)
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
+                        .unwrap_or_default();
+                    files.insert(path.display().to_string(), text);
+                }
+            }
+        }
+        for document in self.documents.values().filter(|d| d.dir == dir) {
+            files.insert(document.path.clone(), document.text.clone());
+        }
+        let files = files
+            .into_iter()
+            .map(|(p, t)| (SmolStr::new(p), t))
+            .collect();
+        self.host.set_program(dir, files);
+        self.host.load_dependencies();
+    }
+
+    /// Diagnostics of every open document of the program in `dir`.
+    fn publish(&self, dir: &str) -> Vec<Message> {
+        let analysis = self.host.analysis();
+        let id = ProgramId(pcl_ide::normalise_dir(dir));
+        let mut messages = Vec::new();
+        for (uri, document) in self.documents.iter().filter(|(_, d)| d.dir == dir) {
+            let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
+                continue;
+            };
+            let index = LineIndex::new(&document.text);
+            let diagnostics = (found.diagnostics.iter())
+                .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
+                .collect();
+            let params =
+                PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(document.version));
+            messages.push(Message::Notification(Notification::new(
+                PublishDiagnostics::METHOD.to_owned(),
+                params,
+            )));
+        }
+        messages
+    }
+
+    fn hover(&self, at: &lsp_types::TextDocumentPositionParams) -> Option<Hover> {
+        let document = self.documents.get(&at.text_document.uri)?;
+        let index = LineIndex::new(&document.text);
+        let offset = index.offset(at.position, self.encoding);
+        let analysis = self.host.analysis();
+        let found = analysis
+            .hover(&document.path, (offset as u32).into())
+            .ok()??;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: found.markdown,
+            }),
+            range: Some(index.range(found.range, self.encoding)),
+        })
+    }
+
+    fn definition(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<GotoDefinitionResponse> {
+        let document = self.documents.get(&at.text_document.uri)?;
+        let index = LineIndex::new(&document.text);
+        let offset = index.offset(at.position, self.encoding);
+        let analysis = self.host.analysis();
+        let targets = analysis
+            .goto_definition(&document.path, (offset as u32).into())
+            .ok()?;
+        let locations: Vec<Location> = targets
+            .into_iter()
+            .filter_map(|target| {
+                let text = analysis.file_text(&target.path)?;
+                let uri = Url::from_file_path(target.path.as_str()).ok()?;
+                Some(Location::new(
+                    uri,
+                    LineIndex::new(&text).range(target.focus_range, self.encoding),
+                ))
+            })
+            .collect();
+        Some(GotoDefinitionResponse::Array(locations))
+    }
+
+    fn symbols(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
+        let document = self.documents.get(uri)?;
+        let index = LineIndex::new(&document.text);
+        let symbols = self.host.analysis().document_symbols(&document.path).ok()?;
+        #[allow(deprecated)]
+        let symbols = symbols
+            .into_iter()
+            .map(|s| DocumentSymbol {
+                name: s.name.to_string(),
+                detail: Some(format!("{} {}", s.kind.keyword(), s.detail)),
+                kind: symbol_kind(s.kind),
+                tags: None,
+                deprecated: None,
+                range: index.range(s.full_range, self.encoding),
+                selection_range: index.range(s.focus_range, self.encoding),
+                children: None,
+            })
+            .collect();
+        Some(DocumentSymbolResponse::Nested(symbols))
+    }
+}
+
+fn symbol_kind(kind: DeclKind) -> SymbolKind {
+    match kind {
+        DeclKind::Resource | DeclKind::Read => SymbolKind::OBJECT,
+        DeclKind::Config => SymbolKind::CONSTANT,
+        DeclKind::Local => SymbolKind::VARIABLE,
+        DeclKind::Output => SymbolKind::PROPERTY,
+        DeclKind::Component => SymbolKind::MODULE,
+        DeclKind::Hook => SymbolKind::FUNCTION,
+        DeclKind::Pulumi | DeclKind::Package => SymbolKind::NAMESPACE,
+    }
+}
+
+/// The file path a document is known by and its program directory: the file's path for
+/// `file:` URIs, else the URI itself in the current directory.
+fn path_and_dir(uri: &Url) -> (String, String) {
+    match uri.to_file_path() {
+        Ok(path) => {
+            let dir = path
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            (path.display().to_string(), dir.display().to_string())
+        }
+        Err(()) => (uri.to_string(), ".".to_owned()),
+    }
+}
