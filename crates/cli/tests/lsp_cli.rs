@@ -200,3 +200,88 @@ fn position_of(text: &str, needle: &str) -> (usize, usize) {
     let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
     (line, column)
 }
+
+#[test]
+fn references_rename_completion_and_quick_fixes() {
+    let example = pcl_test_utils::project_root().join("tests/data/programs/mistakes/main.pp");
+    let uri = format!("file://{}", example.display());
+    let text = std::fs::read_to_string(&example).expect("the mistakes example exists");
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    // `pages` is declared once and read once.
+    let (line, column) = position_of(&text, "pages[range.value]");
+    let at = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 1 } });
+    let mut with_context = at.clone();
+    with_context["context"] = json!({ "includeDeclaration": true });
+    let references = client.request(2, "textDocument/references", with_context);
+    assert_eq!(
+        references["result"].as_array().map(Vec::len),
+        Some(2),
+        "{references}"
+    );
+    let prepare = client.request(3, "textDocument/prepareRename", at.clone());
+    assert_eq!(prepare["result"]["start"]["line"], line, "{prepare}");
+    let mut rename = at.clone();
+    rename["newName"] = json!("pageNames");
+    let edit = client.request(4, "textDocument/rename", rename);
+    assert_eq!(
+        edit["result"]["changes"][&uri].as_array().map(Vec::len),
+        Some(2),
+        "{edit}"
+    );
+    let mut bad = at.clone();
+    bad["newName"] = json!("not a name");
+    assert_eq!(
+        client.request(5, "textDocument/rename", bad)["error"]["code"],
+        -32602
+    );
+    // Inside the bucket's body: its schema inputs are offered, the required one first in its detail.
+    let (line, _) = position_of(&text, "  versioning = [true]");
+    let completion = client.request(
+        6,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": 2 },
+        }),
+    );
+    let labels: Vec<&str> = completion["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert!(
+        labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
+        "{labels:?}"
+    );
+    // The misspelt `sitename` has a quick fix.
+    let (line, column) = position_of(&text, "sitename");
+    let actions = client.request(7, "textDocument/codeAction", json!({
+        "textDocument": { "uri": uri },
+        "range": { "start": { "line": line, "character": column }, "end": { "line": line, "character": column } },
+        "context": { "diagnostics": [] },
+    }));
+    assert_eq!(
+        actions["result"][0]["title"], "replace with `siteName`",
+        "{actions}"
+    );
+    let folding = client.request(
+        8,
+        "textDocument/foldingRange",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(
+        folding["result"].as_array().is_some_and(|r| r.len() >= 4),
+        "{folding}"
+    );
+    client.request(9, "shutdown", Value::Null);
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(client.child.wait().expect("the server exits").success());
+}

@@ -183,3 +183,139 @@ fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
     }
     text
 }
+
+/// One use or the declaration of a name: where, and whether it is the declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub path: SmolStr,
+    pub range: TextRange,
+    pub is_declaration: bool,
+}
+
+impl Analysis {
+    /// The declaration under `offset` (its name, or a reference to it) and every
+    /// reference to it across the program's files, declaration first.
+    pub fn references(&self, path: &str, offset: TextSize) -> Cancellable<Vec<Reference>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some(target) = self.target_at(path, offset) else {
+                return Vec::new();
+            };
+            let mut res = Vec::new();
+            if let Some(range) = site_range(db, Located::new(target, Site::Name)) {
+                res.push(Reference {
+                    path: target.file(db).path(db).clone(),
+                    range,
+                    is_declaration: true,
+                });
+            }
+            let name = target.name(db);
+            for &decl in program_decls(db, target.program(db)).iter() {
+                let resolved = bind(db, decl).names.get(name.as_str());
+                if resolved != Some(&Resolution::Decl(target)) {
+                    continue;
+                }
+                let body = body(db, decl);
+                for (i, expr) in body.exprs.iter().enumerate() {
+                    if matches!(expr, Expr::Name(n) if n == name) {
+                        let at = Located::new(decl, Site::Expr(pcl_sema::ExprId(i as u32)));
+                        if let Some(range) = site_range(db, at) {
+                            res.push(Reference {
+                                path: decl.file(db).path(db).clone(),
+                                range,
+                                is_declaration: false,
+                            });
+                        }
+                    }
+                }
+            }
+            res
+        })
+    }
+
+    /// The declaration whose name is at `offset`, or that a name at `offset` refers to.
+    fn target_at(&self, path: &str, offset: TextSize) -> Option<DeclId<'_>> {
+        let db = self.db();
+        let (decl, relative) = self.decl_at(path, offset)?;
+        if let Some(name) = site_range(db, Located::new(decl, Site::Name))
+            && (name.contains(offset) || name.end() == offset)
+            && decl.kind(db) != DeclKind::Package
+        {
+            return Some(decl);
+        }
+        let (id, _) = innermost_expr(db, decl, relative)??;
+        referenced(db, decl, id)
+    }
+
+    /// Names that may be written at `offset`: the program's declarations, the builtins,
+    /// and, inside a resource's body, its schema inputs not yet set.
+    pub fn completions(&self, path: &str, offset: TextSize) -> Cancellable<Vec<(String, String)>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((file, program)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            let _ = file;
+            let mut res: Vec<(String, String)> = (program_decls(db, program).iter())
+                .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
+                .map(|&d| {
+                    (
+                        d.name(db).to_string(),
+                        format!(
+                            "{} {}",
+                            d.kind(db).keyword(),
+                            pcl_types::display(db, decl_ty(db, d))
+                        ),
+                    )
+                })
+                .collect();
+            res.extend(
+                pcl_sema::BUILTIN_FUNCTIONS
+                    .iter()
+                    .map(|f| ((*f).to_owned(), "builtin function".to_owned())),
+            );
+            if let Some((decl, _)) = self.decl_at(path, offset) {
+                for (name, detail) in pcl_sema::input_names(db, decl) {
+                    res.push((name, detail));
+                }
+            }
+            res.sort();
+            res.dedup_by(|a, b| a.0 == b.0);
+            res
+        })
+    }
+}
+
+impl Analysis {
+    /// Ranges an editor may fold: blocks, objects, tuples, for-expressions and heredocs
+    /// that span lines.
+    pub fn folding_ranges(&self, path: &str) -> Cancellable<Vec<TextRange>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((file, _)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            let text = file.text(db);
+            let tree = pcl_sema::parse(db, file).syntax_node();
+            tree.descendants()
+                .filter(|n| {
+                    use pcl_syntax::SyntaxKind::*;
+                    matches!(
+                        n.kind(),
+                        BLOCK
+                            | OBJECT_EXPR
+                            | TUPLE_EXPR
+                            | FOR_TUPLE_EXPR
+                            | FOR_OBJECT_EXPR
+                            | HEREDOC_EXPR
+                    )
+                })
+                .map(|n| n.text_range())
+                .filter(|r| {
+                    text.get(usize::from(r.start())..usize::from(r.end()))
+                        .is_some_and(|t| t.contains('\n'))
+                })
+                .collect()
+        })
+    }
+}

@@ -4,11 +4,20 @@
 //!
 //! What works: text sync (full and incremental `didChange`, open/close/save), diagnostics
 //! published after each change for every open file of the changed program (with the
-//! document version), hover (types, resource tokens), go to definition, document symbols,
-//! `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}` and
-//! `PCL_SCHEMA_PATH`, UTF-8 position encoding when the client offers it (else UTF-16).
-//! Unknown requests get `MethodNotFound`; a panic in a handler is answered with an
-//! internal error and the server keeps serving.
+//! document version), hover (types, resource tokens), go to definition, references,
+//! document highlights, rename (with `prepareRename`, across the program's files),
+//! completion (declared names, builtins, a resource's schema inputs), quick fixes from
+//! the diagnostics' fixes, folding ranges, document symbols, `initializationOptions`
+//! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
+//! position encoding when the client offers it (else UTF-16). Unknown requests get
+//! `MethodNotFound`, malformed ones `InvalidParams`; a panic in a handler is answered with
+//! an internal error and the server keeps serving.
+//!
+//! Not yet (the language-server issue): requests on worker threads with salsa
+//! cancellation (`$/cancelRequest`, ContentModified), `didChangeWatchedFiles`, workspace
+//! folders and `workspace/configuration`, `workspace/symbol`, completion after `.` and in
+//! type labels and object literals, `signatureHelp`, `inlayHint`, `semanticTokens`,
+//! `selectionRange`, formatting (no formatter yet), definition on a component label.
 //!
 //! Invariant: one thread owns the host; requests are answered from snapshots between
 //! changes, so a change never waits on a request.

@@ -10,7 +10,11 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{DocumentSymbolRequest, GotoDefinition, HoverRequest, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
+    FoldingRangeRequest, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
+    Request as _,
+};
 use lsp_types::{
     DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
     HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
@@ -80,6 +84,15 @@ fn serve(connection: &Connection) -> anyhow::Result<()> {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        })),
+        completion_provider: Some(lsp_types::CompletionOptions::default()),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     };
     let result = serde_json::json!({
@@ -172,8 +185,233 @@ impl Server {
                     Err(error) => invalid(id, &error),
                 }
             }
+            References::METHOD => {
+                match serde_json::from_value::<lsp_types::ReferenceParams>(params) {
+                    Ok(params) => {
+                        let include = params.context.include_declaration;
+                        let found = self.references(&params.text_document_position);
+                        let locations: Vec<Location> = (found.into_iter())
+                            .filter(|(_, declaration)| include || !declaration)
+                            .map(|(location, _)| location)
+                            .collect();
+                        Response::new_ok(id, locations)
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            DocumentHighlightRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::DocumentHighlightParams>(params) {
+                    Ok(params) => {
+                        let uri = params
+                            .text_document_position_params
+                            .text_document
+                            .uri
+                            .clone();
+                        let highlights: Vec<lsp_types::DocumentHighlight> = (self
+                            .references(&params.text_document_position_params)
+                            .into_iter())
+                        .filter(|(location, _)| location.uri == uri)
+                        .map(|(location, declaration)| lsp_types::DocumentHighlight {
+                            range: location.range,
+                            kind: Some(if declaration {
+                                lsp_types::DocumentHighlightKind::WRITE
+                            } else {
+                                lsp_types::DocumentHighlightKind::READ
+                            }),
+                        })
+                        .collect();
+                        Response::new_ok(id, highlights)
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            PrepareRenameRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::TextDocumentPositionParams>(params) {
+                    Ok(params) => {
+                        // Renameable: a declaration's name or a reference to one, under the cursor.
+                        let found = self.references(&params);
+                        let here = found.iter().find(|(l, _)| {
+                            l.uri == params.text_document.uri
+                                && l.range.start <= params.position
+                                && params.position <= l.range.end
+                        });
+                        Response::new_ok(
+                            id,
+                            here.map(|(l, _)| lsp_types::PrepareRenameResponse::Range(l.range)),
+                        )
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            Rename::METHOD => match serde_json::from_value::<lsp_types::RenameParams>(params) {
+                Ok(params) => {
+                    let name = params.new_name.clone();
+                    if !is_identifier(&name) {
+                        return Response::new_err(
+                            id,
+                            ErrorCode::InvalidParams as i32,
+                            format!("`{name}` is not a PCL name"),
+                        );
+                    }
+                    let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
+                        std::collections::HashMap::new();
+                    for (location, _) in self.references(&params.text_document_position) {
+                        changes
+                            .entry(location.uri)
+                            .or_default()
+                            .push(lsp_types::TextEdit::new(location.range, name.clone()));
+                    }
+                    Response::new_ok(id, lsp_types::WorkspaceEdit::new(changes))
+                }
+                Err(error) => invalid(id, &error),
+            },
+            Completion::METHOD => {
+                match serde_json::from_value::<lsp_types::CompletionParams>(params) {
+                    Ok(params) => {
+                        Response::new_ok(id, self.completion(&params.text_document_position))
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            CodeActionRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::CodeActionParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.code_actions(&params)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            FoldingRangeRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::FoldingRangeParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.folding(&params.text_document.uri)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
             _ => not_found(id, &method),
         }
+    }
+
+    /// The references to what is at a position, as locations, each marked whether it is
+    /// the declaration.
+    fn references(&self, at: &lsp_types::TextDocumentPositionParams) -> Vec<(Location, bool)> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Vec::new();
+        };
+        let index = LineIndex::new(&document.text);
+        let offset = index.offset(at.position, self.encoding);
+        let analysis = self.host.analysis();
+        let Ok(found) = analysis.references(&document.path, (offset as u32).into()) else {
+            return Vec::new();
+        };
+        found
+            .into_iter()
+            .filter_map(|r| {
+                let text = analysis.file_text(&r.path)?;
+                let uri = Url::from_file_path(r.path.as_str()).ok()?;
+                Some((
+                    Location::new(uri, LineIndex::new(&text).range(r.range, self.encoding)),
+                    r.is_declaration,
+                ))
+            })
+            .collect()
+    }
+
+    fn completion(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> Vec<lsp_types::CompletionItem> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Vec::new();
+        };
+        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        let found = self
+            .host
+            .analysis()
+            .completions(&document.path, (offset as u32).into())
+            .unwrap_or_default();
+        found
+            .into_iter()
+            .map(|(label, detail)| lsp_types::CompletionItem {
+                kind: Some(if detail.starts_with("input") {
+                    lsp_types::CompletionItemKind::PROPERTY
+                } else if detail == "builtin function" {
+                    lsp_types::CompletionItemKind::FUNCTION
+                } else {
+                    lsp_types::CompletionItemKind::VARIABLE
+                }),
+                label,
+                detail: Some(detail),
+                ..lsp_types::CompletionItem::default()
+            })
+            .collect()
+    }
+
+    /// Quick fixes: the fixes of the diagnostics in the requested range.
+    fn code_actions(
+        &self,
+        params: &lsp_types::CodeActionParams,
+    ) -> Vec<lsp_types::CodeActionOrCommand> {
+        let uri = &params.text_document.uri;
+        let Some(document) = self.documents.get(uri) else {
+            return Vec::new();
+        };
+        let index = LineIndex::new(&document.text);
+        let id = ProgramId(pcl_ide::normalise_dir(&document.dir));
+        let Ok(Some(found)) = self.host.analysis().file_diagnostics(&id, &document.path) else {
+            return Vec::new();
+        };
+        let mut actions = Vec::new();
+        for d in &found.diagnostics {
+            let Some(span) = d.span() else { continue };
+            let range = index.range(span.range, self.encoding);
+            if range.end < params.range.start || params.range.end < range.start {
+                continue;
+            }
+            for fix in &d.fixes {
+                let edits: Vec<lsp_types::TextEdit> = (fix.edits.iter())
+                    .filter(|e| e.span.file == span.file)
+                    .map(|e| {
+                        lsp_types::TextEdit::new(
+                            index.range(e.span.range, self.encoding),
+                            e.replacement.clone(),
+                        )
+                    })
+                    .collect();
+                let mut changes = std::collections::HashMap::new();
+                changes.insert(uri.clone(), edits);
+                actions.push(lsp_types::CodeActionOrCommand::CodeAction(
+                    lsp_types::CodeAction {
+                        title: fix.message.clone(),
+                        kind: Some(lsp_types::CodeActionKind::QUICKFIX),
+                        edit: Some(lsp_types::WorkspaceEdit::new(changes)),
+                        is_preferred: Some(true),
+                        ..lsp_types::CodeAction::default()
+                    },
+                ));
+            }
+        }
+        actions
+    }
+
+    fn folding(&self, uri: &Url) -> Vec<lsp_types::FoldingRange> {
+        let Some(document) = self.documents.get(uri) else {
+            return Vec::new();
+        };
+        let index = LineIndex::new(&document.text);
+        let ranges = self
+            .host
+            .analysis()
+            .folding_ranges(&document.path)
+            .unwrap_or_default();
+        ranges
+            .into_iter()
+            .map(|r| {
+                let range = index.range(r, self.encoding);
+                lsp_types::FoldingRange {
+                    start_line: range.start.line,
+                    end_line: range.end.line,
+                    ..lsp_types::FoldingRange::default()
+                }
+            })
+            .collect()
     }
 
     /// Apply a notification; the diagnostics to publish because of it.
@@ -377,6 +615,13 @@ impl Server {
             .collect();
         Some(DocumentSymbolResponse::Nested(symbols))
     }
+}
+
+/// Whether `name` can be a PCL declaration name.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 fn symbol_kind(kind: DeclKind) -> SymbolKind {

@@ -14,8 +14,8 @@ use crate::items::token_package;
 use crate::resources::{get_schema_note, quoted_list};
 use crate::scope::Resolution;
 
-/// Every builtin's name, for suggestions.
-const BUILTINS: &[&str] = &[
+/// Every builtin's name, for suggestions and completion.
+pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "assetArchive",
     "call",
     "can",
@@ -148,7 +148,7 @@ pub(crate) fn call<'db>(
         return result;
     }
     let Some(signature) = static_signature(db, name) else {
-        let suggestion = pcl_types::closest_name(name, BUILTINS.iter().copied());
+        let suggestion = pcl_types::closest_name(name, BUILTIN_FUNCTIONS.iter().copied());
         let message = format!("unknown function `{name}`");
         let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
         match suggestion {

@@ -26,6 +26,8 @@
 //!   through a long chain of declarations (salsa's verification included).
 
 mod builtins;
+
+pub use builtins::BUILTIN_FUNCTIONS;
 mod config_type;
 mod declarations;
 mod diagnostics;
@@ -51,7 +53,7 @@ pub use items::{
     file_items, item_tree, parse, program_decls, required_packages, structure_diagnostics,
     token_package,
 };
-pub use resources::component_closure;
+pub use resources::{component_closure, input_names};
 pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
     program_scope,

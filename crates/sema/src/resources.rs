@@ -737,3 +737,42 @@ pub fn component_closure(db: &dyn salsa::Database, program: Program) -> Box<[Pro
     }
     seen.into_boxed_slice()
 }
+
+/// The schema inputs of a resource or read declaration, with their types, for
+/// completion; none for other declarations or without a schema.
+pub fn input_names<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> Vec<(String, String)> {
+    if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
+        return Vec::new();
+    }
+    let body = crate::hir::body(db, decl);
+    let Some(token) = body.block(BlockId::ROOT).labels.get(1) else {
+        return Vec::new();
+    };
+    let Some(source) = token_package(token).and_then(|p| package_named(db, p)) else {
+        return Vec::new();
+    };
+    let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) =
+        resolve_token(db, source, token)
+    else {
+        return Vec::new();
+    };
+    let Ok(types) = pcl_schema::resource_types(db, SchemaItem::new(db, source, kind, canonical))
+    else {
+        return Vec::new();
+    };
+    (types.inputs.iter())
+        .map(|p| {
+            let required = if p.required { "required" } else { "optional" };
+            (
+                p.name.to_string(),
+                format!(
+                    "input ({required}): {}",
+                    pcl_types::pretty(db, crate::inference::strip_input(db, p.ty))
+                ),
+            )
+        })
+        .collect()
+}
