@@ -173,6 +173,13 @@ fn an_editor_session() {
         "{published}"
     );
 
+    // Not JSON at all: a parse error, and the session goes on.
+    let garbage = b"{ this is not json";
+    write!(client.stdin, "Content-Length: {}\r\n\r\n", garbage.len()).expect("written");
+    client.stdin.write_all(garbage).expect("written");
+    client.stdin.flush().expect("flushed");
+    let parse_error = client.receive();
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
     let unknown = client.request(5, "textDocument/noSuchThing", json!({}));
     assert_eq!(unknown["error"]["code"], -32601);
     let malformed = client.request(6, "textDocument/hover", json!({ "nonsense": true }));

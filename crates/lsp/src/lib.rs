@@ -24,5 +24,6 @@
 
 mod convert;
 mod server;
+mod transport;
 
 pub use server::run_stdio;

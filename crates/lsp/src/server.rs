@@ -51,11 +51,16 @@ struct Server {
 
 /// Serve the protocol on stdin/stdout until `exit`.
 pub fn run_stdio() -> anyhow::Result<()> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(&connection)?;
+    let (connection, reader, writer) = crate::transport::stdio();
+    let served = serve(&connection);
     drop(connection);
-    io_threads.join()?;
-    Ok(())
+    let _ = writer.join();
+    // The reader ends at `exit` or at the end of input; after a failed handshake it may
+    // still wait on stdin, so it is not joined then.
+    if served.is_ok() {
+        let _ = reader.join();
+    }
+    served
 }
 
 fn serve(connection: &Connection) -> anyhow::Result<()> {
