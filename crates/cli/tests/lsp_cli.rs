@@ -288,6 +288,26 @@ fn references_rename_completion_and_quick_fixes() {
         folding["result"].as_array().is_some_and(|r| r.len() >= 4),
         "{folding}"
     );
+    let symbols = client.request(10, "workspace/symbol", json!({ "query": "site" }));
+    let names: Vec<&str> = symbols["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["siteName", "siteBucket"], "{symbols}");
+    let hints = client.request(11, "textDocument/inlayHint", json!({
+        "textDocument": { "uri": uri },
+        "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 999, "character": 0 } },
+    }));
+    assert!(hints["result"].is_array(), "{hints}");
+    let selection = client.request(12, "textDocument/selectionRange", json!({
+        "textDocument": { "uri": uri }, "positions": [{ "line": line, "character": column + 2 }],
+    }));
+    assert!(
+        selection["result"][0]["parent"]["parent"].is_object(),
+        "{selection}"
+    );
     client.request(9, "shutdown", Value::Null);
     client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
     assert!(client.child.wait().expect("the server exits").success());

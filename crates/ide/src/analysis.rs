@@ -60,6 +60,10 @@ impl Analysis {
         }
     }
 
+    pub(crate) fn programs(&self) -> impl Iterator<Item = Program> + '_ {
+        self.programs.values().copied()
+    }
+
     pub(crate) fn db(&self) -> &RootDatabase {
         &self.db
     }

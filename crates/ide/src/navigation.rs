@@ -319,3 +319,93 @@ impl Analysis {
         })
     }
 }
+
+/// A type hint after a declaration's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlayHint {
+    pub offset: TextSize,
+    pub label: String,
+}
+
+impl Analysis {
+    /// Declarations of every loaded program whose name contains `query` (case-insensitive).
+    pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<(FileSymbol, SmolStr)>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let query = query.to_lowercase();
+            let mut res = Vec::new();
+            for program in self.programs() {
+                for &decl in program_decls(db, program).iter() {
+                    if decl.kind(db) == DeclKind::Package
+                        || !decl.name(db).to_lowercase().contains(&query)
+                    {
+                        continue;
+                    }
+                    let Some(target) = target_of(db, decl) else {
+                        continue;
+                    };
+                    let symbol = FileSymbol {
+                        name: decl.name(db).clone(),
+                        kind: decl.kind(db),
+                        full_range: target.full_range,
+                        focus_range: target.focus_range,
+                        detail: pcl_types::display(db, decl_ty(db, decl)).clone(),
+                    };
+                    res.push((symbol, target.path));
+                    if res.len() >= 256 {
+                        return res;
+                    }
+                }
+            }
+            res
+        })
+    }
+
+    /// The types of a file's locals, to show after their names.
+    pub fn inlay_hints(&self, path: &str) -> Cancellable<Vec<InlayHint>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((file, program)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            (program_decls(db, program).iter())
+                .filter(|d| d.file(db) == file && d.kind(db) == DeclKind::Local)
+                .filter_map(|&decl| {
+                    let name = site_range(db, Located::new(decl, Site::Name))?;
+                    Some(InlayHint {
+                        offset: name.end(),
+                        label: format!(": {}", pcl_types::display(db, decl_ty(db, decl))),
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The syntax nodes around `offset`, innermost first: what "expand selection" steps
+    /// through.
+    pub fn selection_ranges(&self, path: &str, offset: TextSize) -> Cancellable<Vec<TextRange>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some((file, _)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            let tree = pcl_sema::parse(db, file).syntax_node();
+            let offset = offset.min(tree.text_range().end());
+            let token = match tree.token_at_offset(offset) {
+                pcl_syntax::TokenAtOffset::Single(t) => Some(t),
+                pcl_syntax::TokenAtOffset::Between(_, right) => Some(right),
+                pcl_syntax::TokenAtOffset::None => None,
+            };
+            let Some(token) = token else {
+                return Vec::new();
+            };
+            let mut res = vec![token.text_range()];
+            for node in token.parent_ancestors() {
+                if res.last() != Some(&node.text_range()) {
+                    res.push(node.text_range());
+                }
+            }
+            res
+        })
+    }
+}

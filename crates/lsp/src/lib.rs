@@ -7,17 +7,19 @@
 //! document version), hover (types, resource tokens), go to definition, references,
 //! document highlights, rename (with `prepareRename`, across the program's files),
 //! completion (declared names, builtins, a resource's schema inputs), quick fixes from
-//! the diagnostics' fixes, folding ranges, document symbols, `initializationOptions`
+//! the diagnostics' fixes, folding ranges, document and workspace symbols, inlay hints
+//! (types of locals), selection ranges, `didChangeWatchedFiles` (program directories
+//! reloaded), `initializationOptions`
 //! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
 //! position encoding when the client offers it (else UTF-16). Unknown requests get
 //! `MethodNotFound`, malformed ones `InvalidParams`; a panic in a handler is answered with
 //! an internal error and the server keeps serving.
 //!
 //! Not yet (the language-server issue): requests on worker threads with salsa
-//! cancellation (`$/cancelRequest`, ContentModified), `didChangeWatchedFiles`, workspace
-//! folders and `workspace/configuration`, `workspace/symbol`, completion after `.` and in
-//! type labels and object literals, `signatureHelp`, `inlayHint`, `semanticTokens`,
-//! `selectionRange`, formatting (no formatter yet), definition on a component label.
+//! cancellation (`$/cancelRequest`, ContentModified), schema files changing on disk,
+//! workspace folders and `workspace/configuration`, completion after `.`, in type labels
+//! and in object literals, `signatureHelp`, inlay hints for `range.value`,
+//! `semanticTokens`, formatting (no formatter yet), definition on a component label.
 //!
 //! Invariant: one thread owns the host; requests are answered from snapshots between
 //! changes, so a change never waits on a request.

@@ -6,14 +6,15 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::DidChangeWatchedFiles;
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
-    FoldingRangeRequest, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
-    Request as _,
+    FoldingRangeRequest, GotoDefinition, HoverRequest, InlayHintRequest, PrepareRenameRequest,
+    References, Rename, Request as _, SelectionRangeRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
@@ -98,6 +99,9 @@ fn serve(connection: &Connection) -> anyhow::Result<()> {
         completion_provider: Some(lsp_types::CompletionOptions::default()),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        selection_range_provider: Some(lsp_types::SelectionRangeProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     };
     let result = serde_json::json!({
@@ -290,8 +294,112 @@ impl Server {
                     Err(error) => invalid(id, &error),
                 }
             }
+            WorkspaceSymbolRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.workspace_symbols(&params.query)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            InlayHintRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::InlayHintParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.inlay_hints(&params)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            SelectionRangeRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::SelectionRangeParams>(params) {
+                    Ok(params) => Response::new_ok(id, self.selection_ranges(&params)),
+                    Err(error) => invalid(id, &error),
+                }
+            }
             _ => not_found(id, &method),
         }
+    }
+
+    fn workspace_symbols(&self, query: &str) -> Vec<lsp_types::SymbolInformation> {
+        let analysis = self.host.analysis();
+        let found = analysis.workspace_symbols(query).unwrap_or_default();
+        #[allow(deprecated)]
+        let symbols = found
+            .into_iter()
+            .filter_map(|(symbol, path)| {
+                let text = analysis.file_text(&path)?;
+                let uri = Url::from_file_path(path.as_str()).ok()?;
+                Some(lsp_types::SymbolInformation {
+                    name: symbol.name.to_string(),
+                    kind: symbol_kind(symbol.kind),
+                    tags: None,
+                    deprecated: None,
+                    location: Location::new(
+                        uri,
+                        LineIndex::new(&text).range(symbol.focus_range, self.encoding),
+                    ),
+                    container_name: None,
+                })
+            })
+            .collect();
+        symbols
+    }
+
+    fn inlay_hints(&self, params: &lsp_types::InlayHintParams) -> Vec<lsp_types::InlayHint> {
+        let Some(document) = self.documents.get(&params.text_document.uri) else {
+            return Vec::new();
+        };
+        let index = LineIndex::new(&document.text);
+        let hints = self
+            .host
+            .analysis()
+            .inlay_hints(&document.path)
+            .unwrap_or_default();
+        hints
+            .into_iter()
+            .map(|hint| (index.position(hint.offset.into(), self.encoding), hint))
+            .filter(|(position, _)| {
+                params.range.start <= *position && *position <= params.range.end
+            })
+            .map(|(position, hint)| lsp_types::InlayHint {
+                position,
+                label: lsp_types::InlayHintLabel::String(hint.label),
+                kind: Some(lsp_types::InlayHintKind::TYPE),
+                text_edits: None,
+                tooltip: None,
+                padding_left: None,
+                padding_right: None,
+                data: None,
+            })
+            .collect()
+    }
+
+    fn selection_ranges(
+        &self,
+        params: &lsp_types::SelectionRangeParams,
+    ) -> Vec<lsp_types::SelectionRange> {
+        let Some(document) = self.documents.get(&params.text_document.uri) else {
+            return Vec::new();
+        };
+        let index = LineIndex::new(&document.text);
+        let analysis = self.host.analysis();
+        params
+            .positions
+            .iter()
+            .map(|&position| {
+                let offset = index.offset(position, self.encoding);
+                let ranges = analysis
+                    .selection_ranges(&document.path, (offset as u32).into())
+                    .unwrap_or_default();
+                let mut selection: Option<lsp_types::SelectionRange> = None;
+                for range in ranges.into_iter().rev() {
+                    selection = Some(lsp_types::SelectionRange {
+                        range: index.range(range, self.encoding),
+                        parent: selection.map(Box::new),
+                    });
+                }
+                selection.unwrap_or(lsp_types::SelectionRange {
+                    range: lsp_types::Range::new(position, position),
+                    parent: None,
+                })
+            })
+            .collect()
     }
 
     /// The references to what is at a position, as locations, each marked whether it is
@@ -504,6 +612,26 @@ impl Server {
                 let dir = document.dir.clone();
                 self.refresh_program(&dir);
                 dir
+            }
+            DidChangeWatchedFiles::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(params)
+                else {
+                    return Vec::new();
+                };
+                // Files added, changed or removed in a program directory: reload it.
+                let mut dirs: Vec<String> = (params.changes.iter())
+                    .map(|change| path_and_dir(&change.uri).1)
+                    .filter(|dir| self.documents.values().any(|d| &d.dir == dir))
+                    .collect();
+                dirs.sort();
+                dirs.dedup();
+                let mut messages = Vec::new();
+                for dir in dirs {
+                    self.refresh_program(&dir);
+                    messages.extend(self.publish(&dir));
+                }
+                return messages;
             }
             _ => return Vec::new(),
         };

@@ -19,7 +19,7 @@ mod tests;
 
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
-pub use rowan::{GreenNode, TextRange, TextSize, WalkEvent};
+pub use rowan::{GreenNode, TextRange, TextSize, TokenAtOffset, WalkEvent};
 pub use syntax_kind::SyntaxKind;
 pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};
 
