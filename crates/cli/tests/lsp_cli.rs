@@ -268,6 +268,22 @@ fn references_rename_completion_and_quick_fixes() {
         labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
         "{labels:?}"
     );
+    // After `siteBucket.`: the bucket's outputs.
+    let (line, column) = position_of(&text, "siteBucket.nmae");
+    let members = client.request(13, "textDocument/completion", json!({
+        "textDocument": { "uri": uri }, "position": { "line": line, "character": column + "siteBucket.".len() },
+    }));
+    let labels: Vec<&str> = members["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        ["arn", "id", "name", "tags", "urn", "websiteEndpoint"],
+        "{members}"
+    );
     // The misspelt `sitename` has a quick fix.
     let (line, column) = position_of(&text, "sitename");
     let actions = client.request(7, "textDocument/codeAction", json!({

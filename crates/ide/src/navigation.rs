@@ -255,7 +255,9 @@ impl Analysis {
             let Some((file, program)) = self.file_and_program(path) else {
                 return Vec::new();
             };
-            let _ = file;
+            if let Some(members) = member_completions(db, file, program, offset) {
+                return members;
+            }
             let mut res: Vec<(String, String)> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
                 .map(|&d| {
@@ -408,4 +410,43 @@ impl Analysis {
             res
         })
     }
+}
+
+/// After `name.attr.` the attributes of the value's type, when the text before the dot
+/// is a chain of names that resolves: `None` when the cursor does not follow a dot.
+fn member_completions<'db>(
+    db: &'db RootDatabase,
+    file: pcl_sema::File,
+    program: pcl_sema::Program,
+    offset: TextSize,
+) -> Option<Vec<(String, String)>> {
+    let text = file.text(db);
+    let before = text.get(..usize::from(offset))?;
+    let chain_start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        .map_or(0, |i| i + 1);
+    let chain = &before[chain_start..];
+    let (path, _partial) = chain.rsplit_once('.')?;
+    let mut segments = path.split('.');
+    let root = segments.next().filter(|s| !s.is_empty())?;
+    let scope = pcl_sema::program_scope(db, program);
+    let decl = *scope.names.get(root)?;
+    let mut ty = decl_ty(db, decl);
+    for segment in segments {
+        ty = pcl_types::traverse(db, ty, pcl_types::TraverseKey::Attr(segment.into())).ty;
+    }
+    let resolved = pcl_types::resolve_outputs(db, ty);
+    let members = match resolved.kind(db) {
+        pcl_types::TyKind::List(element) => {
+            pcl_types::object_properties(db, pcl_types::resolve_outputs(db, *element))
+        }
+        _ => pcl_types::object_properties(db, resolved),
+    };
+    Some(
+        members
+            .unwrap_or_default()
+            .iter()
+            .map(|(name, ty)| (name.to_string(), pcl_types::display(db, *ty).clone()))
+            .collect(),
+    )
 }
