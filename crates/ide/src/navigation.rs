@@ -414,8 +414,8 @@ impl Analysis {
 
 /// After `name.attr.` the attributes of the value's type, when the text before the dot
 /// is a chain of names that resolves: `None` when the cursor does not follow a dot.
-fn member_completions<'db>(
-    db: &'db RootDatabase,
+fn member_completions(
+    db: &RootDatabase,
     file: pcl_sema::File,
     program: pcl_sema::Program,
     offset: TextSize,
