@@ -180,6 +180,20 @@ fn an_editor_session() {
     client.stdin.flush().expect("flushed");
     let parse_error = client.receive();
     assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
+    // Inside `length(pages)`: its signature.
+    let (line, column) = position_of(&text, "length(pages)");
+    let help = client.request(
+        9,
+        "textDocument/signatureHelp",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 8 },
+        }),
+    );
+    assert_eq!(
+        help["result"]["signatures"][0]["label"],
+        "length(value: list | map | object | tuple | string) -> int",
+        "{help}"
+    );
     let unknown = client.request(5, "textDocument/noSuchThing", json!({}));
     assert_eq!(unknown["error"]["code"], -32601);
     let malformed = client.request(6, "textDocument/hover", json!({ "nonsense": true }));

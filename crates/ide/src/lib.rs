@@ -23,7 +23,9 @@ use pcl_types::{Name, NamedObject, Ty};
 
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
 pub use host::{AnalysisHost, ProgramId, normalise_dir};
-pub use navigation::{FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference};
+pub use navigation::{
+    FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference, SignatureHelp,
+};
 pub use pcl_sema::DeclKind;
 
 /// The database every pcl front end drives.

@@ -450,3 +450,53 @@ fn member_completions(
             .collect(),
     )
 }
+
+/// The signature of the call around a position, and which parameter the cursor is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureHelp {
+    pub label: String,
+    pub parameters: Vec<String>,
+    pub active_parameter: usize,
+}
+
+impl Analysis {
+    /// The signature of the innermost builtin, `invoke` or `call` call around `offset`.
+    pub fn signature_help(
+        &self,
+        path: &str,
+        offset: TextSize,
+    ) -> Cancellable<Option<SignatureHelp>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let (decl, relative) = self.decl_at(path, offset)?;
+            let with_map = body_with_source_map(db, decl);
+            let (body, map) = (&with_map.body, &with_map.source_map);
+            let (_, call) = (body.exprs.iter().enumerate())
+                .filter(|(i, e)| {
+                    matches!(e, Expr::Call { .. })
+                        && map
+                            .exprs
+                            .get(*i)
+                            .is_some_and(|r| r.start() < relative && relative <= r.end())
+                })
+                .min_by_key(|(i, _)| map.exprs[*i].len())?;
+            let Expr::Call { name, args, .. } = call else {
+                return None;
+            };
+            let (parameters, label) = pcl_sema::builtin_signature(db, name)?;
+            let active = args
+                .iter()
+                .filter(|a| {
+                    map.exprs
+                        .get(a.0 as usize)
+                        .is_some_and(|r| r.end() < relative)
+                })
+                .count();
+            Some(SignatureHelp {
+                label,
+                parameters,
+                active_parameter: active,
+            })
+        })
+    }
+}

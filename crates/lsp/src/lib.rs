@@ -8,7 +8,7 @@
 //! document highlights, rename (with `prepareRename`, across the program's files),
 //! completion (declared names, builtins, a resource's schema inputs), quick fixes from
 //! the diagnostics' fixes, folding ranges, document and workspace symbols, inlay hints
-//! (types of locals), selection ranges, `didChangeWatchedFiles` (program directories
+//! (types of locals), selection ranges, signature help (builtins, `invoke`, `call`), `didChangeWatchedFiles` (program directories
 //! reloaded), `initializationOptions`
 //! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
 //! position encoding when the client offers it (else UTF-16). Unknown requests get
@@ -18,7 +18,7 @@
 //! Not yet (the language-server issue): requests on worker threads with salsa
 //! cancellation (`$/cancelRequest`, ContentModified), schema files changing on disk,
 //! workspace folders and `workspace/configuration`, completion after `.`, in type labels
-//! and in object literals, `signatureHelp`, inlay hints for `range.value`,
+//! and in object literals, inlay hints for `range.value`,
 //! `semanticTokens`, formatting (no formatter yet), definition on a component label.
 //!
 //! Invariant: one thread owns the host; requests are answered from snapshots between

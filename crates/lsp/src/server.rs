@@ -14,7 +14,8 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
     FoldingRangeRequest, GotoDefinition, HoverRequest, InlayHintRequest, PrepareRenameRequest,
-    References, Rename, Request as _, SelectionRangeRequest, WorkspaceSymbolRequest,
+    References, Rename, Request as _, SelectionRangeRequest, SignatureHelpRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
@@ -100,6 +101,10 @@ fn serve(connection: &Connection) -> anyhow::Result<()> {
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        signature_help_provider: Some(lsp_types::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".to_owned(), ",".to_owned()]),
+            ..lsp_types::SignatureHelpOptions::default()
+        }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         selection_range_provider: Some(lsp_types::SelectionRangeProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
@@ -294,6 +299,15 @@ impl Server {
                     Err(error) => invalid(id, &error),
                 }
             }
+            SignatureHelpRequest::METHOD => {
+                match serde_json::from_value::<lsp_types::SignatureHelpParams>(params) {
+                    Ok(params) => Response::new_ok(
+                        id,
+                        self.signature_help(&params.text_document_position_params),
+                    ),
+                    Err(error) => invalid(id, &error),
+                }
+            }
             WorkspaceSymbolRequest::METHOD => {
                 match serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(params) {
                     Ok(params) => Response::new_ok(id, self.workspace_symbols(&params.query)),
@@ -314,6 +328,35 @@ impl Server {
             }
             _ => not_found(id, &method),
         }
+    }
+
+    fn signature_help(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<lsp_types::SignatureHelp> {
+        let document = self.documents.get(&at.text_document.uri)?;
+        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        let help = self
+            .host
+            .analysis()
+            .signature_help(&document.path, (offset as u32).into())
+            .ok()??;
+        let parameters = (help.parameters.into_iter())
+            .map(|p| lsp_types::ParameterInformation {
+                label: lsp_types::ParameterLabel::Simple(p),
+                documentation: None,
+            })
+            .collect();
+        Some(lsp_types::SignatureHelp {
+            signatures: vec![lsp_types::SignatureInformation {
+                label: help.label,
+                documentation: None,
+                parameters: Some(parameters),
+                active_parameter: Some(help.active_parameter as u32),
+            }],
+            active_signature: Some(0),
+            active_parameter: Some(help.active_parameter as u32),
+        })
     }
 
     fn workspace_symbols(&self, query: &str) -> Vec<lsp_types::SymbolInformation> {

@@ -240,6 +240,54 @@ fn static_call<'db>(
     }
 }
 
+/// A builtin's parameters and its signature as text (`join(separator: string, strings:
+/// list(string)) -> string`), for signature help; `None` for other names.
+pub fn builtin_signature(db: &dyn pcl_types::Db, name: &str) -> Option<(Vec<String>, String)> {
+    if let Some(signature) = static_signature(db, name) {
+        let params: Vec<String> = (signature.params.iter())
+            .map(|(n, t)| format!("{n}: {}", pretty(db, *t)))
+            .collect();
+        let label = format!(
+            "{name}({}) -> {}",
+            params.join(", "),
+            pretty(db, signature.result)
+        );
+        return Some((params, label));
+    }
+    let (params, result): (&[&str], &str) = match name {
+        "element" => (&["list: list(T) | tuple", "index: int"], "T"),
+        "entries" => (
+            &["collection: list(T) | map(T) | object"],
+            "list({ key, value })",
+        ),
+        "length" => (&["value: list | map | object | tuple | string"], "int"),
+        "lookup" => (&["map: map(T) | object", "key: string", "default: T?"], "T"),
+        "secret" | "unsecret" => (&["value: T"], "output(T)"),
+        "singleOrNone" => (&["list: list(T) | tuple"], "T?"),
+        "try" => (&["expressions: T..."], "T"),
+        "can" => (&["expression: dynamic"], "bool"),
+        "recover" => (&["value: output(T)", "recovery: T"], "output(T)"),
+        "max" | "min" => (&["first: number", "rest: number..."], "number"),
+        "pulumiResourceType" | "pulumiResourceName" => (&["resource: resource"], "string"),
+        "invoke" => (
+            &[
+                "token: string",
+                "args: object",
+                "options: { provider, parent, version, pluginDownloadUrl, dependsOn }?",
+            ],
+            "promise(result) | output(result)",
+        ),
+        "call" => (
+            &["resource: resource", "method: string", "args: object"],
+            "output(result)",
+        ),
+        _ => return None,
+    };
+    let params: Vec<String> = params.iter().map(|p| (*p).to_owned()).collect();
+    let label = format!("{name}({}) -> {result}", params.join(", "));
+    Some((params, label))
+}
+
 fn usage<'db>(db: &'db dyn pcl_types::Db, name: &str, signature: &Signature<'db>) -> String {
     let params: Vec<String> = (signature.params.iter())
         .map(|(n, t)| format!("{n}: {}", pretty(db, *t)))

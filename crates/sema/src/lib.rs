@@ -27,7 +27,7 @@
 
 mod builtins;
 
-pub use builtins::BUILTIN_FUNCTIONS;
+pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature};
 mod config_type;
 mod declarations;
 mod diagnostics;
