@@ -24,7 +24,7 @@ use pcl_types::{Name, NamedObject, Ty};
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
 pub use host::{AnalysisHost, ProgramId, normalise_dir};
 pub use navigation::{
-    FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference, SignatureHelp,
+    FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference, SignatureHelp, TokenClass,
 };
 pub use pcl_sema::DeclKind;
 

@@ -500,3 +500,93 @@ impl Analysis {
         })
     }
 }
+
+/// What a token is, for syntax highlighting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenClass {
+    Keyword,
+    String,
+    Number,
+    Comment,
+    Operator,
+    Variable,
+    Property,
+    Function,
+    Type,
+}
+
+impl TokenClass {
+    /// Every class, in the order their indexes are announced to editors.
+    pub const ALL: [TokenClass; 9] = [
+        TokenClass::Keyword,
+        TokenClass::String,
+        TokenClass::Number,
+        TokenClass::Comment,
+        TokenClass::Operator,
+        TokenClass::Variable,
+        TokenClass::Property,
+        TokenClass::Function,
+        TokenClass::Type,
+    ];
+}
+
+impl Analysis {
+    /// The highlighted tokens of a file, in order: (range, class).
+    pub fn highlight(&self, path: &str) -> Cancellable<Vec<(TextRange, TokenClass)>> {
+        salsa::Cancelled::catch(|| {
+            use pcl_syntax::SyntaxKind::*;
+            let db = self.db();
+            let Some((file, _)) = self.file_and_program(path) else {
+                return Vec::new();
+            };
+            let tree = pcl_sema::parse(db, file).syntax_node();
+            let mut res = Vec::new();
+            for token in tree
+                .descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+            {
+                let parent = token.parent().map(|p| p.kind());
+                let class = match token.kind() {
+                    COMMENT => TokenClass::Comment,
+                    NUMBER => TokenClass::Number,
+                    TEMPLATE_CHUNK | OPEN_QUOTE | CLOSE_QUOTE | HEREDOC_START | HEREDOC_END => {
+                        if parent == Some(BLOCK_LABEL)
+                            || token
+                                .parent()
+                                .and_then(|p| p.parent())
+                                .is_some_and(|g| g.kind() == BLOCK_LABEL)
+                        {
+                            TokenClass::Type
+                        } else {
+                            TokenClass::String
+                        }
+                    }
+                    TRUE_KW | FALSE_KW | NULL_KW | FOR_KW | IN_KW | IF_KW | ELSE_KW | ENDIF_KW
+                    | ENDFOR_KW => TokenClass::Keyword,
+                    IDENT => match parent {
+                        Some(BLOCK) => TokenClass::Keyword,
+                        Some(BLOCK_LABEL) => TokenClass::Type,
+                        Some(ATTRIBUTE) => TokenClass::Property,
+                        Some(CALL_EXPR) => TokenClass::Function,
+                        Some(VARIABLE_EXPR)
+                            if token
+                                .parent()
+                                .and_then(|p| p.parent())
+                                .is_some_and(|g| g.kind() == OBJECT_KEY) =>
+                        {
+                            TokenClass::Property
+                        }
+                        Some(VARIABLE_EXPR) => TokenClass::Variable,
+                        Some(GET_ATTR_EXPR | ATTR_STEP) => TokenClass::Property,
+                        _ => continue,
+                    },
+                    PLUS | MINUS | STAR | SLASH | PERCENT | EQ2 | NEQ | LT | GT | LTEQ | GTEQ
+                    | AMP2 | PIPE2 | BANG | QUESTION | FAT_ARROW | DOT3 => TokenClass::Operator,
+                    _ => continue,
+                };
+                res.push((token.text_range(), class));
+            }
+            res
+        })
+    }
+}

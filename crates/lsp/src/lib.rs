@@ -8,7 +8,8 @@
 //! document highlights, rename (with `prepareRename`, across the program's files),
 //! completion (declared names, builtins, a resource's schema inputs), quick fixes from
 //! the diagnostics' fixes, folding ranges, document and workspace symbols, inlay hints
-//! (types of locals), selection ranges, signature help (builtins, `invoke`, `call`), `didChangeWatchedFiles` (program directories
+//! (types of locals), selection ranges, signature help (builtins, `invoke`, `call`),
+//! semantic tokens, `didChangeWatchedFiles` (program directories
 //! reloaded), `initializationOptions`
 //! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
 //! position encoding when the client offers it (else UTF-16). Unknown requests get
@@ -19,7 +20,7 @@
 //! cancellation (`$/cancelRequest`, ContentModified), schema files changing on disk,
 //! workspace folders and `workspace/configuration`, completion after `.`, in type labels
 //! and in object literals, inlay hints for `range.value`,
-//! `semanticTokens`, formatting (no formatter yet), definition on a component label.
+//! formatting (no formatter yet), definition on a component label.
 //!
 //! Invariant: one thread owns the host; requests are answered from snapshots between
 //! changes, so a change never waits on a request.

@@ -14,8 +14,8 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
     FoldingRangeRequest, GotoDefinition, HoverRequest, InlayHintRequest, PrepareRenameRequest,
-    References, Rename, Request as _, SelectionRangeRequest, SignatureHelpRequest,
-    WorkspaceSymbolRequest,
+    References, Rename, Request as _, SelectionRangeRequest, SemanticTokensFullRequest,
+    SignatureHelpRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
@@ -101,6 +101,21 @@ fn serve(connection: &Connection) -> anyhow::Result<()> {
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: lsp_types::SemanticTokensLegend {
+                        token_types: pcl_ide::TokenClass::ALL
+                            .iter()
+                            .map(|c| token_type(*c))
+                            .collect(),
+                        token_modifiers: Vec::new(),
+                    },
+                    full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
         signature_help_provider: Some(lsp_types::SignatureHelpOptions {
             trigger_characters: Some(vec!["(".to_owned(), ",".to_owned()]),
             ..lsp_types::SignatureHelpOptions::default()
@@ -308,6 +323,13 @@ impl Server {
                     Err(error) => invalid(id, &error),
                 }
             }
+            SemanticTokensFullRequest::METHOD => match serde_json::from_value::<
+                lsp_types::SemanticTokensParams,
+            >(params)
+            {
+                Ok(params) => Response::new_ok(id, self.semantic_tokens(&params.text_document.uri)),
+                Err(error) => invalid(id, &error),
+            },
             WorkspaceSymbolRequest::METHOD => {
                 match serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(params) {
                     Ok(params) => Response::new_ok(id, self.workspace_symbols(&params.query)),
@@ -356,6 +378,53 @@ impl Server {
             }],
             active_signature: Some(0),
             active_parameter: Some(help.active_parameter as u32),
+        })
+    }
+
+    /// Tokens as the protocol encodes them: deltas of line and start, length, class. A
+    /// token that spans lines (a heredoc chunk) is sent line by line.
+    fn semantic_tokens(&self, uri: &Url) -> Option<lsp_types::SemanticTokens> {
+        let document = self.documents.get(uri)?;
+        let index = LineIndex::new(&document.text);
+        let tokens = self.host.analysis().highlight(&document.path).ok()?;
+        let mut data = Vec::new();
+        let (mut last_line, mut last_start) = (0u32, 0u32);
+        for (range, class) in tokens {
+            let class_index = pcl_ide::TokenClass::ALL
+                .iter()
+                .position(|c| *c == class)
+                .unwrap_or(0) as u32;
+            let mut start = usize::from(range.start());
+            let end = usize::from(range.end());
+            while start < end {
+                let line_end = document.text[start..end]
+                    .find('\n')
+                    .map_or(end, |i| start + i);
+                if line_end > start {
+                    let from = index.position(start, self.encoding);
+                    let to = index.position(line_end, self.encoding);
+                    let delta_line = from.line - last_line;
+                    let delta_start = if delta_line == 0 {
+                        from.character - last_start
+                    } else {
+                        from.character
+                    };
+                    data.push(lsp_types::SemanticToken {
+                        delta_line,
+                        delta_start,
+                        length: to.character - from.character,
+                        token_type: class_index,
+                        token_modifiers_bitset: 0,
+                    });
+                    last_line = from.line;
+                    last_start = from.character;
+                }
+                start = line_end + 1;
+            }
+        }
+        Some(lsp_types::SemanticTokens {
+            result_id: None,
+            data,
         })
     }
 
@@ -790,6 +859,21 @@ impl Server {
             })
             .collect();
         Some(DocumentSymbolResponse::Nested(symbols))
+    }
+}
+
+fn token_type(class: pcl_ide::TokenClass) -> lsp_types::SemanticTokenType {
+    use pcl_ide::TokenClass::*;
+    match class {
+        Keyword => lsp_types::SemanticTokenType::KEYWORD,
+        String => lsp_types::SemanticTokenType::STRING,
+        Number => lsp_types::SemanticTokenType::NUMBER,
+        Comment => lsp_types::SemanticTokenType::COMMENT,
+        Operator => lsp_types::SemanticTokenType::OPERATOR,
+        Variable => lsp_types::SemanticTokenType::VARIABLE,
+        Property => lsp_types::SemanticTokenType::PROPERTY,
+        Function => lsp_types::SemanticTokenType::FUNCTION,
+        Type => lsp_types::SemanticTokenType::TYPE,
     }
 }
 
