@@ -6,21 +6,21 @@
 //! published after each change for every open file of the changed program (with the
 //! document version), hover (types, resource tokens), go to definition, references,
 //! document highlights, rename (with `prepareRename`, across the program's files),
-//! completion (declared names, builtins, a resource's schema inputs), quick fixes from
-//! the diagnostics' fixes, folding ranges, document and workspace symbols, inlay hints
-//! (types of locals), selection ranges, signature help (builtins, `invoke`, `call`),
-//! semantic tokens, `didChangeWatchedFiles` (program directories
-//! reloaded), `initializationOptions`
-//! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
-//! position encoding when the client offers it (else UTF-16). Unknown requests get
-//! `MethodNotFound`, malformed ones `InvalidParams`; a panic in a handler is answered with
-//! an internal error and the server keeps serving.
+//! completion (declared names, builtins, a resource's schema inputs, attributes after a
+//! dot), quick fixes from the diagnostics' fixes, folding and selection ranges, document
+//! and workspace symbols, inlay hints (types of locals), signature help (builtins,
+//! `invoke`, `call`), semantic tokens, `didChangeWatchedFiles` (program directories
+//! reloaded), `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}`
+//! and `PCL_SCHEMA_PATH`, UTF-8 positions when the client offers them (else UTF-16).
+//! Unknown requests get `MethodNotFound`, malformed ones `InvalidParams`, text that is
+//! not JSON-RPC `ParseError`; a panic in a handler is answered with an internal error and
+//! the server keeps serving.
 //!
 //! Not yet (the language-server issue): requests on worker threads with salsa
 //! cancellation (`$/cancelRequest`, ContentModified), schema files changing on disk,
-//! workspace folders and `workspace/configuration`, completion after `.`, in type labels
-//! and in object literals, inlay hints for `range.value`,
-//! formatting (no formatter yet), definition on a component label.
+//! workspace folders and `workspace/configuration`, completion in type labels and object
+//! literals, inlay hints for `range.value`, formatting (no formatter yet), definition on a
+//! component label, a fuzz target for the message loop.
 //!
 //! Invariant: one thread owns the host; requests are answered from snapshots between
 //! changes, so a change never waits on a request.
