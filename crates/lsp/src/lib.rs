@@ -16,14 +16,18 @@
 //! not JSON-RPC `ParseError`; a panic in a handler is answered with an internal error and
 //! the server keeps serving.
 //!
-//! Not yet (the language-server issue): requests on worker threads with salsa
-//! cancellation (`$/cancelRequest`, ContentModified), schema files changing on disk,
+//! Requests are answered on worker threads (large stacks) from snapshots; a change
+//! cancels their salsa queries, and an answer computed before a change is replaced by
+//! `ContentModified`; `$/cancelRequest` turns the answer into `RequestCancelled`.
+//!
+//! Not yet (the language-server issue): tests that force the two cancellation races,
+//! schema files changing on disk,
 //! workspace folders and `workspace/configuration`, completion in type labels and object
 //! literals, inlay hints for `range.value`, formatting (no formatter yet), definition on a
 //! component label, a fuzz target for the message loop.
 //!
-//! Invariant: one thread owns the host; requests are answered from snapshots between
-//! changes, so a change never waits on a request.
+//! Invariant: one thread owns the host and applies changes; requests never touch it, so
+//! a change waits only for in-flight queries to unwind.
 
 mod convert;
 mod server;

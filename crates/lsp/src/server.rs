@@ -1,9 +1,11 @@
 //! The message loop: the handshake, documents and their programs, and one handler per
 //! method.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::DidChangeWatchedFiles;
@@ -38,6 +40,7 @@ struct Options {
 }
 
 /// An open document.
+#[derive(Clone)]
 struct Document {
     path: String,
     dir: String,
@@ -48,8 +51,12 @@ struct Document {
 struct Server {
     host: AnalysisHost,
     encoding: Encoding,
-    documents: BTreeMap<Url, Document>,
+    /// Shared with the snapshots of requests in flight; copied on write.
+    documents: Arc<BTreeMap<Url, Document>>,
 }
+
+/// The stack of the threads that answer requests: expressions are walked recursively.
+const WORKER_STACK: usize = 256 << 20;
 
 /// Serve the protocol on stdin/stdout until `exit`.
 pub fn run_stdio() -> anyhow::Result<()> {
@@ -136,27 +143,80 @@ fn serve(connection: &Connection) -> anyhow::Result<()> {
         } else {
             Encoding::Utf16
         },
-        documents: BTreeMap::new(),
+        documents: Arc::new(BTreeMap::new()),
     };
+    // Bumped by every change: a request whose revision is gone was answered from stale
+    // content (`ContentModified`). Ids named by `$/cancelRequest` get `RequestCancelled`.
+    let revision = Arc::new(AtomicU64::new(0));
+    let cancelled: Arc<Mutex<HashSet<RequestId>>> = Arc::default();
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
                 if connection.handle_shutdown(&request)? {
                     return Ok(());
                 }
-                let id = request.id.clone();
-                let response =
-                    match std::panic::catch_unwind(AssertUnwindSafe(|| server.request(request))) {
-                        Ok(response) => response,
-                        Err(_) => Response::new_err(
-                            id,
-                            ErrorCode::InternalError as i32,
-                            "pcl: internal error while answering".to_owned(),
-                        ),
+                let snapshot = server.snapshot();
+                let asked_at = revision.load(Ordering::SeqCst);
+                let (revision, cancelled, sender) = (
+                    Arc::clone(&revision),
+                    Arc::clone(&cancelled),
+                    connection.sender.clone(),
+                );
+                let worker =
+                    std::thread::Builder::new()
+                        .stack_size(WORKER_STACK)
+                        .spawn(move || {
+                            let id = request.id.clone();
+                            let answered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                snapshot.request(request)
+                            }));
+                            drop(snapshot);
+                            let was_cancelled = cancelled
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .remove(&id);
+                            let response = match answered {
+                                _ if was_cancelled => Response::new_err(
+                                    id,
+                                    ErrorCode::RequestCanceled as i32,
+                                    "cancelled".to_owned(),
+                                ),
+                                Ok(_) if revision.load(Ordering::SeqCst) != asked_at => {
+                                    Response::new_err(
+                                        id,
+                                        ErrorCode::ContentModified as i32,
+                                        "the document changed while answering".to_owned(),
+                                    )
+                                }
+                                Ok(response) => response,
+                                Err(_) => Response::new_err(
+                                    id,
+                                    ErrorCode::InternalError as i32,
+                                    "pcl: internal error while answering".to_owned(),
+                                ),
+                            };
+                            let _ = sender.send(Message::Response(response));
+                        });
+                if let Err(err) = worker {
+                    anyhow::bail!("cannot start a worker thread: {err}");
+                }
+            }
+            Message::Notification(notification) if notification.method == "$/cancelRequest" => {
+                if let Ok(params) =
+                    serde_json::from_value::<lsp_types::CancelParams>(notification.params)
+                {
+                    let id: RequestId = match params.id {
+                        lsp_types::NumberOrString::Number(n) => n.into(),
+                        lsp_types::NumberOrString::String(s) => s.into(),
                     };
-                connection.sender.send(Message::Response(response))?;
+                    cancelled
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .insert(id);
+                }
             }
             Message::Notification(notification) => {
+                revision.fetch_add(1, Ordering::SeqCst);
                 let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     server.notification(notification)
                 }));
@@ -189,7 +249,188 @@ fn invalid(id: RequestId, error: &serde_json::Error) -> Response {
 }
 
 impl Server {
-    fn request(&mut self, request: Request) -> Response {
+    /// Apply a notification; the diagnostics to publish because of it.
+    fn notification(&mut self, notification: Notification) -> Vec<Message> {
+        let Notification { method, params } = notification;
+        let changed_dir = match method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let document = params.text_document;
+                let (path, dir) = path_and_dir(&document.uri);
+                Arc::make_mut(&mut self.documents).insert(
+                    document.uri,
+                    Document {
+                        path,
+                        dir: dir.clone(),
+                        text: document.text,
+                        version: document.version,
+                    },
+                );
+                self.refresh_program(&dir);
+                dir
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let encoding = self.encoding;
+                let Some(document) =
+                    Arc::make_mut(&mut self.documents).get_mut(&params.text_document.uri)
+                else {
+                    return Vec::new();
+                };
+                for change in params.content_changes {
+                    match change.range {
+                        Some(range) => {
+                            let index = LineIndex::new(&document.text);
+                            let start = index.offset(range.start, encoding);
+                            let end = index.offset(range.end, encoding).max(start);
+                            document.text.replace_range(start..end, &change.text);
+                        }
+                        None => document.text = change.text,
+                    }
+                }
+                document.version = params.text_document.version;
+                let (path, text, dir) = (
+                    document.path.clone(),
+                    document.text.clone(),
+                    document.dir.clone(),
+                );
+                self.host.set_file_text(&path, text);
+                dir
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let Some(document) =
+                    Arc::make_mut(&mut self.documents).remove(&params.text_document.uri)
+                else {
+                    return Vec::new();
+                };
+                self.refresh_program(&document.dir);
+                let clear =
+                    PublishDiagnosticsParams::new(params.text_document.uri, Vec::new(), None);
+                let mut messages = vec![Message::Notification(Notification::new(
+                    PublishDiagnostics::METHOD.to_owned(),
+                    clear,
+                ))];
+                messages.extend(self.publish(&document.dir));
+                return messages;
+            }
+            DidSaveTextDocument::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let Some(document) = self.documents.get(&params.text_document.uri) else {
+                    return Vec::new();
+                };
+                let dir = document.dir.clone();
+                self.refresh_program(&dir);
+                dir
+            }
+            DidChangeWatchedFiles::METHOD => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(params)
+                else {
+                    return Vec::new();
+                };
+                // Files added, changed or removed in a program directory: reload it.
+                let mut dirs: Vec<String> = (params.changes.iter())
+                    .map(|change| path_and_dir(&change.uri).1)
+                    .filter(|dir| self.documents.values().any(|d| &d.dir == dir))
+                    .collect();
+                dirs.sort();
+                dirs.dedup();
+                let mut messages = Vec::new();
+                for dir in dirs {
+                    self.refresh_program(&dir);
+                    messages.extend(self.publish(&dir));
+                }
+                return messages;
+            }
+            _ => return Vec::new(),
+        };
+        self.publish(&changed_dir)
+    }
+
+    /// Set the program in `dir` from disk, with open documents over their files.
+    fn refresh_program(&mut self, dir: &str) {
+        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
+                    let text = std::fs::read(&path)
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
+                        .unwrap_or_default();
+                    files.insert(path.display().to_string(), text);
+                }
+            }
+        }
+        for document in self.documents.values().filter(|d| d.dir == dir) {
+            files.insert(document.path.clone(), document.text.clone());
+        }
+        let files = files
+            .into_iter()
+            .map(|(p, t)| (SmolStr::new(p), t))
+            .collect();
+        self.host.set_program(dir, files);
+        self.host.load_dependencies();
+    }
+
+    /// Diagnostics of every open document of the program in `dir`.
+    fn publish(&self, dir: &str) -> Vec<Message> {
+        let analysis = self.host.analysis();
+        let id = ProgramId(pcl_ide::normalise_dir(dir));
+        let mut messages = Vec::new();
+        for (uri, document) in self.documents.iter().filter(|(_, d)| d.dir == dir) {
+            let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
+                continue;
+            };
+            let index = LineIndex::new(&document.text);
+            let diagnostics = (found.diagnostics.iter())
+                .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
+                .collect();
+            let params =
+                PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(document.version));
+            messages.push(Message::Notification(Notification::new(
+                PublishDiagnostics::METHOD.to_owned(),
+                params,
+            )));
+        }
+        messages
+    }
+
+    /// A snapshot for answering requests on another thread.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            analysis: self.host.analysis(),
+            documents: Arc::clone(&self.documents),
+            encoding: self.encoding,
+        }
+    }
+}
+
+/// What a request is answered from: the analysis and the documents at one revision.
+struct Snapshot {
+    analysis: pcl_ide::Analysis,
+    documents: Arc<BTreeMap<Url, Document>>,
+    encoding: Encoding,
+}
+
+impl Snapshot {
+    fn request(&self, request: Request) -> Response {
         let Request { id, method, params } = request;
         match method.as_str() {
             HoverRequest::METHOD => {
@@ -359,8 +600,7 @@ impl Server {
         let document = self.documents.get(&at.text_document.uri)?;
         let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
         let help = self
-            .host
-            .analysis()
+            .analysis
             .signature_help(&document.path, (offset as u32).into())
             .ok()??;
         let parameters = (help.parameters.into_iter())
@@ -386,7 +626,7 @@ impl Server {
     fn semantic_tokens(&self, uri: &Url) -> Option<lsp_types::SemanticTokens> {
         let document = self.documents.get(uri)?;
         let index = LineIndex::new(&document.text);
-        let tokens = self.host.analysis().highlight(&document.path).ok()?;
+        let tokens = self.analysis.highlight(&document.path).ok()?;
         let mut data = Vec::new();
         let (mut last_line, mut last_start) = (0u32, 0u32);
         for (range, class) in tokens {
@@ -429,7 +669,7 @@ impl Server {
     }
 
     fn workspace_symbols(&self, query: &str) -> Vec<lsp_types::SymbolInformation> {
-        let analysis = self.host.analysis();
+        let analysis = &self.analysis;
         let found = analysis.workspace_symbols(query).unwrap_or_default();
         #[allow(deprecated)]
         let symbols = found
@@ -459,8 +699,7 @@ impl Server {
         };
         let index = LineIndex::new(&document.text);
         let hints = self
-            .host
-            .analysis()
+            .analysis
             .inlay_hints(&document.path)
             .unwrap_or_default();
         hints
@@ -490,7 +729,7 @@ impl Server {
             return Vec::new();
         };
         let index = LineIndex::new(&document.text);
-        let analysis = self.host.analysis();
+        let analysis = &self.analysis;
         params
             .positions
             .iter()
@@ -522,7 +761,7 @@ impl Server {
         };
         let index = LineIndex::new(&document.text);
         let offset = index.offset(at.position, self.encoding);
-        let analysis = self.host.analysis();
+        let analysis = &self.analysis;
         let Ok(found) = analysis.references(&document.path, (offset as u32).into()) else {
             return Vec::new();
         };
@@ -548,8 +787,7 @@ impl Server {
         };
         let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
         let found = self
-            .host
-            .analysis()
+            .analysis
             .completions(&document.path, (offset as u32).into())
             .unwrap_or_default();
         found
@@ -580,7 +818,7 @@ impl Server {
         };
         let index = LineIndex::new(&document.text);
         let id = ProgramId(pcl_ide::normalise_dir(&document.dir));
-        let Ok(Some(found)) = self.host.analysis().file_diagnostics(&id, &document.path) else {
+        let Ok(Some(found)) = self.analysis.file_diagnostics(&id, &document.path) else {
             return Vec::new();
         };
         let mut actions = Vec::new();
@@ -622,8 +860,7 @@ impl Server {
         };
         let index = LineIndex::new(&document.text);
         let ranges = self
-            .host
-            .analysis()
+            .analysis
             .folding_ranges(&document.path)
             .unwrap_or_default();
         ranges
@@ -639,170 +876,11 @@ impl Server {
             .collect()
     }
 
-    /// Apply a notification; the diagnostics to publish because of it.
-    fn notification(&mut self, notification: Notification) -> Vec<Message> {
-        let Notification { method, params } = notification;
-        let changed_dir = match method.as_str() {
-            DidOpenTextDocument::METHOD => {
-                let Ok(params) =
-                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params)
-                else {
-                    return Vec::new();
-                };
-                let document = params.text_document;
-                let (path, dir) = path_and_dir(&document.uri);
-                self.documents.insert(
-                    document.uri,
-                    Document {
-                        path,
-                        dir: dir.clone(),
-                        text: document.text,
-                        version: document.version,
-                    },
-                );
-                self.refresh_program(&dir);
-                dir
-            }
-            DidChangeTextDocument::METHOD => {
-                let Ok(params) =
-                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(params)
-                else {
-                    return Vec::new();
-                };
-                let encoding = self.encoding;
-                let Some(document) = self.documents.get_mut(&params.text_document.uri) else {
-                    return Vec::new();
-                };
-                for change in params.content_changes {
-                    match change.range {
-                        Some(range) => {
-                            let index = LineIndex::new(&document.text);
-                            let start = index.offset(range.start, encoding);
-                            let end = index.offset(range.end, encoding).max(start);
-                            document.text.replace_range(start..end, &change.text);
-                        }
-                        None => document.text = change.text,
-                    }
-                }
-                document.version = params.text_document.version;
-                let (path, text, dir) = (
-                    document.path.clone(),
-                    document.text.clone(),
-                    document.dir.clone(),
-                );
-                self.host.set_file_text(&path, text);
-                dir
-            }
-            DidCloseTextDocument::METHOD => {
-                let Ok(params) =
-                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params)
-                else {
-                    return Vec::new();
-                };
-                let Some(document) = self.documents.remove(&params.text_document.uri) else {
-                    return Vec::new();
-                };
-                self.refresh_program(&document.dir);
-                let clear =
-                    PublishDiagnosticsParams::new(params.text_document.uri, Vec::new(), None);
-                let mut messages = vec![Message::Notification(Notification::new(
-                    PublishDiagnostics::METHOD.to_owned(),
-                    clear,
-                ))];
-                messages.extend(self.publish(&document.dir));
-                return messages;
-            }
-            DidSaveTextDocument::METHOD => {
-                let Ok(params) =
-                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(params)
-                else {
-                    return Vec::new();
-                };
-                let Some(document) = self.documents.get(&params.text_document.uri) else {
-                    return Vec::new();
-                };
-                let dir = document.dir.clone();
-                self.refresh_program(&dir);
-                dir
-            }
-            DidChangeWatchedFiles::METHOD => {
-                let Ok(params) =
-                    serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(params)
-                else {
-                    return Vec::new();
-                };
-                // Files added, changed or removed in a program directory: reload it.
-                let mut dirs: Vec<String> = (params.changes.iter())
-                    .map(|change| path_and_dir(&change.uri).1)
-                    .filter(|dir| self.documents.values().any(|d| &d.dir == dir))
-                    .collect();
-                dirs.sort();
-                dirs.dedup();
-                let mut messages = Vec::new();
-                for dir in dirs {
-                    self.refresh_program(&dir);
-                    messages.extend(self.publish(&dir));
-                }
-                return messages;
-            }
-            _ => return Vec::new(),
-        };
-        self.publish(&changed_dir)
-    }
-
-    /// Set the program in `dir` from disk, with open documents over their files.
-    fn refresh_program(&mut self, dir: &str) {
-        let mut files: BTreeMap<String, String> = BTreeMap::new();
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
-                    let text = std::fs::read(&path)
-                        .map(|b| String::from_utf8_lossy(&b).into_owned())
-                        .unwrap_or_default();
-                    files.insert(path.display().to_string(), text);
-                }
-            }
-        }
-        for document in self.documents.values().filter(|d| d.dir == dir) {
-            files.insert(document.path.clone(), document.text.clone());
-        }
-        let files = files
-            .into_iter()
-            .map(|(p, t)| (SmolStr::new(p), t))
-            .collect();
-        self.host.set_program(dir, files);
-        self.host.load_dependencies();
-    }
-
-    /// Diagnostics of every open document of the program in `dir`.
-    fn publish(&self, dir: &str) -> Vec<Message> {
-        let analysis = self.host.analysis();
-        let id = ProgramId(pcl_ide::normalise_dir(dir));
-        let mut messages = Vec::new();
-        for (uri, document) in self.documents.iter().filter(|(_, d)| d.dir == dir) {
-            let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
-                continue;
-            };
-            let index = LineIndex::new(&document.text);
-            let diagnostics = (found.diagnostics.iter())
-                .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
-                .collect();
-            let params =
-                PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(document.version));
-            messages.push(Message::Notification(Notification::new(
-                PublishDiagnostics::METHOD.to_owned(),
-                params,
-            )));
-        }
-        messages
-    }
-
     fn hover(&self, at: &lsp_types::TextDocumentPositionParams) -> Option<Hover> {
         let document = self.documents.get(&at.text_document.uri)?;
         let index = LineIndex::new(&document.text);
         let offset = index.offset(at.position, self.encoding);
-        let analysis = self.host.analysis();
+        let analysis = &self.analysis;
         let found = analysis
             .hover(&document.path, (offset as u32).into())
             .ok()??;
@@ -822,7 +900,7 @@ impl Server {
         let document = self.documents.get(&at.text_document.uri)?;
         let index = LineIndex::new(&document.text);
         let offset = index.offset(at.position, self.encoding);
-        let analysis = self.host.analysis();
+        let analysis = &self.analysis;
         let targets = analysis
             .goto_definition(&document.path, (offset as u32).into())
             .ok()?;
@@ -843,7 +921,7 @@ impl Server {
     fn symbols(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
         let document = self.documents.get(uri)?;
         let index = LineIndex::new(&document.text);
-        let symbols = self.host.analysis().document_symbols(&document.path).ok()?;
+        let symbols = self.analysis.document_symbols(&document.path).ok()?;
         #[allow(deprecated)]
         let symbols = symbols
             .into_iter()
