@@ -282,6 +282,22 @@ fn references_rename_completion_and_quick_fixes() {
         labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
         "{labels:?}"
     );
+    // In a resource's type label: the loaded schemas' resource types.
+    let (line, column) = position_of(&text, "web:index:Page");
+    let tokens = client.request(
+        15,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 3 },
+        }),
+    );
+    let labels: Vec<&str> = tokens["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["web:index:Bucket", "web:index:Page"], "{tokens}");
     // After `siteBucket.`: the bucket's outputs.
     let (line, column) = position_of(&text, "siteBucket.nmae");
     let members = client.request(13, "textDocument/completion", json!({

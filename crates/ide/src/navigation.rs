@@ -75,6 +75,9 @@ impl Analysis {
             let Some((decl, relative)) = self.decl_at(path, offset) else {
                 return Vec::new();
             };
+            if let Some(target) = component_source_at(db, decl, offset) {
+                return vec![target];
+            }
             let Some(Some((id, _))) = innermost_expr(db, decl, relative) else {
                 return Vec::new();
             };
@@ -257,6 +260,16 @@ impl Analysis {
             };
             if let Some(members) = member_completions(db, file, program, offset) {
                 return members;
+            }
+            if let Some((decl, _)) = self.decl_at(path, offset)
+                && matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+                && site_range(
+                    db,
+                    Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
+                )
+                .is_some_and(|label| label.contains(offset))
+            {
+                return resource_tokens(db);
             }
             let mut res: Vec<(String, String)> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
@@ -589,4 +602,58 @@ impl Analysis {
             res
         })
     }
+}
+
+/// On a component's source label: the first file of the program it instantiates.
+fn component_source_at<'db>(
+    db: &'db RootDatabase,
+    decl: DeclId<'db>,
+    offset: TextSize,
+) -> Option<NavigationTarget> {
+    if decl.kind(db) != DeclKind::Component {
+        return None;
+    }
+    let label = site_range(
+        db,
+        Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
+    )?;
+    if !label.contains(offset) {
+        return None;
+    }
+    let source = body(db, decl)
+        .block(pcl_sema::BlockId::ROOT)
+        .labels
+        .get(1)?
+        .clone();
+    let dir = pcl_sema::join_dir(decl.program(db).dir(db), &source);
+    let program = pcl_sema::program_at(db, &dir)?;
+    let file = *program.files(db).first()?;
+    Some(NavigationTarget {
+        path: file.path(db).clone(),
+        full_range: TextRange::empty(TextSize::from(0)),
+        focus_range: TextRange::empty(TextSize::from(0)),
+    })
+}
+
+/// Every resource type token of the loaded schemas, for a resource's type label.
+fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
+    let Some(loaded) = pcl_schema::LoadedPackages::try_get(db) else {
+        return Vec::new();
+    };
+    let mut sources: Vec<pcl_schema::PackageSource> =
+        loaded.packages(db).values().copied().collect();
+    sources.sort_by_key(|s| s.file(db).clone());
+    sources.dedup();
+    let mut res = Vec::new();
+    for source in sources {
+        if let Ok(listing) = pcl_schema::package_listing(db, source) {
+            res.extend(listing.resources.iter().map(|token| {
+                (
+                    token.to_string(),
+                    format!("resource of {}", listing.package),
+                )
+            }));
+        }
+    }
+    res
 }

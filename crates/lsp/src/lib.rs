@@ -7,7 +7,7 @@
 //! document version), hover (types, resource tokens), go to definition, references,
 //! document highlights, rename (with `prepareRename`, across the program's files),
 //! completion (declared names, builtins, a resource's schema inputs, attributes after a
-//! dot), quick fixes from the diagnostics' fixes, folding and selection ranges, document
+//! dot, resource types in a type label), definition on a component's source (its program), quick fixes from the diagnostics' fixes, folding and selection ranges, document
 //! and workspace symbols, inlay hints (types of locals), signature help (builtins,
 //! `invoke`, `call`), semantic tokens, `didChangeWatchedFiles` (program directories
 //! reloaded), `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}`
@@ -22,9 +22,9 @@
 //!
 //! Not yet (the language-server issue): tests that force the two cancellation races,
 //! schema files changing on disk,
-//! workspace folders and `workspace/configuration`, completion in type labels and object
-//! literals, inlay hints for `range.value`, formatting (no formatter yet), definition on a
-//! component label, a fuzz target for the message loop.
+//! workspace folders and `workspace/configuration`, completion in object literals, inlay
+//! hints for `range.value`, formatting (no formatter yet), a fuzz target for the message
+//! loop.
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.

@@ -3,6 +3,7 @@
 
 mod generated;
 mod incremental;
+mod navigation;
 mod robustness;
 mod schemas;
 
