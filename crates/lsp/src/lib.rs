@@ -4,17 +4,18 @@
 //!
 //! What works: text sync (full and incremental `didChange`, open/close/save), diagnostics
 //! published after each change for every open file of the changed program (with the
-//! document version), hover (types, resource tokens), go to definition, references,
-//! document highlights, rename (with `prepareRename`, across the program's files),
-//! completion (declared names, builtins, a resource's schema inputs, attributes after a
-//! dot, resource types in a type label), definition on a component's source (its program), quick fixes from the diagnostics' fixes, folding and selection ranges, document
-//! and workspace symbols, inlay hints (types of locals), signature help (builtins,
-//! `invoke`, `call`), semantic tokens, `didChangeWatchedFiles` (program directories
-//! reloaded), `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}`
-//! and `PCL_SCHEMA_PATH`, UTF-8 positions when the client offers them (else UTF-16).
-//! Unknown requests get `MethodNotFound`, malformed ones `InvalidParams`, text that is
-//! not JSON-RPC `ParseError`; a panic in a handler is answered with an internal error and
-//! the server keeps serving.
+//! document version), hover (types, resource tokens), go to definition (also from a
+//! component's source to its program), references, document highlights, rename (with
+//! `prepareRename`, across the program's files), completion (declared names, builtins, a
+//! resource's schema inputs, attributes after a dot, resource types in a type label),
+//! quick fixes from the diagnostics' fixes, folding and selection ranges, document and
+//! workspace symbols, inlay hints (types of locals), signature help (builtins, `invoke`,
+//! `call`), semantic tokens, `didChangeWatchedFiles` (program directories reloaded),
+//! `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}` and
+//! `PCL_SCHEMA_PATH`, UTF-8 positions when the client offers them (else UTF-16). Unknown
+//! requests get `MethodNotFound`, malformed ones `InvalidParams`, text that is not
+//! JSON-RPC `ParseError`; a panic in a handler is answered with an internal error and the
+//! server keeps serving.
 //!
 //! Requests are answered on worker threads (large stacks) from snapshots; a change
 //! cancels their salsa queries, and an answer computed before a change is replaced by
