@@ -178,3 +178,37 @@ fn incremental_type_change(bencher: Bencher<'_, '_>, files: usize) {
         check(&host, &id)
     });
 }
+
+/// An editor's round trip: one literal edited, then hover on a reference in the edited
+/// file (what the language server answers from a fresh snapshot).
+#[divan::bench(args = [100, 1], sample_count = 20)]
+fn hover_after_edit(bencher: Bencher<'_, '_>, files: usize) {
+    let program = program(files);
+    let (mut host, id) = host(program);
+    check(&host, &id);
+    let (name, text) = &program.files[program.files.len() / 2];
+    let path = format!("gen/{name}");
+    let target = "size    = ";
+    let at = text.len() / 2
+        + text[text.len() / 2..]
+            .find(target)
+            .expect("a size attribute")
+        + target.len();
+    let hover_at = text[at..]
+        .find("refId = ")
+        .map(|i| at + i + "refId = ".len() + 1)
+        .expect("a reference");
+    let mut flip = 0u32;
+    bencher.bench_local(|| {
+        flip = flip % 9 + 1;
+        let mut edited = text.clone();
+        edited.insert_str(at, &flip.to_string());
+        host.set_file_text(&path, edited);
+        let offset = (hover_at + flip.to_string().len()) as u32;
+        let hover = host
+            .analysis()
+            .hover(&path, offset.into())
+            .expect("nothing cancels");
+        assert!(hover.is_some(), "a hover on the reference");
+    });
+}
