@@ -288,6 +288,7 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
         "incremental_literal_edited_file",
         "incremental_whitespace",
         "incremental_type_change",
+        "hover_after_edit",
     ] {
         let _ = write!(out, "| {bench} |");
         for (i, arg) in ["100", "1"].iter().enumerate() {
