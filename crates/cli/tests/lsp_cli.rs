@@ -282,6 +282,22 @@ fn references_rename_completion_and_quick_fixes() {
         labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
         "{labels:?}"
     );
+    // Inside `website = { .. }`: the website object's fields.
+    let (line, column) = position_of(&text, "indexDocumnet");
+    let fields = client.request(
+        16,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 2 },
+        }),
+    );
+    let labels: Vec<&str> = fields["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["errorDocument", "indexDocument"], "{fields}");
     // In a resource's type label: the loaded schemas' resource types.
     let (line, column) = position_of(&text, "web:index:Page");
     let tokens = client.request(

@@ -290,9 +290,13 @@ impl Analysis {
                     .map(|f| ((*f).to_owned(), "builtin function".to_owned())),
             );
             if let Some((decl, _)) = self.decl_at(path, offset) {
-                for (name, detail) in pcl_sema::input_names(db, decl) {
-                    res.push((name, detail));
+                let nesting = object_path(db, file, offset);
+                let inputs = pcl_sema::input_names(db, decl, &nesting);
+                if !nesting.is_empty() {
+                    // Inside an object given to an input: its fields only.
+                    return inputs;
                 }
+                res.extend(inputs);
             }
             res.sort();
             res.dedup_by(|a, b| a.0 == b.0);
@@ -656,4 +660,48 @@ fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
         }
     }
     res
+}
+
+/// The property names leading from a resource's body to the object literal around
+/// `offset` (`website = { | }` gives `[website]`); empty outside object literals.
+fn object_path(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Vec<SmolStr> {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let offset = offset.min(tree.text_range().end());
+    let token = match tree.token_at_offset(offset) {
+        pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
+        pcl_syntax::TokenAtOffset::None => return Vec::new(),
+    };
+    let mut path = Vec::new();
+    let mut inside_object = false;
+    for node in token.parent_ancestors() {
+        match node.kind() {
+            OBJECT_EXPR => inside_object = true,
+            OBJECT_ITEM if inside_object => {
+                // An item counts when the cursor is in its value, not on its key.
+                let Some(item) = ast::ObjectItem::cast(node.clone()) else {
+                    continue;
+                };
+                let in_value = item
+                    .value()
+                    .is_some_and(|v| v.syntax().text_range().contains_inclusive(offset));
+                if let (true, Some(key)) = (in_value, item.key().and_then(|k| k.literal_name())) {
+                    path.push(SmolStr::new(key));
+                }
+            }
+            ATTRIBUTE if inside_object => {
+                if let Some(name) = ast::Attribute::cast(node.clone()).and_then(|a| a.name()) {
+                    path.push(SmolStr::new(name.text()));
+                }
+            }
+            BLOCK => break,
+            _ => {}
+        }
+    }
+    if !inside_object {
+        return Vec::new();
+    }
+    path.reverse();
+    path
 }

@@ -7,7 +7,8 @@
 //! document version), hover (types, resource tokens), go to definition (also from a
 //! component's source to its program), references, document highlights, rename (with
 //! `prepareRename`, across the program's files), completion (declared names, builtins, a
-//! resource's schema inputs, attributes after a dot, resource types in a type label),
+//! resource's schema inputs and the fields of objects given to them, attributes after a
+//! dot, resource types in a type label),
 //! quick fixes from the diagnostics' fixes, folding and selection ranges, document and
 //! workspace symbols, inlay hints (types of locals), signature help (builtins, `invoke`,
 //! `call`), semantic tokens, `didChangeWatchedFiles` (program directories reloaded),
@@ -23,7 +24,8 @@
 //!
 //! Not yet (the language-server issue): tests that force the two cancellation races,
 //! schema files changing on disk,
-//! workspace folders and `workspace/configuration`, completion in object literals, inlay
+//! workspace folders and `workspace/configuration`, completion in object literals that
+//! are not resource inputs, inlay
 //! hints for `range.value`, formatting (no formatter yet), a fuzz target for the message
 //! loop.
 //!

@@ -596,7 +596,7 @@ pub(crate) fn accepts_none<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool
 
 /// The object fields a literal assigned to `expected` is checked against: the one
 /// object type among `expected`'s plain alternatives (not counting eventuals).
-fn literal_target_fields<'db>(
+pub(crate) fn literal_target_fields<'db>(
     db: &'db dyn pcl_types::Db,
     expected: Ty<'db>,
 ) -> Option<&'db [(pcl_types::Name, Ty<'db>)]> {

@@ -739,10 +739,13 @@ pub fn component_closure(db: &dyn salsa::Database, program: Program) -> Box<[Pro
 }
 
 /// The schema inputs of a resource or read declaration, with their types, for
-/// completion; none for other declarations or without a schema.
+/// completion; with a `path` of property names, the fields of the object those inputs
+/// nest (`website` → the fields of the website object). Empty for other declarations or
+/// without a schema.
 pub fn input_names<'db>(
     db: &'db dyn pcl_types::Db,
     decl: crate::items::DeclId<'db>,
+    path: &[SmolStr],
 ) -> Vec<(String, String)> {
     if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
         return Vec::new();
@@ -763,16 +766,37 @@ pub fn input_names<'db>(
     else {
         return Vec::new();
     };
-    (types.inputs.iter())
-        .map(|p| {
-            let required = if p.required { "required" } else { "optional" };
-            (
-                p.name.to_string(),
-                format!(
-                    "input ({required}): {}",
-                    pcl_types::pretty(db, crate::inference::strip_input(db, p.ty))
-                ),
-            )
-        })
+    let describe = |name: &str, ty: Ty<'db>, required: bool| {
+        let required = if required { "required" } else { "optional" };
+        let ty = pcl_types::pretty(db, crate::inference::strip_input(db, ty));
+        (name.to_owned(), format!("input ({required}): {ty}"))
+    };
+    let Some((first, rest)) = path.split_first() else {
+        return (types.inputs.iter())
+            .map(|p| describe(&p.name, p.ty, p.required))
+            .collect();
+    };
+    let Some(mut ty) = types
+        .inputs
+        .iter()
+        .find(|p| *p.name == **first)
+        .map(|p| p.ty)
+    else {
+        return Vec::new();
+    };
+    for segment in rest {
+        let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
+            return Vec::new();
+        };
+        let Some((_, next)) = fields.iter().find(|(n, _)| **n == **segment) else {
+            return Vec::new();
+        };
+        ty = *next;
+    }
+    let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
+        return Vec::new();
+    };
+    (fields.iter())
+        .map(|(name, ty)| describe(name, *ty, !crate::inference::accepts_none(db, *ty)))
         .collect()
 }
