@@ -380,23 +380,40 @@ impl Analysis {
         })
     }
 
-    /// The types of a file's locals, to show after their names.
+    /// The types of a file's locals (after their names) and of `range.value` (after a
+    /// `range` option's value).
     pub fn inlay_hints(&self, path: &str) -> Cancellable<Vec<InlayHint>> {
         salsa::Cancelled::catch(|| {
             let db = self.db();
             let Some((file, program)) = self.file_and_program(path) else {
                 return Vec::new();
             };
-            (program_decls(db, program).iter())
-                .filter(|d| d.file(db) == file && d.kind(db) == DeclKind::Local)
-                .filter_map(|&decl| {
-                    let name = site_range(db, Located::new(decl, Site::Name))?;
-                    Some(InlayHint {
+            let mut hints = Vec::new();
+            for &decl in program_decls(db, program)
+                .iter()
+                .filter(|d| d.file(db) == file)
+            {
+                if decl.kind(db) == DeclKind::Local
+                    && let Some(name) = site_range(db, Located::new(decl, Site::Name))
+                {
+                    let label = format!(": {}", pcl_types::display(db, decl_ty(db, decl)));
+                    hints.push(InlayHint {
                         offset: name.end(),
-                        label: format!(": {}", pcl_types::display(db, decl_ty(db, decl))),
-                    })
-                })
-                .collect()
+                        label,
+                    });
+                }
+                if let Some((range, value)) = pcl_sema::range_value_hint(db, decl)
+                    && let Some(at) = site_range(db, Located::new(decl, Site::Expr(range)))
+                {
+                    let label = format!(" range.value: {}", pcl_types::display(db, value));
+                    hints.push(InlayHint {
+                        offset: at.end(),
+                        label,
+                    });
+                }
+            }
+            hints.sort_by_key(|h| h.offset);
+            hints
         })
     }
 

@@ -10,7 +10,7 @@
 //! resource's schema inputs and the fields of objects given to them, attributes after a
 //! dot, resource types in a type label),
 //! quick fixes from the diagnostics' fixes, folding and selection ranges, document and
-//! workspace symbols, inlay hints (types of locals), signature help (builtins, `invoke`,
+//! workspace symbols, inlay hints (types of locals and of `range.value`), signature help (builtins, `invoke`,
 //! `call`), semantic tokens, `didChangeWatchedFiles` (program directories reloaded),
 //! `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}` and
 //! `PCL_SCHEMA_PATH`, UTF-8 positions when the client offers them (else UTF-16). Unknown
@@ -25,8 +25,7 @@
 //! Not yet (the language-server issue): tests that force the two cancellation races,
 //! schema files changing on disk,
 //! workspace folders and `workspace/configuration`, completion in object literals that
-//! are not resource inputs, inlay
-//! hints for `range.value`, formatting (no formatter yet), a fuzz target for the message
+//! are not resource inputs, formatting (no formatter yet), a fuzz target for the message
 //! loop.
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so

@@ -800,3 +800,28 @@ pub fn input_names<'db>(
         .map(|(name, ty)| describe(name, *ty, !crate::inference::accepts_none(db, *ty)))
         .collect()
 }
+
+/// The type of `range.value` in a resource's or component's body, and where its `range`
+/// option's value ends (relative to the declaration): for editors' hints. `None` without a
+/// `range`, or when the range is a condition (no `range` variable).
+pub fn range_value_hint<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> Option<(crate::hir::ExprId, Ty<'db>)> {
+    let component = match decl.kind(db) {
+        DeclKind::Resource | DeclKind::Read => false,
+        DeclKind::Component => true,
+        _ => return None,
+    };
+    let body = crate::hir::body(db, decl);
+    let options = body.find_blocks(BlockId::ROOT, "options").next()?;
+    let range = body.attr(body.find_attr(options, "range")?).value;
+    let range_ty = *infer(db, decl).expr_types.get(range.0 as usize)?;
+    let value = match range_kind(db, range_ty, component) {
+        RangeKind::Condition => return None,
+        RangeKind::Count => Ty::int(db),
+        RangeKind::Collection => collection_types(db, strip_range(db, range_ty, component))
+            .map_or_else(|| Ty::dynamic(db), |(_, v)| v),
+    };
+    Some((range, value))
+}
