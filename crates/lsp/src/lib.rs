@@ -8,25 +8,24 @@
 //! component's source to its program), references, document highlights, rename (with
 //! `prepareRename`, across the program's files), completion (declared names, builtins, a
 //! resource's schema inputs and the fields of objects given to them, attributes after a
-//! dot, resource types in a type label),
-//! quick fixes from the diagnostics' fixes, folding and selection ranges, document and
-//! workspace symbols, inlay hints (types of locals and of `range.value`), signature help (builtins, `invoke`,
-//! `call`), semantic tokens, `didChangeWatchedFiles` (program directories reloaded),
-//! `initializationOptions` `{"schemaPath": [..], "skipResourceTypecheck": bool}` and
-//! `PCL_SCHEMA_PATH`, UTF-8 positions when the client offers them (else UTF-16). Unknown
-//! requests get `MethodNotFound`, malformed ones `InvalidParams`, text that is not
-//! JSON-RPC `ParseError`; a panic in a handler is answered with an internal error and the
-//! server keeps serving.
+//! dot, resource types in a type label), quick fixes from the diagnostics' fixes, folding
+//! and selection ranges, document and workspace symbols, inlay hints (types of locals and
+//! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
+//! `didChangeWatchedFiles` (program directories reloaded), `initializationOptions`
+//! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
+//! positions when the client offers them (else UTF-16). Unknown requests get
+//! `MethodNotFound`, malformed ones `InvalidParams`, text that is not JSON-RPC
+//! `ParseError`; a panic in a handler is answered with an internal error and the server
+//! keeps serving.
 //!
 //! Requests are answered on worker threads (large stacks) from snapshots; a change
 //! cancels their salsa queries, and an answer computed before a change is replaced by
 //! `ContentModified`; `$/cancelRequest` turns the answer into `RequestCancelled`.
 //!
 //! Not yet (the language-server issue): tests that force the two cancellation races,
-//! schema files changing on disk,
-//! workspace folders and `workspace/configuration`, completion in object literals that
-//! are not resource inputs, formatting (no formatter yet), a fuzz target for the message
-//! loop.
+//! schema files changing on disk, workspace folders and `workspace/configuration`,
+//! completion in object literals that are not resource inputs, formatting (no formatter
+//! yet), a fuzz target for the message loop.
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.
