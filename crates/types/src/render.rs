@@ -59,7 +59,9 @@ pub fn display<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
 /// An opaque name as the reference prints it: bare when it is an identifier, else
 /// `type(name)`.
 fn opaque_display(name: &str) -> String {
-    if pcl_syntax::is_identifier(name) {
+    // Bare only where the parser reads a bare name as opaque (an identifier starting with
+    // an uppercase letter), so every display parses back.
+    if pcl_syntax::is_identifier(name) && name.starts_with(|c: char| c.is_ascii_uppercase()) {
         name.to_owned()
     } else {
         format!("type({name})")

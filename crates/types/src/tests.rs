@@ -658,3 +658,27 @@ fn json_string(text: impl AsRef<str>) -> String {
     out.push('"');
     out
 }
+
+/// Inputs the `type_string` fuzz target found (`tests/data/fuzz/type_string/`): each
+/// parses or is rejected, and what parses displays as a string that parses back to it.
+#[test]
+fn fuzz_regressions() {
+    let dir = pcl_test_utils::test_data_dir()
+        .join("fuzz")
+        .join("type_string");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let db = TestDb::default();
+    for entry in entries.flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        if let Ok(ty) = crate::parse_type(&db, &text) {
+            let shown = display(&db, ty).clone();
+            let again = crate::parse_type(&db, &shown);
+            assert_eq!(again.ok(), Some(ty), "{text:?} displays as {shown:?}");
+        }
+    }
+}
