@@ -67,3 +67,31 @@ fn mutated_schemas_never_panic() {
         "too few mutants loaded ({loaded}) to exercise decoding"
     );
 }
+
+/// Inputs the `schema` fuzz target found (`tests/data/fuzz/schema/`), run as it runs them.
+#[test]
+fn fuzz_regressions() {
+    let dir = test_data_dir().join("fuzz").join("schema");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let mut db = TestDb::default();
+        let mut loader = SchemaLoader::new(SearchPath::new(Vec::new()));
+        let Ok(read) = loader.read_text(None, "fuzz.json".into(), std::sync::Arc::from(text))
+        else {
+            continue;
+        };
+        let source = loader.apply(&mut db, read)[0];
+        let _ = describe_package(&db, source);
+        if let Ok(index) = package_index(&db, source) {
+            for (kind, token) in index.items() {
+                let _ = describe_token(&db, source, kind, &token);
+            }
+        }
+    }
+}
