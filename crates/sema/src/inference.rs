@@ -448,13 +448,39 @@ impl<'db> Infer<'db> {
         if conversion(db, expected, actual).exists() {
             return true;
         }
+        self.mismatch(id, expected, actual, what);
+        false
+    }
+
+    /// Report that the value of `id` does not convert to `expected`, with a label at the
+    /// declaration the value comes from, when it is a reference.
+    fn mismatch(&mut self, id: ExprId, expected: Ty<'db>, actual: Ty<'db>, what: &str) {
+        let db = self.db;
         let message = format!(
             "{what} must be {}, not {}",
             pretty(db, strip_input(db, expected)),
             pretty(db, actual)
         );
-        self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
-        false
+        let mut root = id;
+        while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = self.body.expr(root) {
+            root = *base;
+        }
+        let source = match self.body.expr(root) {
+            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == name) => {
+                match self.bindings.names.get(name.as_str()) {
+                    Some(Resolution::Decl(decl)) => Some((*decl, name.clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let diagnostic = self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+        if let Some((decl, name)) = source {
+            let label = format!("`{name}` is declared here");
+            diagnostic
+                .labels
+                .push((Located::new(decl, Site::Name), label));
+        }
     }
 
     /// Check a value against the type of the place it is assigned to, field by field
@@ -499,12 +525,7 @@ impl<'db> Infer<'db> {
         if converts(db, expected, actual) {
             return true;
         }
-        let message = format!(
-            "{what} must be {}, not {}",
-            pretty(db, strip_input(db, expected)),
-            pretty(db, actual)
-        );
-        self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+        self.mismatch(id, expected, actual, what);
         false
     }
 

@@ -22,8 +22,9 @@ resource "site" "web:index:Bucket" {
 }
 
 resource "page" "web:index:Page" {
-  bucket = site.name
-  key    = "index.html"
+  bucket       = site.name
+  key          = "index.html"
+  cacheSeconds = site.tags
 }
 
 output "etag" {
