@@ -22,6 +22,7 @@ const TARGETS: &[(&str, Seeds)] = &[
     ("type_string", Seeds::TypeStrings),
     ("schema", Seeds::Schemas),
     ("check", Seeds::Programs),
+    ("lsp", Seeds::None),
 ];
 
 #[derive(Clone, Copy)]

@@ -35,7 +35,7 @@ const USAGE: &str = "usage:
   cargo xtask hcl-compare --go BIN PATH...
   cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
   cargo xtask bench-report [--quick] [--go BIN]
-  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check] [--time SECONDS]";
+  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check|lsp] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {

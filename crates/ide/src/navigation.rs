@@ -456,9 +456,9 @@ fn member_completions(
 ) -> Option<Vec<(String, String)>> {
     let text = file.text(db);
     let before = text.get(..usize::from(offset))?;
-    let chain_start = before
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
-        .map_or(0, |i| i + 1);
+    let chain_start = (before.char_indices().rev())
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '-' || *c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let chain = &before[chain_start..];
     let (path, _partial) = chain.rsplit_once('.')?;
     let mut segments = path.split('.');

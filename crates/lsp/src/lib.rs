@@ -25,7 +25,7 @@
 //! Not yet (the language-server issue): tests that force the two cancellation races,
 //! schema files changing on disk, workspace folders and `workspace/configuration`,
 //! completion in object literals that are not resource inputs, formatting (no formatter
-//! yet), a fuzz target for the message loop.
+//! yet). The message loop has a fuzz target (`cargo xtask fuzz lsp`).
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.
@@ -34,4 +34,6 @@ mod convert;
 mod server;
 mod transport;
 
-pub use server::run_stdio;
+/// The protocol connection `serve` speaks over (for in-memory clients).
+pub use lsp_server::Connection;
+pub use server::{run_stdio, serve};

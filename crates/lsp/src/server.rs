@@ -72,7 +72,9 @@ pub fn run_stdio() -> anyhow::Result<()> {
     served
 }
 
-fn serve(connection: &Connection) -> anyhow::Result<()> {
+/// Serve the protocol on `connection` until `exit`: the stdio server, tests and the fuzz
+/// target drive this.
+pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let utf8 = (params.capabilities.general.as_ref())

@@ -58,3 +58,17 @@ fn definition_references_and_component_sources() {
         hover.markdown
     );
 }
+
+/// Found by the `lsp` fuzz target: completion right after a multi-byte character.
+#[test]
+fn completion_after_a_multibyte_character() {
+    let (mut host, _log) = logged_host();
+    let text = "\u{feff}x = 1\ny = \u{e9}.\n";
+    set_program(&mut host, "mb", &[("main.pp", text)]);
+    let analysis = host.analysis();
+    for offset in 0..=text.len() {
+        if text.is_char_boundary(offset) {
+            let _ = analysis.completions("mb/main.pp", TextSize::from(offset as u32));
+        }
+    }
+}
