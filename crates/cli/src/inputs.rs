@@ -11,6 +11,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The file extensions `pcl parse` and `pcl fmt` pick up when walking a directory.
+pub(crate) const SOURCE_EXTENSIONS: &[&str] = &["pp", "hcl", "tf"];
+
 /// The name standard input goes by in messages.
 pub(crate) const STDIN_NAME: &str = "<stdin>";
 

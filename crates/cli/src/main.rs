@@ -9,6 +9,7 @@
 
 mod check_cmd;
 mod explain_cmd;
+mod fmt_cmd;
 mod inputs;
 mod parse_cmd;
 mod programs;
@@ -31,8 +32,8 @@ Exit codes:
   1  the input has errors
   2  usage or IO error";
 
-/// The pcl front-end for Pulumi's PCL: check programs, parse files, read package schemas
-/// and try the type system.
+/// The pcl front-end for Pulumi's PCL: check programs, format and parse files, read package
+/// schemas and try the type system.
 #[derive(Parser)]
 #[command(name = "pcl", version, after_help = EXIT_CODES, propagate_version = true)]
 struct Cli {
@@ -47,6 +48,7 @@ struct Cli {
 enum Command {
     Check(check_cmd::CheckArgs),
     Types(types_cmd::TypesArgs),
+    Fmt(fmt_cmd::FmtArgs),
     Parse(parse_cmd::ParseArgs),
     Schema(schema_cmd::SchemaArgs),
     Type(type_cmd::TypeArgs),
@@ -94,6 +96,7 @@ fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check(args) => check_cmd::run(args, cli.color),
         Command::Types(args) => types_cmd::run(args, cli.color),
+        Command::Fmt(args) => fmt_cmd::run(args, cli.color),
         Command::Parse(args) => parse_cmd::run(args, cli.color),
         Command::Schema(args) => schema_cmd::run(args, cli.color),
         Command::Type(args) => type_cmd::run(args),

@@ -8,12 +8,9 @@ use std::time::Instant;
 
 use pcl_diagnostics::{FileId, Severity};
 
-use crate::inputs;
+use crate::inputs::{self, SOURCE_EXTENSIONS};
 use crate::print_out;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals};
-
-/// File extensions `pcl parse` picks up when walking a directory.
-const SOURCE_EXTENSIONS: &[&str] = &["pp", "hcl", "tf"];
 
 /// Parse PCL (and any HCL) files and report syntax errors.
 #[derive(clap::Args)]

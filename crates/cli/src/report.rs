@@ -250,6 +250,18 @@ impl Reporter {
     /// The last line of a run over files, on stderr: what was done, how much, how long,
     /// and what was found.
     pub(crate) fn summary(&mut self, verb: &str, totals: &Totals, elapsed: Duration) {
+        self.summary_noting(verb, totals, elapsed, "");
+    }
+
+    /// [`Reporter::summary`] with `note` (what the run did, such as "2 files reformatted")
+    /// before the findings.
+    pub(crate) fn summary_noting(
+        &mut self,
+        verb: &str,
+        totals: &Totals,
+        elapsed: Duration,
+        note: &str,
+    ) {
         let mut findings = match (self.errors, self.warnings) {
             (0, 0) => "no errors".to_owned(),
             (errors, 0) => plural(errors, "error", "errors"),
@@ -266,6 +278,9 @@ impl Reporter {
                 self.files_with_errors,
                 plural(totals.files, "file", "files")
             ));
+        }
+        if !note.is_empty() {
+            findings = format!("{note}, {findings}");
         }
         let _ = writeln!(
             self.stderr,

@@ -1,0 +1,92 @@
+//! Snapshot tests over `tests/data/fmt/*.pp` (each formatted into the `.fmt` file beside
+//! it, which must also be a fixed point), and the invariants on the shared corpus: every
+//! file formats idempotently and keeps its significant tokens.
+
+use pcl_syntax::{LexedText, SyntaxKind};
+
+use crate::format;
+
+/// The tokens that carry meaning: everything but whitespace, with their text.
+fn significant_tokens(text: &str) -> Vec<(SyntaxKind, String)> {
+    let lexed = LexedText::new(text);
+    (0..lexed.len())
+        .filter(|&idx| lexed.kind(idx) != SyntaxKind::WHITESPACE)
+        .map(|idx| (lexed.kind(idx), lexed.text(idx).to_owned()))
+        .collect()
+}
+
+/// Checks the formatter's promises on one text that parses; returns the formatted text.
+fn assert_formats_soundly(name: &str, text: &str) -> String {
+    let formatted = match format(text) {
+        Ok(formatted) => formatted,
+        Err(errors) => panic!("{name}: a file without syntax errors was refused: {errors:?}"),
+    };
+    let again = format(&formatted).unwrap_or_else(|errors| {
+        panic!("{name}: the formatted text does not parse: {errors:?}\n{formatted}")
+    });
+    assert!(again == formatted, "{name}: formatting is not idempotent");
+    assert!(
+        significant_tokens(text) == significant_tokens(&formatted),
+        "{name}: formatting changed the tokens"
+    );
+    assert_eq!(
+        text.lines().count(),
+        formatted.lines().count(),
+        "{name}: formatting changed the number of lines"
+    );
+    formatted
+}
+
+#[test]
+fn fixtures() {
+    let dir = pcl_test_utils::test_data_dir().join("fmt");
+    let fixtures = pcl_test_utils::files_with_extensions(&dir, &["pp"]);
+    assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
+    for path in fixtures {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let name = path.display().to_string();
+        let formatted = assert_formats_soundly(&name, &text);
+        assert_matches_snapshot(&path.with_extension("fmt"), &formatted);
+    }
+}
+
+/// Compares with the snapshot byte for byte (expect-test would normalize `\r\n`);
+/// `UPDATE_EXPECT=1` rewrites it.
+fn assert_matches_snapshot(path: &std::path::Path, actual: &str) {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(path, actual).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        expected == actual,
+        "{} differs (UPDATE_EXPECT=1 rewrites it):\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+#[test]
+fn a_file_with_syntax_errors_is_refused() {
+    let errors = format("a = {\n  b =\n").err().unwrap_or_default();
+    assert!(!errors.is_empty());
+}
+
+#[test]
+fn the_corpus_formats_idempotently_and_keeps_its_tokens() {
+    let Some(corpus) = pcl_test_utils::corpus_dir() else {
+        panic!("the shared corpus is missing: set PCL_CORPUS");
+    };
+    let files = pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]);
+    let mut formatted = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        if !pcl_syntax::parse(&text).errors().is_empty() {
+            continue;
+        }
+        assert_formats_soundly(&path.display().to_string(), &text);
+        formatted += 1;
+    }
+    assert!(300 < formatted, "only {formatted} corpus files formatted");
+}

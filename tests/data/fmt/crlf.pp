@@ -1,0 +1,4 @@
+a = 1
+bb = {
+  c   = 2 # comment
+}

@@ -1,0 +1,6 @@
+a = "${ b }-${c.d}"
+e = "prefix ${ join( ",", [ "x", "y" ] ) } suffix"
+f = "%{ for x in xs ~} ${x} %{~ endfor }"
+g = "%{ if cond }yes%{ else }no%{ endif }"
+h = "${ { a = 1 } }"
+i = "$${escaped} %%{escaped}"
