@@ -387,3 +387,99 @@ fn references_rename_completion_and_quick_fixes() {
     client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
     assert!(client.child.wait().expect("the server exits").success());
 }
+
+/// `text` with LSP edits applied (positions in UTF-16 code units, as negotiated by a
+/// client that offers no encoding).
+fn apply_lsp_edits(text: &str, edits: &Value) -> String {
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap_or(0) as usize;
+        let character = position["character"].as_u64().unwrap_or(0) as usize;
+        let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        let line_text = &text[line_start..];
+        let within = line_text
+            .char_indices()
+            .find(|&(_, ch)| {
+                let reached = units >= character;
+                units += ch.len_utf16();
+                reached
+            })
+            .map_or(line_text.len(), |(idx, _)| idx);
+        line_start + within
+    };
+    let mut ranges: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|edit| {
+            let start = offset(&edit["range"]["start"]);
+            let end = offset(&edit["range"]["end"]);
+            (
+                start,
+                end,
+                edit["newText"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    ranges.sort();
+    let mut res = text.to_owned();
+    for (start, end, new_text) in ranges.into_iter().rev() {
+        res.replace_range(start..end, &new_text);
+    }
+    res
+}
+
+#[test]
+fn formatting_and_range_formatting() {
+    let dir = std::env::temp_dir().join(format!("pcl-lsp-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let text = "tags = {\n  \"héllo\"= \"wörld\"\n   b   = 2\n}\nx=1\n";
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    let options = json!({ "tabSize": 2, "insertSpaces": true });
+    let whole = client.request(
+        2,
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": options }),
+    );
+    assert_eq!(
+        apply_lsp_edits(text, &whole["result"]),
+        "tags = {\n  \"héllo\" = \"wörld\"\n  b       = 2\n}\nx = 1\n",
+        "{whole}"
+    );
+    let last_line = client.request(
+        3,
+        "textDocument/rangeFormatting",
+        json!({
+            "textDocument": { "uri": uri }, "options": options,
+            "range": { "start": { "line": 4, "character": 0 }, "end": { "line": 4, "character": 3 } },
+        }),
+    );
+    assert_eq!(
+        apply_lsp_edits(text, &last_line["result"]),
+        "tags = {\n  \"héllo\"= \"wörld\"\n   b   = 2\n}\nx = 1\n",
+        "{last_line}"
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": "broken = {\n" }],
+        }}),
+    );
+    let refused = client.request(
+        4,
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": uri }, "options": options }),
+    );
+    assert!(refused["result"].is_null(), "{refused}");
+    client.request(5, "shutdown", Value::Null);
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(client.child.wait().expect("the server exits").success());
+}

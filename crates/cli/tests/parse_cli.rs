@@ -3,61 +3,13 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use expect_test::expect;
 
-use expect_test::{Expect, expect};
+use common::{check, pcl, pcl_with_stdin};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn pcl(args: &[&str], cwd: &Path) -> Run {
-    pcl_with_stdin(args, cwd, b"")
-}
-
-/// Runs pcl with `stdin` as standard input; the summary's time reads `<time>`.
-fn pcl_with_stdin(args: &[&str], cwd: &Path, stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the pcl binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("stdin is written");
-    }
-    let output = child.wait_with_output().expect("the pcl binary runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: common::without_times(&String::from_utf8_lossy(&output.stderr)),
-    }
-}
-
-/// A fresh directory holding `files` (relative path, bytes).
-fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-parse-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    for (path, bytes) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("files have parents")).expect("mkdir");
-        std::fs::write(path, bytes).expect("write");
-    }
-    dir
-}
-
-fn check(run: &Run, code: i32, stdout: Expect, stderr: Expect) {
-    assert_eq!(run.code, code, "stderr: {}", run.stderr);
-    stdout.assert_eq(&run.stdout);
-    stderr.assert_eq(&run.stderr);
+/// A fresh directory for one test, holding `files` (relative path, bytes).
+fn scratch(name: &str, files: &[(&str, &[u8])]) -> std::path::PathBuf {
+    common::scratch(&format!("parse-{name}"), files)
 }
 
 #[test]

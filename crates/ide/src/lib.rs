@@ -13,6 +13,7 @@
 //!   length of a chain of references.
 
 mod analysis;
+mod formatting;
 mod host;
 mod navigation;
 mod suppress;
@@ -22,6 +23,7 @@ mod tests;
 use pcl_types::{Name, NamedObject, Ty};
 
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
+pub use formatting::FormatEdit;
 pub use host::{AnalysisHost, ProgramId, normalise_dir};
 pub use navigation::{
     FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference, SignatureHelp, TokenClass,

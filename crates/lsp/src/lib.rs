@@ -11,6 +11,8 @@
 //! dot, resource types in a type label), quick fixes from the diagnostics' fixes, folding
 //! and selection ranges, document and workspace symbols, inlay hints (types of locals and
 //! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
+//! formatting and range formatting (the formatter's minimal whitespace edits; none for a
+//! document with syntax errors),
 //! `didChangeWatchedFiles` (program directories reloaded), `initializationOptions`
 //! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
 //! positions when the client offers them (else UTF-16). Unknown requests get
@@ -24,8 +26,7 @@
 //!
 //! Not yet (the language-server issue): tests that force the two cancellation races,
 //! schema files changing on disk, workspace folders and `workspace/configuration`,
-//! completion in object literals that are not resource inputs, formatting (no formatter
-//! yet). The message loop has a fuzz target (`cargo xtask fuzz lsp`).
+//! completion in object literals that are not resource inputs. The message loop has a fuzz target (`cargo xtask fuzz lsp`).
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.

@@ -15,9 +15,9 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
-    FoldingRangeRequest, GotoDefinition, HoverRequest, InlayHintRequest, PrepareRenameRequest,
-    References, Rename, Request as _, SelectionRangeRequest, SemanticTokensFullRequest,
-    SignatureHelpRequest, WorkspaceSymbolRequest,
+    FoldingRangeRequest, Formatting, GotoDefinition, HoverRequest, InlayHintRequest,
+    PrepareRenameRequest, RangeFormatting, References, Rename, Request as _, SelectionRangeRequest,
+    SemanticTokensFullRequest, SignatureHelpRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbol, DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents,
@@ -109,6 +109,8 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         completion_provider: Some(lsp_types::CompletionOptions::default()),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(
             lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
@@ -551,6 +553,23 @@ impl Snapshot {
                     Err(error) => invalid(id, &error),
                 }
             }
+            Formatting::METHOD => {
+                match serde_json::from_value::<lsp_types::DocumentFormattingParams>(params) {
+                    Ok(params) => {
+                        Response::new_ok(id, self.formatting(&params.text_document.uri, None))
+                    }
+                    Err(error) => invalid(id, &error),
+                }
+            }
+            RangeFormatting::METHOD => {
+                match serde_json::from_value::<lsp_types::DocumentRangeFormattingParams>(params) {
+                    Ok(params) => Response::new_ok(
+                        id,
+                        self.formatting(&params.text_document.uri, Some(params.range)),
+                    ),
+                    Err(error) => invalid(id, &error),
+                }
+            }
             FoldingRangeRequest::METHOD => {
                 match serde_json::from_value::<lsp_types::FoldingRangeParams>(params) {
                     Ok(params) => Response::new_ok(id, self.folding(&params.text_document.uri)),
@@ -854,6 +873,33 @@ impl Snapshot {
             }
         }
         actions
+    }
+
+    /// The formatter's edits for the document (within `range` when given); `null` for a
+    /// document with syntax errors, which is left as it is.
+    fn formatting(
+        &self,
+        uri: &Url,
+        range: Option<lsp_types::Range>,
+    ) -> Option<Vec<lsp_types::TextEdit>> {
+        let document = self.documents.get(uri)?;
+        let index = LineIndex::new(&document.text);
+        let range = range.map(|range| {
+            let start = index.offset(range.start, self.encoding);
+            let end = index.offset(range.end, self.encoding).max(start);
+            pcl_diagnostics::TextRange::new((start as u32).into(), (end as u32).into())
+        });
+        let edits = self
+            .analysis
+            .formatting_edits(&document.path, range)
+            .ok()??;
+        let edits = edits
+            .into_iter()
+            .map(|edit| {
+                lsp_types::TextEdit::new(index.range(edit.range, self.encoding), edit.replacement)
+            })
+            .collect();
+        Some(edits)
     }
 
     fn folding(&self, uri: &Url) -> Vec<lsp_types::FoldingRange> {
