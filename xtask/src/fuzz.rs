@@ -23,6 +23,7 @@ const TARGETS: &[(&str, Seeds)] = &[
     ("schema", Seeds::Schemas),
     ("check", Seeds::Programs),
     ("lsp", Seeds::None),
+    ("fmt", Seeds::Programs),
 ];
 
 #[derive(Clone, Copy)]

@@ -9,6 +9,8 @@
 //!   in `DIR/schemas/gen-1.0.0.json`: `pcl check --schema-dir DIR/schemas DIR`.
 //! - `hcl-compare --go BIN PATH...`: our parser beside Go's hclsyntax on real files (see
 //!   [`hcl_compare`]); exits 1 when they disagree on a file.
+//! - `fmt-compare --hclwrite BIN [--perturb N] PATH...`: our formatter beside
+//!   `hclwrite.Format` byte for byte (see [`fmt_compare`]); exits 1 below 99% identical.
 //! - `check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE]
 //!   [--bless] [--json OUT] [--jobs N] PATH...`: checks every program under the PATHs in
 //!   parallel, with a summary, against a baseline (see [`check`]).
@@ -19,6 +21,7 @@
 
 mod bench_report;
 mod check;
+mod fmt_compare;
 mod fuzz;
 mod hcl_compare;
 #[cfg(test)]
@@ -33,9 +36,10 @@ const USAGE: &str = "usage:
   cargo xtask gen-program [--shape config|templates|nested] [--bytes N] [--seed S] -o FILE
   cargo xtask gen-program --resources N [--files F] [--seed S] -o DIR
   cargo xtask hcl-compare --go BIN PATH...
+  cargo xtask fmt-compare --hclwrite BIN [--perturb N] PATH...
   cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
   cargo xtask bench-report [--quick] [--go BIN]
-  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check|lsp] [--time SECONDS]";
+  cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check|lsp|fmt] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {
@@ -44,6 +48,12 @@ fn main() -> anyhow::Result<()> {
         Some((command, rest)) if command == "gen-program" => gen_program(rest),
         Some((command, rest)) if command == "hcl-compare" => {
             if !hcl_compare::run(rest)? {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+        Some((command, rest)) if command == "fmt-compare" => {
+            if !fmt_compare::run(rest)? {
                 std::process::exit(1);
             }
             Ok(())

@@ -90,3 +90,21 @@ fn the_corpus_formats_idempotently_and_keeps_its_tokens() {
     }
     assert!(300 < formatted, "only {formatted} corpus files formatted");
 }
+
+/// Inputs the `fmt` fuzz target found (`tests/data/fuzz/fmt/`), checked as it checks them.
+#[test]
+fn fuzz_regressions() {
+    let dir = pcl_test_utils::test_data_dir().join("fuzz").join("fmt");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if pcl_syntax::parse(text).errors().is_empty() {
+            assert_formats_soundly(&entry.path().display().to_string(), text);
+        }
+    }
+}
