@@ -9,8 +9,8 @@ use std::time::Instant;
 use pcl_diagnostics::{FileId, Severity};
 
 use crate::inputs::{self, SOURCE_EXTENSIONS};
-use crate::print_out;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals};
+use crate::{BackgroundDrop, print_out};
 
 /// Parse PCL (and any HCL) files and report syntax errors.
 #[derive(clap::Args)]
@@ -51,12 +51,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
     }
     let headers = args.tree && inputs.len() > 1;
     let mut totals = Totals::default();
-    // Freeing a big tree costs a third of a parse: trees are dropped on another thread,
-    // and whatever is left when the run ends goes with the process.
-    let (dropper, trees) = std::sync::mpsc::channel::<pcl_syntax::Parse>();
-    let _ = std::thread::Builder::new()
-        .name("drop trees".to_owned())
-        .spawn(move || trees.into_iter().for_each(drop));
+    let trees = BackgroundDrop::start();
     for input in &inputs {
         let file = match input.read() {
             Ok(file) => file,
@@ -80,9 +75,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
             .map(|error| error.to_diagnostic(FileId(0)))
             .collect();
         reporter.file(&file, &diagnostics);
-        if let Err(unsent) = dropper.send(parse) {
-            std::mem::forget(unsent.0);
-        }
+        trees.drop_later(parse);
     }
     if !args.output.quiet {
         reporter.summary("parsed", &totals, start.elapsed());

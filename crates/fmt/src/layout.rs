@@ -89,7 +89,7 @@ fn indent(tokens: &mut [FormatToken], lines: &[Line]) {
             net += net_brackets(&tokens[assign.clone()]);
         }
         if net > 0 {
-            tokens[first].spaces_before = 2 * levels.len();
+            tokens[first].spaces_before = 2 * levels.len() as u32;
             levels.push(net);
             continue;
         }
@@ -104,7 +104,7 @@ fn indent(tokens: &mut [FormatToken], lines: &[Line]) {
                 closed = 0;
             }
         }
-        tokens[first].spaces_before = 2 * levels.len();
+        tokens[first].spaces_before = 2 * levels.len() as u32;
     }
 }
 
@@ -124,7 +124,7 @@ fn space_cell(tokens: &mut [FormatToken], cell: Range<usize>, text: &str) {
     for idx in cell.start..cell.end.saturating_sub(1) {
         let before = (cell.start < idx).then(|| &tokens[idx - 1]);
         let spaced = space_after(text, &tokens[idx], before, &tokens[idx + 1]);
-        tokens[idx + 1].spaces_before = usize::from(spaced);
+        tokens[idx + 1].spaces_before = u32::from(spaced);
     }
 }
 
@@ -160,7 +160,7 @@ fn space_after(
         }
         // `for x in [a]`: `in` after an identifier is the keyword, not a value to index.
         _ if this == C::Ident
-            && &text[subject.start..subject.end] == "in"
+            && subject.text(text) == "in"
             && before.is_some_and(|before| before.class == C::Ident) =>
         {
             true
@@ -262,7 +262,8 @@ fn align(tokens: &mut [FormatToken], lines: &[Line], text: &str) {
 fn align_assignments(tokens: &mut [FormatToken], run: &[Line], widest: usize, text: &str) {
     for line in run {
         if let Some(assign) = &line.assign {
-            tokens[assign.start].spaces_before = widest - columns(tokens, &line.lead, text) + 1;
+            tokens[assign.start].spaces_before =
+                (widest - columns(tokens, &line.lead, text) + 1) as u32;
         }
     }
 }
@@ -275,7 +276,7 @@ fn align_comments(
 ) {
     for line in run {
         if let Some(comment) = &line.comment {
-            tokens[comment.start].spaces_before = widest - width(tokens, line) + 1;
+            tokens[comment.start].spaces_before = (widest - width(tokens, line) + 1) as u32;
         }
     }
 }
@@ -295,9 +296,9 @@ fn columns(tokens: &[FormatToken], cell: &Range<usize>, text: &str) -> usize {
     tokens[cell.clone()]
         .iter()
         .map(|token| {
-            let token_text = &text[token.start..token.end];
+            let token_text = token.text(text);
             let crlf = token_text.matches("\r\n").count();
-            token.spaces_before + token_text.chars().count() - crlf
+            token.spaces_before as usize + token_text.chars().count() - crlf
         })
         .sum()
 }

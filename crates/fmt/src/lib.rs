@@ -5,22 +5,25 @@
 //! output with `terraform fmt`'s, so we follow hclwrite's rules exactly, and hclwrite works
 //! on the flat token sequence, one line at a time (indentation from the net count of
 //! brackets a line opens, spacing from each token's neighbours, `=` and trailing comments
-//! aligned across consecutive lines). The tree is used only to classify tokens the way
-//! hclsyntax's scanner does (a `}` closing `${` is not an object's `}`); see `tokens`.
+//! aligned across consecutive lines). The tree is needed only to know that the file has no
+//! syntax errors; tokens come from the lexer, classified as hclsyntax's scanner does (a `}`
+//! closing `${` is not an object's `}`); see `tokens`.
 //!
 //! Architecture invariants:
 //! - Formatting changes only the spaces and tabs between tokens on a line (never newlines,
 //!   comments, template text or heredoc contents), so the significant tokens are the same
 //!   before and after, and a file has as many lines after formatting as before.
-//! - Callers format only files without syntax errors: `format` refuses them, `edits`
-//!   documents the precondition.
+//! - Callers format only files without syntax errors: `format` refuses them, `layout` and
+//!   `edits` document the precondition.
 //! - The result is a list of minimal edits (one per whitespace gap that changes), which is
 //!   what an editor wants; `format` applies them.
 
 mod layout;
 mod tokens;
 
-use pcl_syntax::{Parse, SyntaxError, TextRange, TextSize};
+use std::ops::Range;
+
+use pcl_syntax::{SyntaxError, TextRange, TextSize};
 
 /// One change: replace the whitespace in `range` of the original text by `replacement`
 /// (only spaces, possibly empty).
@@ -33,28 +36,38 @@ pub struct FormatEdit {
 /// The canonical form of `text`, or its syntax errors when it has any (a file that does
 /// not parse is left as it is).
 pub fn format(text: &str) -> Result<String, Vec<SyntaxError>> {
-    let parse = pcl_syntax::parse(text);
-    if !parse.errors().is_empty() {
-        return Err(parse.errors().to_vec());
+    let errors = pcl_syntax::syntax_errors(text);
+    if !errors.is_empty() {
+        return Err(errors);
     }
-    Ok(apply_edits(text, &edits(&parse, text)))
+    Ok(layout(text))
 }
 
-/// The edits that bring `text` (whose parse is `parse`, without syntax errors) into the
-/// canonical layout, in source order and not overlapping; empty when it already is.
-pub fn edits(parse: &Parse, text: &str) -> Vec<FormatEdit> {
-    let mut tokens = tokens::format_tokens(&parse.syntax_node());
-    layout::lay_out(&mut tokens, text);
+/// The canonical form of `text`, which parses without errors (for callers that know it
+/// does; on text with errors the result is defined but not meaningful).
+pub fn layout(text: &str) -> String {
+    let mut res = String::with_capacity(text.len() + text.len() / 8);
+    for_each_gap(text, |gap, spaces, token_end| {
+        push_spaces(&mut res, spaces);
+        res.push_str(&text[gap.end..token_end]);
+    });
+    res
+}
+
+/// The edits that bring `text` (which parses without errors) into the canonical layout,
+/// in source order and not overlapping; empty when it already is.
+pub fn edits(text: &str) -> Vec<FormatEdit> {
     let mut res = Vec::new();
-    let mut gap_start = 0;
-    for token in &tokens {
-        push_gap_edit(&mut res, text, gap_start, token.start, token.spaces_before);
-        gap_start = token.end;
-    }
-    // What follows the last token (spaces without a newline at the end of the file) is
-    // kept as that many spaces, as hclwrite keeps the spaces before its end-of-file token.
-    let tail = text.len() - gap_start;
-    push_gap_edit(&mut res, text, gap_start, text.len(), tail);
+    for_each_gap(text, |gap, spaces, _| {
+        let old = &text[gap.clone()];
+        if old.len() == spaces && old.bytes().all(|byte| byte == b' ') {
+            return;
+        }
+        res.push(FormatEdit {
+            range: TextRange::new(offset(gap.start), offset(gap.end)),
+            replacement: " ".repeat(spaces),
+        });
+    });
     res
 }
 
@@ -75,16 +88,32 @@ pub fn apply_edits(text: &str, edits: &[FormatEdit]) -> String {
     res
 }
 
-fn push_gap_edit(acc: &mut Vec<FormatEdit>, text: &str, start: usize, end: usize, spaces: usize) {
-    let gap = &text[start..end];
-    if gap.len() == spaces && gap.bytes().all(|byte| byte == b' ') {
-        return;
+/// Calls `visit(gap, spaces, token_end)` for every whitespace gap of `text` in order (the
+/// gap before each token, then what follows the last one) with the number of spaces the
+/// layout puts there and the end of the token after the gap (the token is
+/// `text[gap.end..token_end]`; empty after the last gap).
+fn for_each_gap(text: &str, mut visit: impl FnMut(Range<usize>, usize, usize)) {
+    let mut tokens = tokens::format_tokens(text);
+    layout::lay_out(&mut tokens, text);
+    let mut gap_start = 0;
+    for token in &tokens {
+        let (start, end) = (token.start as usize, token.end as usize);
+        visit(gap_start..start, token.spaces_before as usize, end);
+        gap_start = end;
     }
-    let range = TextRange::new(offset(start), offset(end));
-    acc.push(FormatEdit {
-        range,
-        replacement: " ".repeat(spaces),
-    });
+    // What follows the last token (spaces without a newline at the end of the file) is
+    // kept as that many spaces, as hclwrite keeps the spaces before its end-of-file token.
+    visit(gap_start..text.len(), text.len() - gap_start, text.len());
+}
+
+fn push_spaces(acc: &mut String, n_spaces: usize) {
+    const SPACES: &str = "                                ";
+    let mut left = n_spaces;
+    while 0 < left {
+        let chunk = left.min(SPACES.len());
+        acc.push_str(&SPACES[..chunk]);
+        left -= chunk;
+    }
 }
 
 fn offset(byte: usize) -> TextSize {

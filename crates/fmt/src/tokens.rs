@@ -1,4 +1,4 @@
-//! The token sequence the layout works on: the tree's tokens without whitespace,
+//! The token sequence the layout works on: the lexer's tokens without whitespace,
 //! classified and joined the way hclsyntax's scanner sees them, because hclwrite's rules
 //! are written in terms of that scanner's tokens.
 //!
@@ -7,7 +7,7 @@
 //! tokens; a `}` that closes `${` or `%{` is a template-sequence end, not a brace; quoted
 //! and heredoc template text are literals.
 
-use pcl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken};
+use pcl_syntax::{LexedText, SyntaxKind};
 
 /// What a token is, for the layout rules (hclsyntax's token types, as far as the rules
 /// tell them apart).
@@ -57,16 +57,20 @@ pub(crate) enum Class {
 }
 
 /// One token of the layout: where it is in the original text and how many spaces the
-/// layout puts before it.
+/// layout puts before it (offsets fit in 32 bits, as the tree's do; 16 bytes a token).
 #[derive(Debug, Clone)]
 pub(crate) struct FormatToken {
     pub(crate) class: Class,
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) spaces_before: usize,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) spaces_before: u32,
 }
 
 impl FormatToken {
+    pub(crate) fn text<'a>(&self, text: &'a str) -> &'a str {
+        &text[self.start as usize..self.end as usize]
+    }
+
     /// The changes in bracket depth it makes (hclwrite's `tokenBracketChange`).
     pub(crate) fn bracket_change(&self) -> i32 {
         match self.class {
@@ -88,74 +92,71 @@ impl FormatToken {
     }
 }
 
-/// The layout tokens of a tree, in source order.
-pub(crate) fn format_tokens(root: &SyntaxNode) -> Vec<FormatToken> {
-    let mut res: Vec<FormatToken> = Vec::new();
-    let mut tokens = root
-        .descendants_with_tokens()
-        .filter_map(|element| element.into_token())
-        .filter(|token| token.kind() != SyntaxKind::WHITESPACE)
-        .peekable();
-    while let Some(token) = tokens.next() {
-        let range = token.text_range();
-        let (start, mut end) = (usize::from(range.start()), usize::from(range.end()));
-        let next_adjacent = |next: Option<&SyntaxToken>, kind: SyntaxKind| {
-            next.is_some_and(|next| next.kind() == kind && next.text_range().start() == range.end())
-        };
-        let class = match token.kind() {
-            SyntaxKind::COMMENT if !token.text().starts_with("/*") => {
-                if next_adjacent(tokens.peek(), SyntaxKind::NEWLINE) {
-                    end = tokens
-                        .next()
-                        .map_or(end, |newline| usize::from(newline.text_range().end()));
-                    Class::LineComment
+/// The layout tokens of `text` (which parses without errors), in source order.
+///
+/// From the lexer, not the tree: a walk of the tree costs more than the whole layout, and
+/// what the tree would tell (which `}` closes a template sequence) a stack of open braces
+/// tells as well, as it does hclsyntax's scanner.
+pub(crate) fn format_tokens(text: &str) -> Vec<FormatToken> {
+    let lexed = LexedText::new(text);
+    let kinds = lexed.kinds();
+    let mut res = Vec::with_capacity(kinds.len() / 2);
+    // For each open `{`, `${` or `%{`: whether it opens a template sequence.
+    let mut open_braces: Vec<bool> = Vec::new();
+    let mut idx = 0;
+    while idx < kinds.len() {
+        let kind = kinds[idx];
+        let range = lexed.range(idx);
+        let (start, mut end) = (u32::from(range.start()), u32::from(range.end()));
+        // Whether the next token is of `kind` and touches this one: then it joins this one.
+        let next_is = |next: SyntaxKind| kinds.get(idx + 1) == Some(&next);
+        let (class, joins_next) = match kind {
+            SyntaxKind::WHITESPACE => {
+                idx += 1;
+                continue;
+            }
+            SyntaxKind::COMMENT if !lexed.text(idx).starts_with("/*") => {
+                if next_is(SyntaxKind::NEWLINE) {
+                    (Class::LineComment, true)
                 } else {
-                    Class::Comment
+                    (Class::Comment, false)
                 }
             }
-            SyntaxKind::INTERP_START | SyntaxKind::DIRECTIVE_START => {
-                if next_adjacent(tokens.peek(), SyntaxKind::TILDE) {
-                    end = tokens
-                        .next()
-                        .map_or(end, |tilde| usize::from(tilde.text_range().end()));
-                }
-                if token.kind() == SyntaxKind::INTERP_START {
-                    Class::TemplateInterp
-                } else {
-                    Class::TemplateControl
-                }
+            SyntaxKind::INTERP_START => {
+                open_braces.push(true);
+                (Class::TemplateInterp, next_is(SyntaxKind::TILDE))
             }
-            SyntaxKind::TILDE if next_adjacent(tokens.peek(), SyntaxKind::R_CURLY) => {
-                end = tokens
-                    .next()
-                    .map_or(end, |brace| usize::from(brace.text_range().end()));
-                Class::TemplateSeqEnd
+            SyntaxKind::DIRECTIVE_START => {
+                open_braces.push(true);
+                (Class::TemplateControl, next_is(SyntaxKind::TILDE))
             }
-            SyntaxKind::R_CURLY if closes_template_sequence(&token) => Class::TemplateSeqEnd,
-            kind => class_of(kind),
+            SyntaxKind::L_CURLY => {
+                open_braces.push(false);
+                (Class::OpenBrace, false)
+            }
+            SyntaxKind::TILDE if next_is(SyntaxKind::R_CURLY) => {
+                open_braces.pop();
+                (Class::TemplateSeqEnd, true)
+            }
+            SyntaxKind::R_CURLY => match open_braces.pop() {
+                Some(true) => (Class::TemplateSeqEnd, false),
+                _ => (Class::CloseBrace, false),
+            },
+            kind => (class_of(kind), false),
         };
+        if joins_next {
+            idx += 1;
+            end = u32::from(lexed.range(idx).end());
+        }
         res.push(FormatToken {
             class,
             start,
             end,
             spaces_before: 0,
         });
+        idx += 1;
     }
     res
-}
-
-fn closes_template_sequence(token: &SyntaxToken) -> bool {
-    token.parent().is_some_and(|parent| {
-        matches!(
-            parent.kind(),
-            SyntaxKind::TEMPLATE_INTERP
-                | SyntaxKind::TEMPLATE_IF_DIRECTIVE
-                | SyntaxKind::TEMPLATE_ELSE_DIRECTIVE
-                | SyntaxKind::TEMPLATE_ENDIF_DIRECTIVE
-                | SyntaxKind::TEMPLATE_FOR_DIRECTIVE
-                | SyntaxKind::TEMPLATE_ENDFOR_DIRECTIVE
-        )
-    })
 }
 
 fn class_of(kind: SyntaxKind) -> Class {

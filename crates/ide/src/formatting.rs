@@ -23,7 +23,7 @@ impl Analysis {
             if !parse.errors().is_empty() {
                 return None;
             }
-            let mut edits = pcl_fmt::edits(parse, file.text(db));
+            let mut edits = pcl_fmt::edits(file.text(db));
             if let Some(range) = range {
                 edits.retain(|edit| touches(range, edit.range));
             }

@@ -94,12 +94,29 @@ pub fn parse(text: &str) -> Parse {
 }
 
 /// [`parse`] with a given step limit: tests force the limit with a small one.
+/// The syntax errors of `text`, as `parse(text).errors()` has them, without building the
+/// tree (for passes that need only to know that a file is well formed, such as the
+/// formatter's).
+pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
+    let lexed = LexedText::new(text);
+    let mut parser = parser::Parser::new(parser::Input::new(&lexed), parser::PARSER_STEP_LIMIT);
+    grammar::source_file(&mut parser);
+    let (_, parse_errors) = parser.finish();
+    all_errors(&lexed, parse_errors)
+}
+
 fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let lexed = LexedText::new(text);
     let mut parser = parser::Parser::new(parser::Input::new(&lexed), step_limit);
     grammar::source_file(&mut parser);
     let (events, parse_errors) = parser.finish();
     let green = syntax_node::build_tree(&lexed, events);
+    let errors = all_errors(&lexed, parse_errors);
+    Parse { green, errors }
+}
+
+/// The lexer's and the parser's errors, one per cause, sorted by position.
+fn all_errors(lexed: &LexedText<'_>, parse_errors: Vec<SyntaxError>) -> Vec<SyntaxError> {
     let lex_errors = lexed.errors().iter().map(|err| SyntaxError {
         code: err.code,
         range: err.range,
@@ -144,5 +161,5 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let mut errors: Vec<SyntaxError> = lex_errors.into_iter().chain(parse_errors).collect();
     errors.sort_by_key(|err| (err.range.start(), err.range.end()));
     errors.dedup();
-    Parse { green, errors }
+    errors
 }

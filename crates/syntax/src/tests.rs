@@ -417,3 +417,15 @@ fn fuzz_regressions() {
     }
     assert!(checked > 0, "no fuzz regression fixtures found");
 }
+
+#[test]
+fn syntax_errors_without_a_tree_are_the_parse_errors() {
+    for text in [
+        "a = 1\n",
+        "a = {\n  b =\n",
+        "x = <<EOT\n${a\nEOT\n",
+        "@ = 1\n}\n",
+    ] {
+        assert_eq!(crate::syntax_errors(text), parse(text).errors(), "{text:?}");
+    }
+}
