@@ -1,4 +1,5 @@
-//! `cargo xtask bench-report [--quick] [--go BIN]`: one table of the front-end's figures,
+//! `cargo xtask bench-report [--quick] [--go BIN] [--hclwrite BIN]`: tables of the
+//! front-end's figures,
 //! measured in one run: for generated programs of 1k, 10k and 100k resources (`--quick`:
 //! 1k and 10k), each in one file and in 100 files, the whole-process time of `pcl parse`
 //! and `pcl check` (release build), throughput (MB/s, lines/s), peak memory per source
@@ -6,8 +7,12 @@
 //! cold check from the smallest to the largest size, Go's hclsyntax parsing the same files
 //! as a whole process when its driver is built (`--go BIN`, default
 //! `/tmp/hclbench-go`, from `../shared/tools/hclsyntax-bench/build.sh`), and the
-//! incremental/cold ratios of `cargo bench --bench check` (divan, in-process). Writes
-//! `target/bench-report/report.md` and `target/bench-report/chart.svg`.
+//! incremental/cold ratios of `cargo bench --bench check` (divan, in-process). The formatter
+//! table times `pcl fmt --check` as a whole process beside HashiCorp's hclwrite on the same
+//! files (`--hclwrite BIN`, default `/tmp/hclwrite-fmt`, from
+//! `../shared/tools/hclwrite-fmt/build.sh`): its `-list` mode's in-process median, and for
+//! one-file programs its whole process too. Writes `target/bench-report/report.md` and
+//! `target/bench-report/chart.svg`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,20 +30,29 @@ struct Measure {
     check: Duration,
     check_peak_kb: u64,
     go_parse: Option<Duration>,
+    fmt: Duration,
+    /// hclwrite's `-list` throughput (in-process, after a warm-up pass), MB/s.
+    hclwrite_in_process: Option<f64>,
+    /// hclwrite formatting the one file as a whole process (one-file programs only).
+    hclwrite_process: Option<Duration>,
 }
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut quick = false;
     let mut go = PathBuf::from("/tmp/hclbench-go");
+    let mut hclwrite = PathBuf::from("/tmp/hclwrite-fmt");
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => quick = true,
             "--go" => go = PathBuf::from(args.next().context("`--go` needs a path")?),
-            other => {
-                bail!("unknown option `{other}`: cargo xtask bench-report [--quick] [--go BIN]")
+            "--hclwrite" => {
+                hclwrite = PathBuf::from(args.next().context("`--hclwrite` needs a path")?)
             }
+            other => bail!(
+                "unknown option `{other}`: cargo xtask bench-report [--quick] [--go BIN] [--hclwrite BIN]"
+            ),
         }
     }
     let root = pcl_test_utils::project_root();
@@ -54,6 +68,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     let pcl = root.join("target/release/pcl");
     let go = go.is_file().then_some(go);
+    let hclwrite = hclwrite.is_file().then_some(hclwrite);
     let sizes: &[usize] = if quick {
         &[1_000, 10_000]
     } else {
@@ -71,7 +86,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             let mut check = Vec::new();
             let mut peak = 0;
             let mut go_parse = Vec::new();
+            let mut fmt = Vec::new();
+            let mut hclwrite_process = Vec::new();
             for _ in 0..rounds {
+                fmt.push(timed(Command::new(&pcl).args(["fmt", "-q", "--check"]).arg(&dir))?.0);
+                if let (Some(hclwrite), [(name, _)]) = (&hclwrite, program.files.as_slice()) {
+                    hclwrite_process.push(timed(Command::new(hclwrite).arg(dir.join(name)))?.0);
+                }
                 parse.push(timed(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?.0);
                 let (time, kb) = timed(
                     Command::new(&pcl)
@@ -93,6 +114,10 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                     );
                 }
             }
+            let hclwrite_in_process = match &hclwrite {
+                Some(hclwrite) => hclwrite_list_mb_s(hclwrite, &dir.join("files.list"), rounds)?,
+                None => None,
+            };
             measures.push(Measure {
                 resources,
                 files,
@@ -102,6 +127,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 check: median(check),
                 check_peak_kb: peak,
                 go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
+                fmt: median(fmt),
+                hclwrite_in_process,
+                hclwrite_process: (!hclwrite_process.is_empty()).then(|| median(hclwrite_process)),
             });
         }
     }
@@ -174,6 +202,22 @@ fn timed(command: &mut Command) -> anyhow::Result<(Duration, u64)> {
         bail!("the command failed: {status}");
     }
     Ok((elapsed, peak))
+}
+
+/// hclwrite's throughput over the files of `list` in its `-list` mode (MB/s, the median of
+/// `rounds` passes after a warm-up), from its `RESULT` line.
+fn hclwrite_list_mb_s(hclwrite: &Path, list: &Path, rounds: usize) -> anyhow::Result<Option<f64>> {
+    let output = Command::new(hclwrite)
+        .arg("-list")
+        .arg(list)
+        .args(["-iters", &rounds.to_string()])
+        .output()
+        .context("cannot run hclwrite-fmt")?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    Ok(stdout
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix("mb_s="))
+        .and_then(|value| value.parse().ok()))
 }
 
 fn median(mut values: Vec<Duration>) -> Duration {
@@ -276,6 +320,7 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
             );
         }
     }
+    report_formatter(&mut out, measures);
     out.push_str("\nIn-process (divan, `cargo bench --bench check`, 10k resources), medians and ratios to the cold check:\n\n| bench | 100 files | 1 file |\n|---|---:|---:|\n");
     let cold: Vec<Option<f64>> = ["100", "1"]
         .iter()
@@ -305,6 +350,54 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The formatter's table: `pcl fmt --check` as a whole process beside `pcl parse` and
+/// hclwrite, and its growth with size.
+fn report_formatter(out: &mut String, measures: &[Measure]) {
+    out.push_str("\nFormatter: `pcl fmt --check` (whole process) beside `pcl parse` and hclwrite (`-list` in-process median; whole process for one file):\n\n");
+    out.push_str("| resources | files | MB | fmt s | fmt MB/s | fmt/parse | hclwrite in-process MB/s | pcl fmt / hclwrite in-process | hclwrite process s | pcl fmt / hclwrite process |\n");
+    out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for m in measures {
+        let fmt_mb_s = mb_per_s(m.bytes, m.fmt);
+        let _ = write!(
+            out,
+            "| {} | {} | {:.1} | {:.3} | {fmt_mb_s:.1} | {:.2}x |",
+            m.resources,
+            m.files,
+            m.bytes as f64 / 1e6,
+            m.fmt.as_secs_f64(),
+            m.fmt.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
+        );
+        match m.hclwrite_in_process {
+            Some(theirs) => {
+                let _ = write!(out, " {theirs:.1} | {:.1}x |", fmt_mb_s / theirs.max(1e-9));
+            }
+            None => out.push_str(" – | – |"),
+        }
+        match m.hclwrite_process {
+            Some(theirs) => {
+                let _ = write!(
+                    out,
+                    " {:.3} | {:.1}x |",
+                    theirs.as_secs_f64(),
+                    theirs.as_secs_f64() / m.fmt.as_secs_f64().max(1e-9)
+                );
+            }
+            None => out.push_str(" – | – |"),
+        }
+        out.push('\n');
+    }
+    for files in [1, 100] {
+        let rows: Vec<&Measure> = measures.iter().filter(|m| m.files == files).collect();
+        if let (Some(first), Some(last)) = (rows.first(), rows.last())
+            && last.bytes > first.bytes
+        {
+            let k = (last.fmt.as_secs_f64() / first.fmt.as_secs_f64()).ln()
+                / (last.bytes as f64 / first.bytes as f64).ln();
+            let _ = writeln!(out, "\nGrowth of `pcl fmt`, {files} file(s): k = {k:.2}");
+        }
+    }
 }
 
 /// A figure of one measure, charted against size.

@@ -14,8 +14,8 @@
 //! - `check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE]
 //!   [--bless] [--json OUT] [--jobs N] PATH...`: checks every program under the PATHs in
 //!   parallel, with a summary, against a baseline (see [`check`]).
-//! - `bench-report [--quick] [--go BIN]`: one table of throughput, memory, growth and
-//!   incremental ratios (see [`bench_report`]).
+//! - `bench-report [--quick] [--go BIN] [--hclwrite BIN]`: tables of throughput, memory,
+//!   growth, the formatter beside hclwrite and incremental ratios (see [`bench_report`]).
 //! - `fuzz [TARGET] [--time SECONDS]`: runs the fuzz targets with libFuzzer and turns
 //!   failures into regression fixtures (see [`fuzz`]).
 
@@ -38,7 +38,7 @@ const USAGE: &str = "usage:
   cargo xtask hcl-compare --go BIN PATH...
   cargo xtask fmt-compare --hclwrite BIN [--perturb N] PATH...
   cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
-  cargo xtask bench-report [--quick] [--go BIN]
+  cargo xtask bench-report [--quick] [--go BIN] [--hclwrite BIN]
   cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check|lsp|fmt] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
