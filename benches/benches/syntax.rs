@@ -1,4 +1,4 @@
-//! Lexer and parser throughput on generated 1 MB and 10 MB programs and on many small files,
+//! Lexer, parser and formatter throughput on generated 1 MB and 10 MB programs and on many small files,
 //! side by side with `hcl-edit` (with its `perf` feature) in the same run.
 //!
 //! `cargo bench -p pcl-benches --bench syntax`; divan prints MB/s per input. Every bench returns
@@ -158,6 +158,16 @@ fn parse(bencher: Bencher<'_, '_>, name: &str) {
     bencher
         .counter(BytesCount::of_str(text))
         .bench(|| pcl_syntax::parse(text));
+}
+
+/// The formatter on the same inputs: checking syntax (no tree) and laying out, so the
+/// ratio to `parse` is what `pcl fmt` costs beside `pcl parse`.
+#[divan::bench(args = input_names(), sample_count = 10, sample_size = 1)]
+fn format(bencher: Bencher<'_, '_>, name: &str) {
+    let text = input(name);
+    bencher
+        .counter(BytesCount::of_str(text))
+        .bench(|| pcl_fmt::format(text));
 }
 
 #[divan::bench(args = input_names(), sample_count = 10, sample_size = 1)]

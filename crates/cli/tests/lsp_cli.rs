@@ -1,6 +1,7 @@
 //! `pcl lsp` over stdio, driven as an editor would: the handshake, diagnostics after
 //! opening and editing a file, hover, go to definition, document symbols, an unknown
-//! method, a malformed request, shutdown and exit.
+//! method, a malformed request, shutdown and exit; formatting; configuration, workspace
+//! folders and schema files changing on disk; edits and cancellations racing requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -16,6 +17,11 @@ struct Client {
 impl Client {
     fn start() -> Client {
         let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
+        Client::start_with_schema_path(&schemas)
+    }
+
+    /// A server whose `PCL_SCHEMA_PATH` is `schemas` (empty: none).
+    fn start_with_schema_path(schemas: &std::path::Path) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
             .args(["lsp", "--stdio"])
             .env("PCL_SCHEMA_PATH", schemas)
@@ -482,4 +488,238 @@ fn formatting_and_range_formatting() {
     client.request(5, "shutdown", Value::Null);
     client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
     assert!(client.child.wait().expect("the server exits").success());
+}
+
+/// The messages of a publishDiagnostics notification for `uri`, waiting for the next one.
+fn next_diagnostics(client: &mut Client, uri: &str) -> Vec<String> {
+    loop {
+        let message = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+        if message["params"]["uri"] == uri {
+            return (message["params"]["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten())
+            .filter_map(|d| d["message"].as_str().map(str::to_owned))
+            .collect();
+        }
+    }
+}
+
+/// The next request the server sends to the client.
+fn next_server_request(client: &mut Client) -> Value {
+    loop {
+        let message = client.receive();
+        if message["method"].is_string() && !message["id"].is_null() {
+            return message;
+        }
+    }
+}
+
+fn shut_down(mut client: Client) {
+    client.request(999, "shutdown", Value::Null);
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(client.child.wait().expect("the server exits").success());
+}
+
+/// A fresh directory for one test.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pcl-lsp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    dir
+}
+
+const USES_WEB: &str = "resource \"site\" \"web:index:Bucket\" {\n  name = \"site\"\n}\n";
+
+#[test]
+fn configuration_watchers_and_workspace_folders() {
+    let dir = scratch_dir("configuration");
+    std::fs::create_dir_all(dir.join("app")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("other")).expect("mkdir");
+    std::fs::write(dir.join("app/main.pp"), USES_WEB).expect("write");
+    std::fs::write(dir.join("other/other.pp"), "unopenedLocal = 1\n").expect("write");
+    let uri = format!("file://{}/app/main.pp", dir.display());
+    let mut client = Client::start_with_schema_path(std::path::Path::new(""));
+    client.request(
+        1,
+        "initialize",
+        json!({
+            "capabilities": { "workspace": {
+                "configuration": true,
+                "didChangeWatchedFiles": { "dynamicRegistration": true },
+                "workspaceFolders": true,
+            }},
+            "workspaceFolders": [{ "uri": format!("file://{}", dir.display()), "name": "w" }],
+        }),
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    let register = next_server_request(&mut client);
+    assert_eq!(
+        register["method"], "client/registerCapability",
+        "{register}"
+    );
+    let globs = &register["params"]["registrations"][0]["registerOptions"]["watchers"];
+    assert_eq!(globs[1]["globPattern"], "**/*.json", "{register}");
+    client.send(&json!({ "jsonrpc": "2.0", "id": register["id"], "result": null }));
+    let configuration = next_server_request(&mut client);
+    assert_eq!(configuration["method"], "workspace/configuration");
+    assert_eq!(configuration["params"]["items"][0]["section"], "pcl");
+    // Before the answer, no schema folder is known: the package is missing.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": USES_WEB },
+        }}),
+    );
+    let before = next_diagnostics(&mut client, &uri);
+    assert!(
+        before
+            .iter()
+            .any(|m| m.contains("no schema found for package 'web'")),
+        "{before:?}"
+    );
+    let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "id": configuration["id"], "result": [
+            { "schemaPath": [schemas], "skipResourceTypecheck": false },
+        ]}),
+    );
+    let after = next_diagnostics(&mut client, &uri);
+    assert!(after.is_empty(), "{after:?}");
+    // Settings pushed with the notification apply directly.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+        "params": { "settings": { "pcl": { "schemaPath": [], "skipResourceTypecheck": true } } } }),
+    );
+    let relaxed = next_diagnostics(&mut client, &uri);
+    assert!(relaxed.is_empty(), "{relaxed:?}");
+    // The program in the other folder was loaded from the workspace folder.
+    let symbols = client.request(2, "workspace/symbol", json!({ "query": "unopened" }));
+    assert_eq!(symbols["result"][0]["name"], "unopenedLocal", "{symbols}");
+    shut_down(client);
+}
+
+#[test]
+fn schema_files_changing_on_disk() {
+    let dir = scratch_dir("schemas");
+    let schemas = dir.join("schemas");
+    std::fs::create_dir_all(&schemas).expect("mkdir");
+    let schema_path = schemas.join("web-1.0.0.json");
+    let original = std::fs::read_to_string(
+        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
+    )
+    .expect("the web schema exists");
+    std::fs::write(&schema_path, &original).expect("write");
+    std::fs::write(dir.join("main.pp"), USES_WEB).expect("write");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start_with_schema_path(&schemas);
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": USES_WEB },
+        }}),
+    );
+    assert!(next_diagnostics(&mut client, &uri).is_empty());
+    let changed = json!({ "jsonrpc": "2.0", "method": "workspace/didChangeWatchedFiles",
+        "params": { "changes": [{ "uri": format!("file://{}", schema_path.display()), "type": 2 }] } });
+    // The resource is renamed in the schema: the program's token is unknown now.
+    std::fs::write(
+        &schema_path,
+        original.replace("web:index:Bucket", "web:index:Bucket2"),
+    )
+    .expect("write");
+    client.send(&changed);
+    let renamed = next_diagnostics(&mut client, &uri);
+    assert!(
+        renamed.iter().any(|m| m.contains("web:index:Bucket")),
+        "{renamed:?}"
+    );
+    // A broken schema is reported where the package is used; the server keeps serving.
+    std::fs::write(&schema_path, "{ not json").expect("write");
+    client.send(&changed);
+    let broken = next_diagnostics(&mut client, &uri);
+    assert!(!broken.is_empty(), "{broken:?}");
+    let hover = client.request(
+        2,
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 11 } }),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    // Restored: clean again.
+    std::fs::write(&schema_path, &original).expect("write");
+    client.send(&changed);
+    let restored = next_diagnostics(&mut client, &uri);
+    assert!(restored.is_empty(), "{restored:?}");
+    shut_down(client);
+}
+
+/// A program big enough that semantic tokens for it take far longer than the server takes
+/// to read the next message, so the edit or cancellation sent right after the request
+/// always arrives while the request runs.
+fn big_program() -> String {
+    let program = pcl_test_utils::checked::checked_program(4_000, 1, 7);
+    program.files.into_iter().map(|(_, text)| text).collect()
+}
+
+#[test]
+fn an_edit_while_a_request_runs_gives_content_modified() {
+    let dir = scratch_dir("race-edit");
+    let text = big_program();
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    next_diagnostics(&mut client, &uri);
+    client.send(
+        &json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
+        "params": { "textDocument": { "uri": uri } } }),
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": format!("{text}\nextra = 1\n") }],
+        }}),
+    );
+    let answer = client.wait_for(Some(2), None);
+    assert_eq!(answer["error"]["code"], -32801, "{answer}");
+    shut_down(client);
+}
+
+#[test]
+fn a_cancelled_request_gets_request_cancelled() {
+    let dir = scratch_dir("race-cancel");
+    let text = big_program();
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    next_diagnostics(&mut client, &uri);
+    client.send(
+        &json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
+        "params": { "textDocument": { "uri": uri } } }),
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": 2 } }));
+    let answer = client.wait_for(Some(2), None);
+    assert_eq!(answer["error"]["code"], -32800, "{answer}");
+    // The server goes on serving.
+    let symbols = client.request(
+        3,
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(
+        symbols["result"].as_array().is_some_and(|s| !s.is_empty()),
+        "{symbols}"
+    );
+    shut_down(client);
 }

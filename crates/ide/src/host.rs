@@ -145,6 +145,33 @@ impl AnalysisHost {
         Ok(())
     }
 
+    /// Change where schemas are looked for (then `PCL_SCHEMA_PATH`) and whether missing
+    /// resource schemas are only warned about. Packages already loaded stay; the ones
+    /// found nowhere so far are looked for again.
+    pub fn set_options(&mut self, schema_dirs: Vec<PathBuf>, skip_resource_typecheck: bool) {
+        self.loader
+            .set_search_path(SearchPath::from_args_and_env(schema_dirs));
+        if let Some(options) = CheckOptions::try_get(&self.db)
+            && options.skip_resource_typecheck(&self.db) != skip_resource_typecheck
+        {
+            options
+                .set_skip_resource_typecheck(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(skip_resource_typecheck);
+        }
+        self.requested_packages.clear();
+        self.load_dependencies();
+    }
+
+    /// Schema files may have changed on disk: read the loaded ones again (their packages
+    /// are re-checked where their text changed) and look again for the packages that were
+    /// found nowhere before.
+    pub fn refresh_schemas(&mut self) {
+        self.loader.refresh_from_disk(&mut self.db);
+        self.requested_packages.clear();
+        self.load_dependencies();
+    }
+
     /// Load the `.pp` files of directory `dir` from disk as a program.
     pub fn load_program_dir(&mut self, dir: &Path) -> std::io::Result<ProgramId> {
         let files = read_program_files(dir)?;

@@ -13,8 +13,14 @@
 //! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
 //! formatting and range formatting (the formatter's minimal whitespace edits; none for a
 //! document with syntax errors),
-//! `didChangeWatchedFiles` (program directories reloaded), `initializationOptions`
-//! `{"schemaPath": [..], "skipResourceTypecheck": bool}` and `PCL_SCHEMA_PATH`, UTF-8
+//! `didChangeWatchedFiles` (program directories reloaded; a changed schema file is read
+//! again and every open program re-checked; the server registers its watchers when the
+//! client allows dynamic registration), configuration from `initializationOptions`, the
+//! `pcl` section of `workspace/configuration` (asked after `initialized` and again on
+//! `workspace/didChangeConfiguration` unless that carries the settings), both
+//! `{"schemaPath": [..], "skipResourceTypecheck": bool}`, then `PCL_SCHEMA_PATH`;
+//! workspace folders (every program below them is loaded, so workspace symbols and
+//! references reach files that are not open), UTF-8
 //! positions when the client offers them (else UTF-16). Unknown requests get
 //! `MethodNotFound`, malformed ones `InvalidParams`, text that is not JSON-RPC
 //! `ParseError`; a panic in a handler is answered with an internal error and the server
@@ -24,9 +30,8 @@
 //! cancels their salsa queries, and an answer computed before a change is replaced by
 //! `ContentModified`; `$/cancelRequest` turns the answer into `RequestCancelled`.
 //!
-//! Not yet (the language-server issue): tests that force the two cancellation races,
-//! schema files changing on disk, workspace folders and `workspace/configuration`,
-//! completion in object literals that are not resource inputs. The message loop has a fuzz target (`cargo xtask fuzz lsp`).
+//! Not yet (the language-server issue): completion in object literals that are not
+//! resource inputs (invoke arguments, component inputs). The message loop has a fuzz target (`cargo xtask fuzz lsp`).
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.

@@ -1,7 +1,7 @@
 //! The message loop: the handshake, documents and their programs, and one handler per
 //! method.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -53,7 +53,32 @@ struct Server {
     encoding: Encoding,
     /// Shared with the snapshots of requests in flight; copied on write.
     documents: Arc<BTreeMap<Url, Document>>,
+    client: ClientSupport,
+    /// Requests the server sent to the client whose answers matter, by id.
+    pending: HashMap<RequestId, Outgoing>,
+    next_request: u64,
+    /// The workspace folders: every program below them is loaded, so workspace-wide
+    /// features (symbols, references into unopened files) see them.
+    folders: Vec<PathBuf>,
 }
+
+/// What the client said it can do, of what the server uses after the handshake.
+#[derive(Clone, Copy, Default)]
+struct ClientSupport {
+    /// It answers `workspace/configuration`.
+    configuration: bool,
+    /// It accepts `client/registerCapability` for watched files.
+    watch_registration: bool,
+}
+
+/// What a request the server sent to the client is for.
+enum Outgoing {
+    Configuration,
+    Registration,
+}
+
+/// At most this many program directories are loaded from the workspace folders.
+const MAX_FOLDER_PROGRAMS: usize = 2000;
 
 /// The stack of the threads that answer requests: expressions are walked recursively.
 const WORKER_STACK: usize = 256 << 20;
@@ -83,6 +108,22 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     let options: Options = (params.initialization_options.clone())
         .and_then(|o| serde_json::from_value(o).ok())
         .unwrap_or_default();
+    let workspace = params.capabilities.workspace.as_ref();
+    let client = ClientSupport {
+        configuration: workspace.and_then(|w| w.configuration) == Some(true),
+        watch_registration: workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            == Some(true),
+    };
+    #[allow(deprecated)]
+    let folders: Vec<PathBuf> = match (&params.workspace_folders, &params.root_uri) {
+        (Some(folders), _) => (folders.iter())
+            .filter_map(|folder| folder.uri.to_file_path().ok())
+            .collect(),
+        (None, Some(root)) => root.to_file_path().into_iter().collect(),
+        (None, None) => Vec::new(),
+    };
     let capabilities = ServerCapabilities {
         position_encoding: Some(if utf8 {
             PositionEncodingKind::UTF8
@@ -133,6 +174,13 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         }),
         inlay_hint_provider: Some(OneOf::Left(true)),
         selection_range_provider: Some(lsp_types::SelectionRangeProviderCapability::Simple(true)),
+        workspace: Some(lsp_types::WorkspaceServerCapabilities {
+            workspace_folders: Some(lsp_types::WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         ..ServerCapabilities::default()
     };
     let result = serde_json::json!({
@@ -148,7 +196,16 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
             Encoding::Utf16
         },
         documents: Arc::new(BTreeMap::new()),
+        client,
+        pending: HashMap::new(),
+        next_request: 0,
+        folders: Vec::new(),
     };
+    server.add_folders(folders);
+    // `initialize_finish` has consumed the client's `initialized`: now the server may ask.
+    for message in server.after_handshake() {
+        connection.sender.send(message)?;
+    }
     // Bumped by every change: a request whose revision is gone was answered from stale
     // content (`ContentModified`). Ids named by `$/cancelRequest` get `RequestCancelled`.
     let revision = Arc::new(AtomicU64::new(0));
@@ -230,7 +287,16 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
                     }
                 }
             }
-            Message::Response(_) => {}
+            Message::Response(response) => {
+                revision.fetch_add(1, Ordering::SeqCst);
+                let outcome =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| server.response(response)));
+                if let Ok(publish) = outcome {
+                    for message in publish {
+                        connection.sender.send(message)?;
+                    }
+                }
+            }
         }
     }
     Ok(())
@@ -349,11 +415,28 @@ impl Server {
                 else {
                     return Vec::new();
                 };
+                // A schema file changed: read the loaded schemas again and look again for
+                // the missing ones; every open program may see the difference.
+                let schemas_changed =
+                    (params.changes.iter()).any(|change| change.uri.path().ends_with(".json"));
+                if schemas_changed {
+                    self.host.refresh_schemas();
+                }
                 // Files added, changed or removed in a program directory: reload it.
                 let mut dirs: Vec<String> = (params.changes.iter())
+                    .filter(|change| change.uri.path().ends_with(".pp"))
                     .map(|change| path_and_dir(&change.uri).1)
-                    .filter(|dir| self.documents.values().any(|d| &d.dir == dir))
+                    .filter(|dir| {
+                        self.documents.values().any(|d| &d.dir == dir)
+                            || self
+                                .folders
+                                .iter()
+                                .any(|folder| Path::new(dir).starts_with(folder))
+                    })
                     .collect();
+                if schemas_changed {
+                    dirs.extend(self.documents.values().map(|d| d.dir.clone()));
+                }
                 dirs.sort();
                 dirs.dedup();
                 let mut messages = Vec::new();
@@ -363,13 +446,152 @@ impl Server {
                 }
                 return messages;
             }
+            "workspace/didChangeConfiguration" => {
+                let settings =
+                    serde_json::from_value::<lsp_types::DidChangeConfigurationParams>(params)
+                        .map(|params| params.settings)
+                        .unwrap_or_default();
+                return match serde_json::from_value::<Options>(settings["pcl"].clone()) {
+                    Ok(options) if settings["pcl"].is_object() => self.apply_options(options),
+                    _ if self.client.configuration => vec![self.configuration_request()],
+                    _ => Vec::new(),
+                };
+            }
+            "workspace/didChangeWorkspaceFolders" => {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeWorkspaceFoldersParams>(params)
+                else {
+                    return Vec::new();
+                };
+                let removed: Vec<PathBuf> = (params.event.removed.iter())
+                    .filter_map(|folder| folder.uri.to_file_path().ok())
+                    .collect();
+                // Programs already loaded stay: they cost memory only, and an open file may
+                // still belong to one.
+                self.folders.retain(|folder| !removed.contains(folder));
+                let added = (params.event.added.iter())
+                    .filter_map(|folder| folder.uri.to_file_path().ok())
+                    .collect();
+                self.add_folders(added);
+                return Vec::new();
+            }
             _ => return Vec::new(),
         };
         self.publish(&changed_dir)
     }
 
-    /// Set the program in `dir` from disk, with open documents over their files.
+    /// After the handshake: ask to be told of changed `.pp` and schema files, and for the
+    /// `pcl` configuration section, when the client can do either.
+    fn after_handshake(&mut self) -> Vec<Message> {
+        let mut messages = Vec::new();
+        if self.client.watch_registration {
+            let watchers: Vec<serde_json::Value> = ["**/*.pp", "**/*.json"]
+                .iter()
+                .map(|glob| serde_json::json!({ "globPattern": glob }))
+                .collect();
+            let params = serde_json::json!({ "registrations": [{
+                "id": "pcl-watched-files",
+                "method": DidChangeWatchedFiles::METHOD,
+                "registerOptions": { "watchers": watchers },
+            }]});
+            messages.push(self.outgoing(
+                Outgoing::Registration,
+                "client/registerCapability",
+                params,
+            ));
+        }
+        if self.client.configuration {
+            messages.push(self.configuration_request());
+        }
+        messages
+    }
+
+    fn configuration_request(&mut self) -> Message {
+        let params = serde_json::json!({ "items": [{ "section": "pcl" }] });
+        self.outgoing(Outgoing::Configuration, "workspace/configuration", params)
+    }
+
+    /// A request to the client, remembered so that its answer can be applied.
+    fn outgoing(&mut self, purpose: Outgoing, method: &str, params: serde_json::Value) -> Message {
+        self.next_request += 1;
+        let id = RequestId::from(format!("pcl-{}", self.next_request));
+        self.pending.insert(id.clone(), purpose);
+        Message::Request(Request::new(id, method.to_owned(), params))
+    }
+
+    /// An answer of the client to one of the server's requests; the diagnostics to publish
+    /// because of it.
+    fn response(&mut self, response: Response) -> Vec<Message> {
+        match self.pending.remove(&response.id) {
+            Some(Outgoing::Configuration) => {
+                let section = (response.result)
+                    .and_then(|result| result.get(0).cloned())
+                    .unwrap_or_default();
+                match serde_json::from_value::<Options>(section) {
+                    Ok(options) => self.apply_options(options),
+                    // `null` (no such section) or a malformed one: keep what we have.
+                    Err(_) => Vec::new(),
+                }
+            }
+            Some(Outgoing::Registration) | None => Vec::new(),
+        }
+    }
+
+    /// New settings: schema folders and strictness; every open program is checked again.
+    fn apply_options(&mut self, options: Options) -> Vec<Message> {
+        self.host
+            .set_options(options.schema_path, options.skip_resource_typecheck);
+        let mut dirs: Vec<String> = self.documents.values().map(|d| d.dir.clone()).collect();
+        dirs.sort();
+        dirs.dedup();
+        let mut messages = Vec::new();
+        for dir in dirs {
+            self.refresh_program(&dir);
+            messages.extend(self.publish(&dir));
+        }
+        messages
+    }
+
+    /// Load every program directory below `folders` (hidden directories skipped).
+    fn add_folders(&mut self, folders: Vec<PathBuf>) {
+        let mut loaded = 0;
+        for folder in &folders {
+            let mut pending = vec![folder.clone()];
+            while let Some(dir) = pending.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                let mut has_program = false;
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    let hidden = entry.file_name().to_string_lossy().starts_with('.');
+                    match entry.file_type() {
+                        Ok(kind) if kind.is_dir() && !hidden => pending.push(path),
+                        Ok(kind) if kind.is_file() => {
+                            has_program |= path.extension().is_some_and(|e| e == "pp");
+                        }
+                        _ => (),
+                    }
+                }
+                if has_program && loaded < MAX_FOLDER_PROGRAMS {
+                    self.set_program_from_disk(&dir.to_string_lossy());
+                    loaded += 1;
+                }
+            }
+        }
+        self.host.load_dependencies();
+        self.folders.extend(folders);
+    }
+
+    /// Set the program in `dir` from disk, with open documents over their files, and load
+    /// what it needs.
     fn refresh_program(&mut self, dir: &str) {
+        self.set_program_from_disk(dir);
+        self.host.load_dependencies();
+    }
+
+    /// Set the program in `dir` from disk, with open documents over their files.
+    fn set_program_from_disk(&mut self, dir: &str) {
         let mut files: BTreeMap<String, String> = BTreeMap::new();
         if let Ok(entries) = std::fs::read_dir(dir) {
             for entry in entries.flatten() {
@@ -390,7 +612,6 @@ impl Server {
             .map(|(p, t)| (SmolStr::new(p), t))
             .collect();
         self.host.set_program(dir, files);
-        self.host.load_dependencies();
     }
 
     /// Diagnostics of every open document of the program in `dir`.

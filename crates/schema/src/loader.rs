@@ -259,6 +259,8 @@ pub struct ReadSchema {
     keys: Vec<SmolStr>,
     file: SmolStr,
     text: Arc<str>,
+    /// The file it was read from, when it came from disk (to read it again after a change).
+    path: Option<PathBuf>,
 }
 
 /// Reads schema files and registers them as inputs, in two steps so that an editor can
@@ -269,6 +271,8 @@ pub struct ReadSchema {
 pub struct SchemaLoader {
     search: SearchPath,
     loaded: BTreeMap<SmolStr, PackageSource>,
+    /// The loaded schemas that were read from files, with their paths.
+    on_disk: Vec<(PackageSource, PathBuf)>,
 }
 
 impl SchemaLoader {
@@ -276,11 +280,17 @@ impl SchemaLoader {
         SchemaLoader {
             search,
             loaded: BTreeMap::new(),
+            on_disk: Vec::new(),
         }
     }
 
     pub fn search_path(&self) -> &SearchPath {
         &self.search
+    }
+
+    /// Look for packages not loaded yet in `search` from now on.
+    pub fn set_search_path(&mut self, search: SearchPath) {
+        self.search = search;
     }
 
     /// Load package `name` for a program (the version asked for, else the highest), and
@@ -313,20 +323,28 @@ impl SchemaLoader {
     /// packages it refers to that are on the search path and not loaded yet. The first
     /// schema returned is the one asked for.
     pub fn read(&self, name: &str, version: Option<&str>) -> Result<Vec<ReadSchema>, LoadError> {
-        let (file, text) = if name == "pulumi" {
-            (SmolStr::new("<built-in pulumi>"), Arc::from(BUILTIN_PULUMI))
-        } else {
-            let candidate = self.search.find(name, version)?;
-            (display_path(&candidate.path), read_text(&candidate.path)?)
-        };
-        self.read_text(Some(SmolStr::new(name)), file, text)
+        if name == "pulumi" {
+            let file = SmolStr::new("<built-in pulumi>");
+            return self.read_text(Some(SmolStr::new(name)), file, Arc::from(BUILTIN_PULUMI));
+        }
+        let candidate = self.search.find(name, version)?;
+        let text = read_text(&candidate.path)?;
+        let mut res = self.read_text(
+            Some(SmolStr::new(name)),
+            display_path(&candidate.path),
+            text,
+        )?;
+        res[0].path = Some(candidate.path);
+        Ok(res)
     }
 
     /// The pure step for one file: read it, under the package name it declares, and the
     /// packages it refers to.
     pub fn read_file(&self, path: &Path) -> Result<Vec<ReadSchema>, LoadError> {
         let text = read_text(path)?;
-        self.read_text(None, display_path(path), text)
+        let mut res = self.read_text(None, display_path(path), text)?;
+        res[0].path = Some(path.to_path_buf());
+        Ok(res)
     }
 
     /// The pure step for schema text already in memory (stdin, an editor buffer), known
@@ -341,7 +359,12 @@ impl SchemaLoader {
         let mut keys = vec![name.unwrap_or_else(|| index.name.clone())];
         keys.push(index.key());
         keys.dedup();
-        let mut res = vec![ReadSchema { keys, file, text }];
+        let mut res = vec![ReadSchema {
+            keys,
+            file,
+            text,
+            path: None,
+        }];
         let mut pending = index.referenced_packages;
         let mut seen: Vec<SmolStr> = res[0].keys.clone();
         while let Some((package, version)) = pending.pop() {
@@ -363,7 +386,12 @@ impl SchemaLoader {
                 let mut keys = vec![key, index.key()];
                 keys.dedup();
                 pending.extend(index.referenced_packages);
-                res.push(ReadSchema { keys, file, text });
+                res.push(ReadSchema {
+                    keys,
+                    file,
+                    text,
+                    path: Some(candidate.path),
+                });
             }
         }
         Ok(res)
@@ -384,6 +412,9 @@ impl SchemaLoader {
             for key in schema.keys {
                 self.loaded.insert(key, source);
             }
+            if let Some(path) = schema.path {
+                self.on_disk.push((source, path));
+            }
             sources.push(source);
         }
         let packages = Arc::new(self.loaded.clone());
@@ -401,6 +432,27 @@ impl SchemaLoader {
             }
         }
         sources
+    }
+}
+
+impl SchemaLoader {
+    /// Reads again every loaded schema that came from a file and sets the text of those
+    /// that changed (an editor saw the file change on disk). A file that cannot be read any
+    /// more becomes empty text, so uses of its package report that it failed to load.
+    /// Returns how many schemas changed.
+    pub fn refresh_from_disk<Db: pcl_types::Db>(&mut self, db: &mut Db) -> usize {
+        let mut changed = 0;
+        for (source, path) in &self.on_disk {
+            let text = read_text(path).unwrap_or_else(|_| Arc::from(""));
+            if *source.text(db) != text {
+                source
+                    .set_text(db)
+                    .with_durability(Durability::HIGH)
+                    .to(text);
+                changed += 1;
+            }
+        }
+        changed
     }
 }
 
