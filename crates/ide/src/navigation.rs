@@ -290,13 +290,19 @@ impl Analysis {
                     .map(|f| ((*f).to_owned(), "builtin function".to_owned())),
             );
             if let Some((decl, _)) = self.decl_at(path, offset) {
-                let nesting = object_path(db, file, offset);
-                let inputs = pcl_sema::input_names(db, decl, &nesting);
-                if !nesting.is_empty() {
-                    // Inside an object given to an input: its fields only.
-                    return inputs;
+                match field_position(db, file, offset) {
+                    // Where an object's key goes: that object's fields only.
+                    FieldPosition::Object(context, keys) => {
+                        return pcl_sema::field_completions(db, decl, &context, &keys);
+                    }
+                    FieldPosition::Body => res.extend(pcl_sema::field_completions(
+                        db,
+                        decl,
+                        &pcl_sema::FieldsContext::Body,
+                        &[],
+                    )),
+                    FieldPosition::Value => (),
                 }
-                res.extend(inputs);
             }
             res.sort();
             res.dedup_by(|a, b| a.0 == b.0);
@@ -681,44 +687,117 @@ fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
 
 /// The property names leading from a resource's body to the object literal around
 /// `offset` (`website = { | }` gives `[website]`); empty outside object literals.
-fn object_path(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Vec<SmolStr> {
+/// What goes at a completion's offset, for field names.
+enum FieldPosition {
+    /// A key of an object literal whose expected type comes from `context` and then the
+    /// keys of the objects around it (outermost first).
+    Object(pcl_sema::FieldsContext, Vec<SmolStr>),
+    /// A line of a declaration's body: its inputs go there, beside names in scope.
+    Body,
+    /// Inside an expression: names in scope only.
+    Value,
+}
+
+fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> FieldPosition {
+    use pcl_sema::FieldsContext;
     use pcl_syntax::SyntaxKind::*;
     use pcl_syntax::ast::{self, AstNode};
     let tree = pcl_sema::parse(db, file).syntax_node();
     let offset = offset.min(tree.text_range().end());
     let token = match tree.token_at_offset(offset) {
         pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
-        pcl_syntax::TokenAtOffset::None => return Vec::new(),
+        pcl_syntax::TokenAtOffset::None => return FieldPosition::Body,
     };
-    let mut path = Vec::new();
-    let mut inside_object = false;
-    for node in token.parent_ancestors() {
+    let contains = |node: &pcl_syntax::SyntaxNode| node.text_range().contains_inclusive(offset);
+    // The keys of the objects around the offset, innermost first; `None` until the offset
+    // is known to be at a key of an object literal.
+    let mut keys: Option<Vec<SmolStr>> = None;
+    let mut ancestors = token.parent_ancestors();
+    while let Some(node) = ancestors.next() {
         match node.kind() {
-            OBJECT_EXPR => inside_object = true,
-            OBJECT_ITEM if inside_object => {
-                // An item counts when the cursor is in its value, not on its key.
+            OBJECT_EXPR if keys.is_none() => keys = Some(Vec::new()),
+            OBJECT_ITEM => {
                 let Some(item) = ast::ObjectItem::cast(node.clone()) else {
                     continue;
                 };
-                let in_value = item
-                    .value()
-                    .is_some_and(|v| v.syntax().text_range().contains_inclusive(offset));
-                if let (true, Some(key)) = (in_value, item.key().and_then(|k| k.literal_name())) {
-                    path.push(SmolStr::new(key));
+                // Anywhere but on the key (also after an `=` with no value yet) is the value.
+                let in_value = !item.key().is_some_and(|k| contains(k.syntax()));
+                match (&mut keys, in_value) {
+                    // In an item's value, not in an object of its own: an expression.
+                    (None, true) => return FieldPosition::Value,
+                    (Some(keys), true) => match item.key().and_then(|k| k.literal_name()) {
+                        Some(key) => keys.push(SmolStr::new(key)),
+                        None => return FieldPosition::Value,
+                    },
+                    // On the key: the key of the object around it.
+                    (_, false) => (),
                 }
             }
-            ATTRIBUTE if inside_object => {
-                if let Some(name) = ast::Attribute::cast(node.clone()).and_then(|a| a.name()) {
-                    path.push(SmolStr::new(name.text()));
-                }
+            CALL_EXPR => {
+                let Some(keys) = keys else {
+                    return FieldPosition::Value;
+                };
+                let Some(call) = ast::CallExpr::cast(node.clone()) else {
+                    return FieldPosition::Value;
+                };
+                let args: Vec<ast::Expr> = call
+                    .arg_list()
+                    .map(|l| l.args().collect())
+                    .unwrap_or_default();
+                let token = match args.first() {
+                    Some(ast::Expr::Template(template)) => template.literal_value(),
+                    _ => None,
+                };
+                let in_arguments = args.get(1).is_some_and(|arg| contains(arg.syntax()));
+                return match token {
+                    Some(token) if call.name() == "invoke" && in_arguments => {
+                        FieldPosition::Object(
+                            FieldsContext::InvokeArguments(token.into()),
+                            reversed(keys),
+                        )
+                    }
+                    _ => FieldPosition::Value,
+                };
+            }
+            ATTRIBUTE => {
+                let Some(attribute) = ast::Attribute::cast(node.clone()) else {
+                    continue;
+                };
+                let Some(keys) = keys else {
+                    let in_value = attribute.value().is_some_and(|v| contains(v.syntax()));
+                    return if in_value {
+                        FieldPosition::Value
+                    } else {
+                        FieldPosition::Body
+                    };
+                };
+                let Some(name) = attribute.name().map(|n| SmolStr::new(n.text())) else {
+                    return FieldPosition::Value;
+                };
+                // An attribute of the `options` block, or of the declaration's body.
+                let in_options = ancestors
+                    .find(|n| n.kind() == BLOCK)
+                    .and_then(ast::Block::cast)
+                    .and_then(|block| block.type_name())
+                    .is_some_and(|type_name| type_name.text() == "options");
+                let context = if in_options {
+                    FieldsContext::Option(name)
+                } else {
+                    FieldsContext::Attribute(name)
+                };
+                return FieldPosition::Object(context, reversed(keys));
             }
             BLOCK => break,
-            _ => {}
+            _ => (),
         }
     }
-    if !inside_object {
-        return Vec::new();
+    match keys {
+        Some(_) => FieldPosition::Value,
+        None => FieldPosition::Body,
     }
-    path.reverse();
-    path
+}
+
+fn reversed(mut keys: Vec<SmolStr>) -> Vec<SmolStr> {
+    keys.reverse();
+    keys
 }

@@ -7,8 +7,10 @@
 //! document version), hover (types, resource tokens), go to definition (also from a
 //! component's source to its program), references, document highlights, rename (with
 //! `prepareRename`, across the program's files), completion (declared names, builtins, a
-//! resource's schema inputs and the fields of objects given to them, attributes after a
-//! dot, resource types in a type label), quick fixes from the diagnostics' fixes, folding
+//! resource's schema inputs and a component's configs, the fields of every object literal
+//! whose expected type is known: resource and component inputs, options, `invoke`
+//! arguments, a config's default, nested objects of these; attributes after a dot,
+//! resource types in a type label), quick fixes from the diagnostics' fixes, folding
 //! and selection ranges, document and workspace symbols, inlay hints (types of locals and
 //! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
 //! formatting and range formatting (the formatter's minimal whitespace edits; none for a
@@ -30,8 +32,7 @@
 //! cancels their salsa queries, and an answer computed before a change is replaced by
 //! `ContentModified`; `$/cancelRequest` turns the answer into `RequestCancelled`.
 //!
-//! Not yet (the language-server issue): completion in object literals that are not
-//! resource inputs (invoke arguments, component inputs). The message loop has a fuzz target (`cargo xtask fuzz lsp`).
+//! The message loop has a fuzz target (`cargo xtask fuzz lsp`).
 //!
 //! Invariant: one thread owns the host and applies changes; requests never touch it, so
 //! a change waits only for in-flight queries to unwind.

@@ -631,11 +631,25 @@ fn schema_function<'db>(
     }
 }
 
-fn properties_object<'db>(
+pub(crate) fn properties_object<'db>(
     db: &'db dyn pcl_types::Db,
     properties: &[pcl_schema::Property<'db>],
 ) -> Ty<'db> {
     Ty::object(db, properties.iter().map(|p| (p.name.clone(), p.ty)))
+}
+
+/// The schema types of function `token`, when its package is loaded and has it (for
+/// editors; checking reports why not through `schema_function`).
+pub(crate) fn function_types_of<'db>(
+    db: &'db dyn pcl_types::Db,
+    token: &str,
+) -> Option<&'db FunctionTypes<'db>> {
+    let source = token_package(token).and_then(|package| package_named(db, package))?;
+    let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {
+        return None;
+    };
+    let item = SchemaItem::new(db, source, ItemKind::Function, canonical);
+    pcl_schema::function_types(db, item).as_ref().ok()
 }
 
 /// `invoke("pkg:module:fn", {args}, {options})`.

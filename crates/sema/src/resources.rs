@@ -8,6 +8,7 @@ use pcl_types::{Conversion, Name, Ty, TyKind, conversion, input_type, resolve_ou
 use rustc_hash::FxHashSet;
 use smol_str::SmolStr;
 
+use crate::builtins::{function_types_of, properties_object};
 use crate::declarations::literal_string;
 use crate::diagnostics::Site;
 use crate::hir::{AttrId, BlockId, Expr, ExprId};
@@ -738,53 +739,69 @@ pub fn component_closure(db: &dyn salsa::Database, program: Program) -> Box<[Pro
     seen.into_boxed_slice()
 }
 
-/// The schema inputs of a resource or read declaration, with their types, for
-/// completion; with a `path` of property names, the fields of the object those inputs
-/// nest (`website` → the fields of the website object). Empty for other declarations or
-/// without a schema.
-pub fn input_names<'db>(
+/// Where the object literal (or body) that a completion is for sits, relative to its
+/// declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldsContext {
+    /// The declaration's body itself: its inputs (a resource's schema inputs, a
+    /// component's configs).
+    Body,
+    /// The value of attribute `name` of the declaration's body (a resource or component
+    /// input, a config's `default`).
+    Attribute(SmolStr),
+    /// The value of option `name` in the `options` block.
+    Option(SmolStr),
+    /// The arguments object of `invoke(token, {..})`.
+    InvokeArguments(SmolStr),
+}
+
+/// The names (with a description of their types) that can go where `context` and then
+/// `path` (property names of nested objects: `website` → the fields of the website
+/// object) lead, for completion. Empty where the expected type is unknown.
+pub fn field_completions<'db>(
     db: &'db dyn pcl_types::Db,
     decl: crate::items::DeclId<'db>,
+    context: &FieldsContext,
     path: &[SmolStr],
 ) -> Vec<(String, String)> {
-    if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
-        return Vec::new();
-    }
-    let body = crate::hir::body(db, decl);
-    let Some(token) = body.block(BlockId::ROOT).labels.get(1) else {
-        return Vec::new();
-    };
-    let Some(source) = token_package(token).and_then(|p| package_named(db, p)) else {
-        return Vec::new();
-    };
-    let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) =
-        resolve_token(db, source, token)
-    else {
-        return Vec::new();
-    };
-    let Ok(types) = pcl_schema::resource_types(db, SchemaItem::new(db, source, kind, canonical))
-    else {
-        return Vec::new();
-    };
     let describe = |name: &str, ty: Ty<'db>, required: bool| {
         let required = if required { "required" } else { "optional" };
         let ty = pcl_types::pretty(db, crate::inference::strip_input(db, ty));
         (name.to_owned(), format!("input ({required}): {ty}"))
     };
-    let Some((first, rest)) = path.split_first() else {
-        return (types.inputs.iter())
-            .map(|p| describe(&p.name, p.ty, p.required))
-            .collect();
+    let mut ty = match context {
+        FieldsContext::Body if path.is_empty() => {
+            return (declaration_inputs(db, decl).iter())
+                .map(|(name, ty, required)| describe(name, *ty, *required))
+                .collect();
+        }
+        FieldsContext::Body => return Vec::new(),
+        FieldsContext::Attribute(name) => {
+            let config_default = decl.kind(db) == DeclKind::Config && name == "default";
+            let input = (declaration_inputs(db, decl).into_iter()).find(|(n, _, _)| n == name);
+            match input {
+                Some((_, ty, _)) => ty,
+                None if config_default => crate::inference::decl_ty(db, decl),
+                None => return Vec::new(),
+            }
+        }
+        FieldsContext::Option(name) => match option_type(db, name) {
+            Some(Some(ty)) => ty,
+            _ => return Vec::new(),
+        },
+        FieldsContext::InvokeArguments(token) => {
+            let Some(types) = function_types_of(db, token) else {
+                return Vec::new();
+            };
+            if path.is_empty() {
+                return (types.inputs.iter())
+                    .map(|p| describe(&p.name, p.ty, p.required))
+                    .collect();
+            }
+            properties_object(db, &types.inputs)
+        }
     };
-    let Some(mut ty) = types
-        .inputs
-        .iter()
-        .find(|p| *p.name == **first)
-        .map(|p| p.ty)
-    else {
-        return Vec::new();
-    };
-    for segment in rest {
+    for segment in path {
         let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
             return Vec::new();
         };
@@ -799,6 +816,59 @@ pub fn input_names<'db>(
     (fields.iter())
         .map(|(name, ty)| describe(name, *ty, !crate::inference::accepts_none(db, *ty)))
         .collect()
+}
+
+/// A declaration's inputs (name, type, required): a resource's or read's schema inputs,
+/// a component's configs; none for other declarations or without a schema or program.
+fn declaration_inputs<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> Vec<(String, Ty<'db>, bool)> {
+    let body = crate::hir::body(db, decl);
+    let Some(label) = body.block(BlockId::ROOT).labels.get(1) else {
+        return Vec::new();
+    };
+    match decl.kind(db) {
+        DeclKind::Resource | DeclKind::Read => {
+            let Some(source) = token_package(label).and_then(|p| package_named(db, p)) else {
+                return Vec::new();
+            };
+            let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) =
+                resolve_token(db, source, label)
+            else {
+                return Vec::new();
+            };
+            let Ok(types) =
+                pcl_schema::resource_types(db, SchemaItem::new(db, source, kind, canonical))
+            else {
+                return Vec::new();
+            };
+            (types.inputs.iter())
+                .map(|p| (p.name.to_string(), p.ty, p.required))
+                .collect()
+        }
+        DeclKind::Component => {
+            let dir = join_dir(decl.program(db).dir(db), label);
+            let Some(target) = program_at(db, &dir) else {
+                return Vec::new();
+            };
+            let scope = program_scope(db, target);
+            let mut res: Vec<(String, Ty<'db>, bool)> = (scope.names.values())
+                .filter(|config| config.kind(db) == DeclKind::Config)
+                .map(|&config| {
+                    let result = infer_decl(db, config);
+                    (
+                        config.name(db).to_string(),
+                        result.value_ty,
+                        result.required,
+                    )
+                })
+                .collect();
+            res.sort_by(|a, b| a.0.cmp(&b.0));
+            res
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The type of `range.value` in a resource's or component's body, and where its `range`

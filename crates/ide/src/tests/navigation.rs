@@ -72,3 +72,60 @@ fn completion_after_a_multibyte_character() {
         }
     }
 }
+
+/// Field names are offered wherever an object literal's expected type is known: resource
+/// inputs and their nested objects, component inputs, options, invoke arguments and a
+/// config's default; inside a value, names in scope instead.
+#[test]
+fn completion_of_object_fields_where_the_type_is_known() {
+    let (mut host, _log) = logged_host();
+    let schema = std::fs::read_to_string(
+        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
+    )
+    .expect("the web schema exists");
+    host.add_schema("web-1.0.0.json", &schema)
+        .expect("the web schema loads");
+    let main = r#"resource "site" "web:index:Bucket" {
+  website = { IDX }
+  tags = { Name = VAL }
+  options {
+    customTimeouts = { OPT }
+  }
+}
+
+region = invoke("web:index:getRegion", { INV })
+
+component "net" "./net" {
+  CMP
+}
+
+config "shape" "object({size = int, name = string})" {
+  default = { DEF }
+}
+"#;
+    let net = "config \"cidr\" \"string\" {}\nconfig \"zones\" \"int\" {\n  default = 2\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let labels = |marker: &str| -> Vec<String> {
+        let found = analysis
+            .completions("app/main.pp", offset_of(main, marker))
+            .expect("no cancellation");
+        found.into_iter().map(|(label, _)| label).collect()
+    };
+    assert_eq!(labels("IDX"), ["errorDocument", "indexDocument"]);
+    assert_eq!(labels("OPT"), ["create", "delete", "read", "update"]);
+    assert_eq!(labels("INV"), ["bucket"]);
+    assert_eq!(labels("DEF"), ["name", "size"]);
+    let component = labels("CMP");
+    assert!(
+        component.contains(&"cidr".to_owned()) && component.contains(&"zones".to_owned()),
+        "{component:?}"
+    );
+    // In a value: names in scope and builtins, not fields.
+    let value = labels("VAL");
+    assert!(
+        value.contains(&"region".to_owned()) && value.contains(&"join".to_owned()),
+        "{value:?}"
+    );
+}
