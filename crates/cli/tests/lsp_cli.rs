@@ -723,3 +723,35 @@ fn a_cancelled_request_gets_request_cancelled() {
     );
     shut_down(client);
 }
+
+#[test]
+fn a_panicking_handler_unknown_documents_and_requests_after_shutdown() {
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    // A handler that panics (a debug-build request for this test): an internal error.
+    let panicked = client.request(2, "pcl/panic", Value::Null);
+    assert_eq!(panicked["error"]["code"], -32603, "{panicked}");
+    // The server goes on; a document it never saw has nothing to say.
+    let unknown = client.request(
+        3,
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///nowhere/x.pp" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert!(
+        unknown.get("error").is_none() && unknown["result"].is_null(),
+        "{unknown}"
+    );
+    let symbols = client.request(
+        4,
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": "file:///nowhere/x.pp" } }),
+    );
+    assert!(symbols.get("error").is_none(), "{symbols}");
+    let shutdown = client.request(5, "shutdown", Value::Null);
+    assert!(shutdown.get("error").is_none(), "{shutdown}");
+    let refused = client.request(6, "textDocument/hover", json!({}));
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(client.child.wait().expect("the server exits").success());
+}

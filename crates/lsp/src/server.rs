@@ -210,12 +210,35 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     // content (`ContentModified`). Ids named by `$/cancelRequest` get `RequestCancelled`.
     let revision = Arc::new(AtomicU64::new(0));
     let cancelled: Arc<Mutex<HashSet<RequestId>>> = Arc::default();
+    // After `shutdown`, requests are refused (InvalidRequest) until `exit`.
+    let mut shut_down = false;
     for message in &connection.receiver {
         match message {
+            Message::Notification(notification) if notification.method == "exit" => {
+                return if shut_down {
+                    Ok(())
+                } else {
+                    anyhow::bail!("the client sent `exit` without `shutdown`")
+                };
+            }
+            Message::Request(request) if request.method == "shutdown" => {
+                shut_down = true;
+                connection
+                    .sender
+                    .send(Response::new_ok(request.id, serde_json::Value::Null).into())?;
+            }
+            Message::Request(request) if shut_down => {
+                let refused = Response::new_err(
+                    request.id,
+                    ErrorCode::InvalidRequest as i32,
+                    format!(
+                        "`{}` after `shutdown`: the server only waits for `exit`",
+                        request.method
+                    ),
+                );
+                connection.sender.send(refused.into())?;
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
                 let snapshot = server.snapshot();
                 let asked_at = revision.load(Ordering::SeqCst);
                 let (revision, cancelled, sender) = (
@@ -658,6 +681,9 @@ impl Snapshot {
     fn request(&self, request: Request) -> Response {
         let Request { id, method, params } = request;
         match method.as_str() {
+            // A deliberate panic, so that tests can see one caught (debug builds only).
+            #[cfg(debug_assertions)]
+            "pcl/panic" => panic!("pcl/panic was requested"),
             HoverRequest::METHOD => {
                 match serde_json::from_value::<lsp_types::HoverParams>(params) {
                     Ok(params) => {
