@@ -31,7 +31,7 @@ resource "page" "web:index:Page" {
   content     = <<-HTML
     <html>
       <head><title>${siteName}: ${pages[range.value]}</title></head>
-      <body>%{ if range.value == 0 }Welcome!%{ else }More pages.%{ endif }</body>
+      <body>%{if range.value == 0}Welcome!%{else}More pages.%{endif}</body>
     </html>
     HTML
 }
