@@ -44,6 +44,10 @@ impl Analysis {
         salsa::Cancelled::catch(|| {
             let db = self.db();
             let (decl, relative) = self.decl_at(path, offset)?;
+            let (file, _) = self.file_and_program(path)?;
+            if let Some(found) = syntax_hover(db, file, decl, offset) {
+                return Some(found);
+            }
             let start = decl_offset(db, decl);
             let (expr, range) = innermost_expr(db, decl, relative)?.map_or_else(
                 || (None, site_range(db, Located::new(decl, Site::Name))),
@@ -183,8 +187,123 @@ fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
     ) && let Some(label) = body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)
     {
         text.push_str(&format!("\n\n`{label}`"));
+        if let Some(description) = schema_description(db, label).and_then(|d| d.description) {
+            text.push_str(&format!("\n\n{description}"));
+        }
     }
     text
+}
+
+/// The schema's description of the resource or function `token`, when its package is
+/// loaded and has it.
+fn schema_description(db: &RootDatabase, token: &str) -> Option<pcl_schema::ItemDescription> {
+    let source = pcl_sema::token_package(token).and_then(|p| pcl_schema::package_named(db, p))?;
+    let (kind, canonical) = pcl_schema::resolve_token(db, source, token)?;
+    pcl_schema::item_description(db, source, kind, &canonical)
+        .ok()
+        .map(|(described, _)| described)
+}
+
+/// Hovers that depend on where the cursor is in the syntax rather than on an
+/// expression's type: an input's name in a resource body (its schema type and
+/// description), a builtin's name in a call (its signature), and the token of an
+/// `invoke` (the function's description).
+fn syntax_hover<'db>(
+    db: &'db RootDatabase,
+    file: pcl_sema::File,
+    decl: DeclId<'db>,
+    offset: TextSize,
+) -> Option<HoverResult> {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let token = match tree.token_at_offset(offset.min(tree.text_range().end())) {
+        pcl_syntax::TokenAtOffset::Single(t) => t,
+        pcl_syntax::TokenAtOffset::Between(left, right) => {
+            if right.kind() == IDENT {
+                right
+            } else {
+                left
+            }
+        }
+        pcl_syntax::TokenAtOffset::None => return None,
+    };
+    let parent = token.parent()?;
+    let range = token.text_range();
+    match parent.kind() {
+        // An input's name, directly in a resource's body.
+        ATTRIBUTE if token.kind() == IDENT => {
+            let block = parent.parent()?.parent()?;
+            let is_declaration_body =
+                block.kind() == BLOCK && block.parent()?.parent()?.kind() == SOURCE_FILE;
+            let label = body(db, decl)
+                .block(pcl_sema::BlockId::ROOT)
+                .labels
+                .get(1)?
+                .clone();
+            if !is_declaration_body || !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            {
+                return None;
+            }
+            let inputs = pcl_sema::field_completions(db, decl, &pcl_sema::FieldsContext::Body, &[]);
+            let input = inputs
+                .into_iter()
+                .find(|input| input.name == token.text())?;
+            let required = if input.required {
+                "required"
+            } else {
+                "optional"
+            };
+            let name = input.name;
+            let mut markdown = format!(
+                "```pcl\ninput {name}: {}\n```\n\n{required} input of `{label}`",
+                input.ty
+            );
+            let description = schema_description(db, &label).and_then(|described| {
+                (described.sections.into_iter())
+                    .filter(|section| section.title == "inputs")
+                    .flat_map(|section| section.properties)
+                    .find(|property| property.name == name)?
+                    .description
+            });
+            if let Some(description) = description {
+                markdown.push_str(&format!("\n\n{description}"));
+            }
+            Some(HoverResult { range, markdown })
+        }
+        // A function's name in a call.
+        CALL_EXPR if token.kind() == IDENT => {
+            let name = ast::CallExpr::cast(parent)?.name();
+            let (_, signature) = pcl_sema::builtin_signature(db, &name)?;
+            Some(HoverResult {
+                range,
+                markdown: format!("```pcl\n{signature}\n```\n\nbuiltin function"),
+            })
+        }
+        // The token of `invoke("pkg:module:fn", ..)`.
+        _ => {
+            let template = parent.ancestors().find(|n| n.kind() == TEMPLATE_EXPR)?;
+            let arg_list = template.parent().filter(|n| n.kind() == ARG_LIST)?;
+            let call = ast::CallExpr::cast(arg_list.parent()?)?;
+            let first = call.arg_list()?.args().next()?;
+            if call.name() != "invoke" || first.syntax() != &template {
+                return None;
+            }
+            let ast::Expr::Template(literal) = first else {
+                return None;
+            };
+            let function = literal.literal_value()?;
+            let described = schema_description(db, &function)?;
+            let mut markdown = format!("```pcl\nfunction {function}\n```");
+            if let Some(description) = &described.description {
+                markdown.push_str(&format!("\n\n{description}"));
+            }
+            Some(HoverResult {
+                range: template.text_range(),
+                markdown,
+            })
+        }
+    }
 }
 
 /// One use or the declaration of a name: where, and whether it is the declaration.
@@ -293,14 +412,14 @@ impl Analysis {
                 match field_position(db, file, offset) {
                     // Where an object's key goes: that object's fields only.
                     FieldPosition::Object(context, keys) => {
-                        return pcl_sema::field_completions(db, decl, &context, &keys);
+                        let fields = pcl_sema::field_completions(db, decl, &context, &keys);
+                        return fields.into_iter().map(field_completion).collect();
                     }
-                    FieldPosition::Body => res.extend(pcl_sema::field_completions(
-                        db,
-                        decl,
-                        &pcl_sema::FieldsContext::Body,
-                        &[],
-                    )),
+                    FieldPosition::Body => {
+                        let body = pcl_sema::FieldsContext::Body;
+                        let fields = pcl_sema::field_completions(db, decl, &body, &[]);
+                        res.extend(fields.into_iter().map(field_completion));
+                    }
                     FieldPosition::Value => (),
                 }
             }
@@ -687,6 +806,16 @@ fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
 
 /// The property names leading from a resource's body to the object literal around
 /// `offset` (`website = { | }` gives `[website]`); empty outside object literals.
+/// A completion (label, detail) for a field: required ones say so first.
+fn field_completion(field: pcl_sema::Field) -> (String, String) {
+    let required = if field.required {
+        "required"
+    } else {
+        "optional"
+    };
+    (field.name, format!("input ({required}): {}", field.ty))
+}
+
 /// What goes at a completion's offset, for field names.
 enum FieldPosition {
     /// A key of an object literal whose expected type comes from `context` and then the

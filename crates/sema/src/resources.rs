@@ -755,19 +755,28 @@ pub enum FieldsContext {
     InvokeArguments(SmolStr),
 }
 
-/// The names (with a description of their types) that can go where `context` and then
-/// `path` (property names of nested objects: `website` → the fields of the website
-/// object) lead, for completion. Empty where the expected type is unknown.
+/// A field that can go in an object literal (or a declaration's body): its name, its
+/// type as values are written (not in input shape), and whether it must be given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub ty: String,
+    pub required: bool,
+}
+
+/// The fields that can go where `context` and then `path` (property names of nested
+/// objects: `website` → the fields of the website object) lead, for completion and
+/// hover. Empty where the expected type is unknown.
 pub fn field_completions<'db>(
     db: &'db dyn pcl_types::Db,
     decl: crate::items::DeclId<'db>,
     context: &FieldsContext,
     path: &[SmolStr],
-) -> Vec<(String, String)> {
-    let describe = |name: &str, ty: Ty<'db>, required: bool| {
-        let required = if required { "required" } else { "optional" };
-        let ty = pcl_types::pretty(db, crate::inference::strip_input(db, ty));
-        (name.to_owned(), format!("input ({required}): {ty}"))
+) -> Vec<Field> {
+    let describe = |name: &str, ty: Ty<'db>, required: bool| Field {
+        name: name.to_owned(),
+        ty: pcl_types::pretty(db, crate::inference::strip_input(db, ty)),
+        required,
     };
     let mut ty = match context {
         FieldsContext::Body if path.is_empty() => {

@@ -22,11 +22,11 @@ pub fn test_data_dir() -> PathBuf {
     project_root().join("tests").join("data")
 }
 
-/// Where the shared corpus lives: `$PCL_CORPUS`, else `../shared/corpus` beside the repository.
+/// Where the shared corpus lives: `$PCL_CORPUS` (when not empty), else `../shared/corpus` beside the repository.
 ///
 /// Returns `None` when neither exists; callers that need the corpus must fail, not skip.
 pub fn corpus_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("PCL_CORPUS") {
+    if let Some(dir) = std::env::var_os("PCL_CORPUS").filter(|dir| !dir.is_empty()) {
         let dir = PathBuf::from(dir);
         return dir.is_dir().then_some(dir);
     }

@@ -129,3 +129,49 @@ config "shape" "object({size = int, name = string})" {
         "{value:?}"
     );
 }
+
+/// Hover shows the schema's descriptions of resources, inputs and functions, and the
+/// signatures of builtins.
+#[test]
+fn hover_shows_schema_descriptions_and_builtin_signatures() {
+    let (mut host, _log) = logged_host();
+    let schema = std::fs::read_to_string(
+        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
+    )
+    .expect("the web schema exists");
+    host.add_schema("web-1.0.0.json", &schema)
+        .expect("the web schema loads");
+    let main = r#"resource "site" "web:index:Bucket" {
+  name = "site"
+}
+
+region = invoke("web:index:getRegion", { bucket = site.name })
+size = length("abc")
+"#;
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let hover = |needle: &str| -> String {
+        analysis
+            .hover("app/main.pp", offset_of(main, needle) + TextSize::from(1))
+            .expect("no cancellation")
+            .map(|h| h.markdown)
+            .unwrap_or_default()
+    };
+    let resource = hover("site\" \"web");
+    assert!(
+        resource.contains("A storage bucket that may serve a website."),
+        "{resource}"
+    );
+    let input = hover("name = \"site\"");
+    assert!(
+        input.contains("input name: string") && input.contains("The bucket's name."),
+        "{input}"
+    );
+    let function = hover("web:index:getRegion");
+    assert!(
+        function.contains("The region a bucket lives in."),
+        "{function}"
+    );
+    let builtin = hover("length(");
+    assert!(builtin.contains("length(value:"), "{builtin}");
+}
