@@ -26,7 +26,8 @@ pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
 pub use formatting::FormatEdit;
 pub use host::{AnalysisHost, ProgramId, normalise_dir};
 pub use navigation::{
-    FileSymbol, HoverResult, InlayHint, NavigationTarget, Reference, SignatureHelp, TokenClass,
+    CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
+    Reference, SignatureHelp, TokenClass,
 };
 pub use pcl_sema::DeclKind;
 

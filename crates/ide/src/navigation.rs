@@ -27,6 +27,28 @@ pub struct NavigationTarget {
     pub focus_range: TextRange,
 }
 
+/// One completion: what to insert, a one-line description and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub detail: String,
+    pub kind: CompletionKind,
+    /// A required input (editors list those first).
+    pub required: bool,
+}
+
+/// What a completion names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompletionKind {
+    /// A declaration in scope.
+    Declaration,
+    Builtin,
+    /// An input, option, object field or attribute.
+    Field,
+    /// A resource type token, in a resource's type label.
+    ResourceType,
+}
+
 /// One declaration of a file's outline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileSymbol {
@@ -371,7 +393,7 @@ impl Analysis {
 
     /// Names that may be written at `offset`: the program's declarations, the builtins,
     /// and, inside a resource's body, its schema inputs not yet set.
-    pub fn completions(&self, path: &str, offset: TextSize) -> Cancellable<Vec<(String, String)>> {
+    pub fn completions(&self, path: &str, offset: TextSize) -> Cancellable<Vec<CompletionItem>> {
         salsa::Cancelled::catch(|| {
             let db = self.db();
             let Some((file, program)) = self.file_and_program(path) else {
@@ -390,29 +412,35 @@ impl Analysis {
             {
                 return resource_tokens(db);
             }
-            let mut res: Vec<(String, String)> = (program_decls(db, program).iter())
+            let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
-                .map(|&d| {
-                    (
-                        d.name(db).to_string(),
-                        format!(
-                            "{} {}",
-                            d.kind(db).keyword(),
-                            pcl_types::display(db, decl_ty(db, d))
-                        ),
-                    )
+                .map(|&d| CompletionItem {
+                    label: d.name(db).to_string(),
+                    detail: format!(
+                        "{} {}",
+                        d.kind(db).keyword(),
+                        pcl_types::display(db, decl_ty(db, d))
+                    ),
+                    kind: CompletionKind::Declaration,
+                    required: false,
                 })
                 .collect();
-            res.extend(
-                pcl_sema::BUILTIN_FUNCTIONS
-                    .iter()
-                    .map(|f| ((*f).to_owned(), "builtin function".to_owned())),
-            );
+            res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
+                label: (*f).to_owned(),
+                detail: "builtin function".to_owned(),
+                kind: CompletionKind::Builtin,
+                required: false,
+            }));
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
                     // Where an object's key goes: that object's fields only.
                     FieldPosition::Object(context, keys) => {
                         let fields = pcl_sema::field_completions(db, decl, &context, &keys);
+                        return fields.into_iter().map(field_completion).collect();
+                    }
+                    FieldPosition::Options => {
+                        let options = pcl_sema::FieldsContext::Options;
+                        let fields = pcl_sema::field_completions(db, decl, &options, &[]);
                         return fields.into_iter().map(field_completion).collect();
                     }
                     FieldPosition::Body => {
@@ -423,8 +451,8 @@ impl Analysis {
                     FieldPosition::Value => (),
                 }
             }
-            res.sort();
-            res.dedup_by(|a, b| a.0 == b.0);
+            res.sort_by(|a, b| a.label.cmp(&b.label));
+            res.dedup_by(|a, b| a.label == b.label);
             res
         })
     }
@@ -578,7 +606,7 @@ fn member_completions(
     file: pcl_sema::File,
     program: pcl_sema::Program,
     offset: TextSize,
-) -> Option<Vec<(String, String)>> {
+) -> Option<Vec<CompletionItem>> {
     let text = file.text(db);
     let before = text.get(..usize::from(offset))?;
     let chain_start = (before.char_indices().rev())
@@ -605,7 +633,12 @@ fn member_completions(
         members
             .unwrap_or_default()
             .iter()
-            .map(|(name, ty)| (name.to_string(), pcl_types::display(db, *ty).clone()))
+            .map(|(name, ty)| CompletionItem {
+                label: name.to_string(),
+                detail: pcl_types::display(db, *ty).clone(),
+                kind: CompletionKind::Field,
+                required: false,
+            })
             .collect(),
     )
 }
@@ -782,7 +815,7 @@ fn component_source_at<'db>(
 }
 
 /// Every resource type token of the loaded schemas, for a resource's type label.
-fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
+fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
     let Some(loaded) = pcl_schema::LoadedPackages::try_get(db) else {
         return Vec::new();
     };
@@ -793,27 +826,30 @@ fn resource_tokens(db: &RootDatabase) -> Vec<(String, String)> {
     let mut res = Vec::new();
     for source in sources {
         if let Ok(listing) = pcl_schema::package_listing(db, source) {
-            res.extend(listing.resources.iter().map(|token| {
-                (
-                    token.to_string(),
-                    format!("resource of {}", listing.package),
-                )
+            res.extend(listing.resources.iter().map(|token| CompletionItem {
+                label: token.to_string(),
+                detail: format!("resource of {}", listing.package),
+                kind: CompletionKind::ResourceType,
+                required: false,
             }));
         }
     }
     res
 }
 
-/// The property names leading from a resource's body to the object literal around
-/// `offset` (`website = { | }` gives `[website]`); empty outside object literals.
-/// A completion (label, detail) for a field: required ones say so first.
-fn field_completion(field: pcl_sema::Field) -> (String, String) {
+/// The completion of a field: its type, and whether it must be given.
+fn field_completion(field: pcl_sema::Field) -> CompletionItem {
     let required = if field.required {
         "required"
     } else {
         "optional"
     };
-    (field.name, format!("input ({required}): {}", field.ty))
+    CompletionItem {
+        detail: format!("input ({required}): {}", field.ty),
+        label: field.name,
+        kind: CompletionKind::Field,
+        required: field.required,
+    }
 }
 
 /// What goes at a completion's offset, for field names.
@@ -823,6 +859,8 @@ enum FieldPosition {
     Object(pcl_sema::FieldsContext, Vec<SmolStr>),
     /// A line of a declaration's body: its inputs go there, beside names in scope.
     Body,
+    /// A line of an `options` block: the option names.
+    Options,
     /// Inside an expression: names in scope only.
     Value,
 }
@@ -893,12 +931,12 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
                     continue;
                 };
                 let Some(keys) = keys else {
-                    let in_value = attribute.value().is_some_and(|v| contains(v.syntax()));
-                    return if in_value {
-                        FieldPosition::Value
-                    } else {
-                        FieldPosition::Body
-                    };
+                    // On the name: a line of the body around it (the declaration's, or
+                    // its `options`).
+                    if attribute.value().is_some_and(|v| contains(v.syntax())) {
+                        return FieldPosition::Value;
+                    }
+                    continue;
                 };
                 let Some(name) = attribute.name().map(|n| SmolStr::new(n.text())) else {
                     return FieldPosition::Value;
@@ -915,6 +953,15 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
                     FieldsContext::Attribute(name)
                 };
                 return FieldPosition::Object(context, reversed(keys));
+            }
+            BLOCK if keys.is_none() => {
+                let in_options = (ast::Block::cast(node).and_then(|block| block.type_name()))
+                    .is_some_and(|type_name| type_name.text() == "options");
+                return if in_options {
+                    FieldPosition::Options
+                } else {
+                    FieldPosition::Body
+                };
             }
             BLOCK => break,
             _ => (),

@@ -1060,16 +1060,17 @@ impl Snapshot {
             .unwrap_or_default();
         found
             .into_iter()
-            .map(|(label, detail)| lsp_types::CompletionItem {
-                kind: Some(if detail.starts_with("input") {
-                    lsp_types::CompletionItemKind::PROPERTY
-                } else if detail == "builtin function" {
-                    lsp_types::CompletionItemKind::FUNCTION
-                } else {
-                    lsp_types::CompletionItemKind::VARIABLE
+            .map(|item| lsp_types::CompletionItem {
+                kind: Some(match item.kind {
+                    pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
+                    pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,
+                    pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
+                    pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
                 }),
-                label,
-                detail: Some(detail),
+                // Required inputs first, then the rest, each alphabetically.
+                sort_text: Some(format!("{}{}", u8::from(!item.required), item.label)),
+                label: item.label,
+                detail: Some(item.detail),
                 ..lsp_types::CompletionItem::default()
             })
             .collect()

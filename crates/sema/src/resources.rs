@@ -272,17 +272,47 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
     let missing: Vec<&Input<'db>> = (inputs.iter())
         .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
         .collect();
+    let root = body.block(BlockId::ROOT);
+    let empty_body = root.attrs.is_empty() && root.blocks.is_empty();
     for input in missing {
-        let ty = pcl_types::pretty(infer.db, crate::inference::strip_input(infer.db, input.ty));
+        let plain = crate::inference::strip_input(infer.db, input.ty);
+        let ty = pcl_types::pretty(infer.db, plain);
         let message = format!("{what} is missing the required input '{}'", input.name);
-        infer
-            .report(
-                codes::MISSING_ATTRIBUTE,
-                Site::BlockOpen(BlockId::ROOT),
-                message,
-            )
+        // The fix opens the body with the input set to a placeholder of its type; an
+        // empty body (`{}`) is closed on its own line after it.
+        let line = format!("  {} = {}", input.name, placeholder(infer.db, plain));
+        let replacement = if empty_body {
+            format!("{{\n{line}\n")
+        } else {
+            format!("{{\n{line}")
+        };
+        let decl = infer.decl;
+        let diagnostic = infer.report(
+            codes::MISSING_ATTRIBUTE,
+            Site::BlockOpen(BlockId::ROOT),
+            message,
+        );
+        diagnostic
             .notes
             .push(format!("add `{} = <{ty}>`", input.name));
+        diagnostic.fixes.push(crate::diagnostics::SemaFix {
+            message: format!("add the input `{}`", input.name),
+            at: crate::diagnostics::Located::new(decl, Site::BlockOpen(BlockId::ROOT)),
+            replacement,
+        });
+    }
+}
+
+/// A value of type `ty` to start from where one is required: empty for strings and
+/// collections, zero, false, else `null`.
+fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> &'static str {
+    match ty.kind(db) {
+        TyKind::String => "\"\"",
+        TyKind::Int | TyKind::Number => "0",
+        TyKind::Bool => "false",
+        TyKind::List(_) | TyKind::Set(_) | TyKind::Tuple(_) => "[]",
+        TyKind::Map(_) | TyKind::Object(_) | TyKind::Named(_) => "{}",
+        _ => "null",
     }
 }
 
@@ -746,6 +776,8 @@ pub enum FieldsContext {
     /// The declaration's body itself: its inputs (a resource's schema inputs, a
     /// component's configs).
     Body,
+    /// The `options` block of a resource or component: the option names.
+    Options,
     /// The value of attribute `name` of the declaration's body (a resource or component
     /// input, a config's `default`).
     Attribute(SmolStr),
@@ -785,6 +817,21 @@ pub fn field_completions<'db>(
                 .collect();
         }
         FieldsContext::Body => return Vec::new(),
+        FieldsContext::Options if path.is_empty() => {
+            return (OPTION_NAMES.iter())
+                .map(|&name| Field {
+                    name: name.to_owned(),
+                    ty: match option_type(db, name) {
+                        Some(Some(ty)) => pcl_types::pretty(db, ty),
+                        // `range` and the property lists are checked by their own rules.
+                        _ if name == "range" => "int | bool | list | map".to_owned(),
+                        _ => "list(property names)".to_owned(),
+                    },
+                    required: false,
+                })
+                .collect();
+        }
+        FieldsContext::Options => return Vec::new(),
         FieldsContext::Attribute(name) => {
             let config_default = decl.kind(db) == DeclKind::Config && name == "default";
             let input = (declaration_inputs(db, decl).into_iter()).find(|(n, _, _)| n == name);

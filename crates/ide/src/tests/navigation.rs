@@ -90,6 +90,7 @@ fn completion_of_object_fields_where_the_type_is_known() {
   tags = { Name = VAL }
   options {
     customTimeouts = { OPT }
+    OPN
   }
 }
 
@@ -111,11 +112,16 @@ config "shape" "object({size = int, name = string})" {
         let found = analysis
             .completions("app/main.pp", offset_of(main, marker))
             .expect("no cancellation");
-        found.into_iter().map(|(label, _)| label).collect()
+        found.into_iter().map(|item| item.label).collect()
     };
     assert_eq!(labels("IDX"), ["errorDocument", "indexDocument"]);
     assert_eq!(labels("OPT"), ["create", "delete", "read", "update"]);
     assert_eq!(labels("INV"), ["bucket"]);
+    let options = labels("OPN");
+    assert!(
+        options.contains(&"dependsOn".to_owned()) && !options.contains(&"name".to_owned()),
+        "{options:?}"
+    );
     assert_eq!(labels("DEF"), ["name", "size"]);
     let component = labels("CMP");
     assert!(
