@@ -62,20 +62,26 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
             }
         };
         totals.add(&file.text);
-        let parse = pcl_syntax::parse(&file.text);
-        if args.tree {
+        // Without `--tree` only the errors are wanted: the same parse, without building
+        // the tree (a third of the time and most of the memory).
+        let errors = if args.tree {
+            let parse = pcl_syntax::parse(&file.text);
             let mut tree = String::new();
             if headers {
                 tree.push_str(&format!("=== {}\n", file.name));
             }
             tree.push_str(&pcl_syntax::debug_tree(&parse.syntax_node()));
             print_out(&tree);
-        }
-        let diagnostics: Vec<_> = (parse.errors().iter())
+            let errors = parse.errors().to_vec();
+            trees.drop_later(parse);
+            errors
+        } else {
+            pcl_syntax::syntax_errors(&file.text)
+        };
+        let diagnostics: Vec<_> = (errors.iter())
             .map(|error| error.to_diagnostic(FileId(0)))
             .collect();
         reporter.file(&file, &diagnostics);
-        trees.drop_later(parse);
     }
     if !args.output.quiet {
         reporter.summary("parsed", &totals, start.elapsed());
