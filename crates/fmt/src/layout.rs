@@ -8,13 +8,30 @@ use std::ops::Range;
 
 use crate::tokens::{Class, FormatToken};
 
-/// One line split into cells (token index ranges): `lead` always, `assign` from an `=`
-/// whose right-hand side closes every bracket it opens, `comment` for a trailing comment
-/// after other tokens.
+/// One line split into cells, as token indices `start <= assign <= comment <= end`: the
+/// lead always (`start..assign`), the assignment from an `=` whose right-hand side closes
+/// every bracket it opens (`assign..comment`, when not empty), and a trailing comment after
+/// other tokens (`comment..end`, when not empty). Sixteen bytes a line.
+#[derive(Clone, Copy)]
 struct Line {
-    lead: Range<usize>,
-    assign: Option<Range<usize>>,
-    comment: Option<Range<usize>>,
+    start: u32,
+    assign: u32,
+    comment: u32,
+    end: u32,
+}
+
+impl Line {
+    fn lead(&self) -> Range<usize> {
+        self.start as usize..self.assign as usize
+    }
+
+    fn assign(&self) -> Option<Range<usize>> {
+        (self.assign < self.comment).then_some(self.assign as usize..self.comment as usize)
+    }
+
+    fn comment(&self) -> Option<Range<usize>> {
+        (self.comment < self.end).then_some(self.comment as usize..self.end as usize)
+    }
 }
 
 /// Sets `spaces_before` of every token to the canonical layout.
@@ -40,26 +57,24 @@ fn split_lines(tokens: &[FormatToken]) -> Vec<Line> {
     res
 }
 
-fn line_cells(tokens: &[FormatToken], mut lead: Range<usize>) -> Line {
-    let mut comment = None;
-    if lead.len() > 1 && is_comment(&tokens[lead.end - 1]) {
-        comment = Some(lead.end - 1..lead.end);
-        lead.end -= 1;
+fn line_cells(tokens: &[FormatToken], line: Range<usize>) -> Line {
+    let mut comment = line.end;
+    if line.len() > 1 && is_comment(&tokens[line.end - 1]) {
+        comment -= 1;
     }
-    let mut assign = None;
-    let equal = (lead.start + 1..lead.end).find(|&idx| tokens[idx].class == Class::Equal);
+    let equal = (line.start + 1..comment).find(|&idx| tokens[idx].class == Class::Equal);
     // The value goes in its own cell only when it is whole on this line: an `=` followed
     // by an opening bracket starts a multi-line value, which is not aligned.
-    if let Some(equal) = equal
-        && net_brackets(&tokens[equal..lead.end]) == 0
-    {
-        assign = Some(equal..lead.end);
-        lead.end = equal;
-    }
+    let assign = match equal {
+        Some(equal) if net_brackets(&tokens[equal..comment]) == 0 => equal,
+        _ => comment,
+    };
+    // Token indices fit in 32 bits: texts do (offsets are 32-bit).
     Line {
-        lead,
-        assign,
-        comment,
+        start: line.start as u32,
+        assign: assign as u32,
+        comment: comment as u32,
+        end: line.end as u32,
     }
 }
 
@@ -69,24 +84,24 @@ fn line_cells(tokens: &[FormatToken], mut lead: Range<usize>) -> Line {
 fn indent(tokens: &mut [FormatToken], lines: &[Line]) {
     let mut levels: Vec<i32> = Vec::new();
     for line in lines {
-        if line.lead.is_empty() {
+        if line.lead().is_empty() {
             continue;
         }
-        let first = line.lead.start;
+        let first = line.lead().start;
         if tokens[first].class == Class::Newline {
             tokens[first].spaces_before = 0;
             continue;
         }
         let mut net = 0;
-        for token in &tokens[line.lead.clone()] {
+        for token in &tokens[line.lead()] {
             net += token.bracket_change();
             // Brackets inside a heredoc's text are not the code's.
             if token.class == Class::OpenHeredoc {
                 break;
             }
         }
-        if let Some(assign) = &line.assign {
-            net += net_brackets(&tokens[assign.clone()]);
+        if let Some(assign) = line.assign() {
+            net += net_brackets(&tokens[assign]);
         }
         if net > 0 {
             tokens[first].spaces_before = 2 * levels.len() as u32;
@@ -112,10 +127,10 @@ fn indent(tokens: &mut [FormatToken], lines: &[Line]) {
 /// follows it from itself and its neighbours; the assignment's `=` gets one space before.
 fn space(tokens: &mut [FormatToken], lines: &[Line], text: &str) {
     for line in lines {
-        space_cell(tokens, line.lead.clone(), text);
-        if let Some(assign) = &line.assign {
+        space_cell(tokens, line.lead(), text);
+        if let Some(assign) = line.assign() {
             tokens[assign.start].spaces_before = 1;
-            space_cell(tokens, assign.clone(), text);
+            space_cell(tokens, assign, text);
         }
     }
 }
@@ -214,12 +229,12 @@ fn align(tokens: &mut [FormatToken], lines: &[Line], text: &str) {
     let mut run_start = None;
     let mut widest = 0;
     for (line_idx, line) in lines.iter().enumerate() {
-        match (&line.assign, run_start) {
+        match (line.assign(), run_start) {
             (Some(_), None) => {
                 run_start = Some(line_idx);
-                widest = columns(tokens, &line.lead, text);
+                widest = columns(tokens, &line.lead(), text);
             }
-            (Some(_), Some(_)) => widest = widest.max(columns(tokens, &line.lead, text)),
+            (Some(_), Some(_)) => widest = widest.max(columns(tokens, &line.lead(), text)),
             (None, Some(start)) => {
                 align_assignments(tokens, &lines[start..line_idx], widest, text);
                 run_start = None;
@@ -232,16 +247,15 @@ fn align(tokens: &mut [FormatToken], lines: &[Line], text: &str) {
     }
 
     let width = |tokens: &[FormatToken], line: &Line| {
-        columns(tokens, &line.lead, text)
+        columns(tokens, &line.lead(), text)
             + line
-                .assign
-                .as_ref()
-                .map_or(0, |assign| columns(tokens, assign, text))
+                .assign()
+                .map_or(0, |assign| columns(tokens, &assign, text))
     };
     let mut run_start = None;
     let mut widest = 0;
     for (line_idx, line) in lines.iter().enumerate() {
-        match (&line.comment, run_start) {
+        match (line.comment(), run_start) {
             (Some(_), None) => {
                 run_start = Some(line_idx);
                 widest = width(tokens, line);
@@ -261,9 +275,9 @@ fn align(tokens: &mut [FormatToken], lines: &[Line], text: &str) {
 
 fn align_assignments(tokens: &mut [FormatToken], run: &[Line], widest: usize, text: &str) {
     for line in run {
-        if let Some(assign) = &line.assign {
+        if let Some(assign) = line.assign() {
             tokens[assign.start].spaces_before =
-                (widest - columns(tokens, &line.lead, text) + 1) as u32;
+                (widest - columns(tokens, &line.lead(), text) + 1) as u32;
         }
     }
 }
@@ -275,7 +289,7 @@ fn align_comments(
     width: &dyn Fn(&[FormatToken], &Line) -> usize,
 ) {
     for line in run {
-        if let Some(comment) = &line.comment {
+        if let Some(comment) = line.comment() {
             tokens[comment.start].spaces_before = (widest - width(tokens, line) + 1) as u32;
         }
     }
@@ -297,8 +311,12 @@ fn columns(tokens: &[FormatToken], cell: &Range<usize>, text: &str) -> usize {
         .iter()
         .map(|token| {
             let token_text = token.text(text);
-            let crlf = token_text.matches("\r\n").count();
-            token.spaces_before as usize + token_text.chars().count() - crlf
+            let width = if token_text.is_ascii() {
+                token_text.len() - token_text.matches("\r\n").count()
+            } else {
+                token_text.chars().count() - token_text.matches("\r\n").count()
+            };
+            token.spaces_before as usize + width
         })
         .sum()
 }

@@ -13,8 +13,8 @@
 //! - Formatting changes only the spaces and tabs between tokens on a line (never newlines,
 //!   comments, template text or heredoc contents), so the significant tokens are the same
 //!   before and after, and a file has as many lines after formatting as before.
-//! - Callers format only files without syntax errors: `format` refuses them, `layout` and
-//!   `edits` document the precondition.
+//! - Callers format only files without syntax errors: `format` refuses them, `edits`
+//!   documents the precondition.
 //! - The result is a list of minimal edits (one per whitespace gap that changes), which is
 //!   what an editor wants; `format` applies them.
 
@@ -23,7 +23,7 @@ mod tokens;
 
 use std::ops::Range;
 
-use pcl_syntax::{SyntaxError, TextRange, TextSize};
+use pcl_syntax::{LexedText, SyntaxError, TextRange, TextSize};
 
 /// One change: replace the whitespace in `range` of the original text by `replacement`
 /// (only spaces, possibly empty).
@@ -36,31 +36,30 @@ pub struct FormatEdit {
 /// The canonical form of `text`, or its syntax errors when it has any (a file that does
 /// not parse is left as it is).
 pub fn format(text: &str) -> Result<String, Vec<SyntaxError>> {
-    let errors = pcl_syntax::syntax_errors(text);
+    let (lexed, errors) = pcl_syntax::lex_and_check(text);
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(layout(text))
-}
-
-/// The canonical form of `text`, which parses without errors (for callers that know it
-/// does; on text with errors the result is defined but not meaningful).
-pub fn layout(text: &str) -> String {
+    // Copies the text in runs, breaking them only at the gaps that change.
     let mut res = String::with_capacity(text.len() + text.len() / 8);
-    for_each_gap(text, |gap, spaces, token_end| {
-        push_spaces(&mut res, spaces);
-        res.push_str(&text[gap.end..token_end]);
+    let mut copied = 0;
+    for_each_gap(&lexed, text, |gap, spaces| {
+        if !is_spaces(&text[gap.clone()], spaces) {
+            res.push_str(&text[copied..gap.start]);
+            push_spaces(&mut res, spaces);
+            copied = gap.end;
+        }
     });
-    res
+    res.push_str(&text[copied..]);
+    Ok(res)
 }
 
 /// The edits that bring `text` (which parses without errors) into the canonical layout,
 /// in source order and not overlapping; empty when it already is.
 pub fn edits(text: &str) -> Vec<FormatEdit> {
     let mut res = Vec::new();
-    for_each_gap(text, |gap, spaces, _| {
-        let old = &text[gap.clone()];
-        if old.len() == spaces && old.bytes().all(|byte| byte == b' ') {
+    for_each_gap(&LexedText::new(text), text, |gap, spaces| {
+        if is_spaces(&text[gap.clone()], spaces) {
             return;
         }
         res.push(FormatEdit {
@@ -88,22 +87,26 @@ pub fn apply_edits(text: &str, edits: &[FormatEdit]) -> String {
     res
 }
 
-/// Calls `visit(gap, spaces, token_end)` for every whitespace gap of `text` in order (the
-/// gap before each token, then what follows the last one) with the number of spaces the
-/// layout puts there and the end of the token after the gap (the token is
-/// `text[gap.end..token_end]`; empty after the last gap).
-fn for_each_gap(text: &str, mut visit: impl FnMut(Range<usize>, usize, usize)) {
-    let mut tokens = tokens::format_tokens(text);
+/// Calls `visit(gap, spaces)` for every whitespace gap of `text` in order (the gap before
+/// each token, then what follows the last one) with the number of spaces the layout puts
+/// there.
+fn for_each_gap(lexed: &LexedText<'_>, text: &str, mut visit: impl FnMut(Range<usize>, usize)) {
+    let mut tokens = tokens::format_tokens(lexed);
     layout::lay_out(&mut tokens, text);
     let mut gap_start = 0;
     for token in &tokens {
         let (start, end) = (token.start as usize, token.end as usize);
-        visit(gap_start..start, token.spaces_before as usize, end);
+        visit(gap_start..start, token.spaces_before as usize);
         gap_start = end;
     }
     // What follows the last token (spaces without a newline at the end of the file) is
     // kept as that many spaces, as hclwrite keeps the spaces before its end-of-file token.
-    visit(gap_start..text.len(), text.len() - gap_start, text.len());
+    visit(gap_start..text.len(), text.len() - gap_start);
+}
+
+/// Whether `gap` is exactly `n_spaces` spaces already.
+fn is_spaces(gap: &str, n_spaces: usize) -> bool {
+    gap.len() == n_spaces && gap.bytes().all(|byte| byte == b' ')
 }
 
 fn push_spaces(acc: &mut String, n_spaces: usize) {

@@ -92,15 +92,14 @@ impl FormatToken {
     }
 }
 
-/// The layout tokens of `text` (which parses without errors), in source order.
+/// The layout tokens of lexed text (which parses without errors), in source order.
 ///
 /// From the lexer, not the tree: a walk of the tree costs more than the whole layout, and
 /// what the tree would tell (which `}` closes a template sequence) a stack of open braces
 /// tells as well, as it does hclsyntax's scanner.
-pub(crate) fn format_tokens(text: &str) -> Vec<FormatToken> {
-    let lexed = LexedText::new(text);
+pub(crate) fn format_tokens(lexed: &LexedText<'_>) -> Vec<FormatToken> {
     let kinds = lexed.kinds();
-    let mut res = Vec::with_capacity(kinds.len() / 2);
+    let mut res = Vec::with_capacity(kinds.len());
     // For each open `{`, `${` or `%{`: whether it opens a template sequence.
     let mut open_braces: Vec<bool> = Vec::new();
     let mut idx = 0;

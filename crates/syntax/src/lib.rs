@@ -98,11 +98,18 @@ pub fn parse(text: &str) -> Parse {
 /// tree (for passes that need only to know that a file is well formed, such as the
 /// formatter's).
 pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
+    lex_and_check(text).1
+}
+
+/// The tokens of `text` and its syntax errors, without building the tree (for passes
+/// over the tokens of files that must be well formed, such as the formatter).
+pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
     let lexed = LexedText::new(text);
     let mut parser = parser::Parser::new(parser::Input::new(&lexed), parser::PARSER_STEP_LIMIT);
     grammar::source_file(&mut parser);
     let (_, parse_errors) = parser.finish();
-    all_errors(&lexed, parse_errors)
+    let errors = all_errors(&lexed, parse_errors);
+    (lexed, errors)
 }
 
 fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
