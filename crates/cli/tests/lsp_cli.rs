@@ -755,3 +755,74 @@ fn a_panicking_handler_unknown_documents_and_requests_after_shutdown() {
     client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
     assert!(client.child.wait().expect("the server exits").success());
 }
+
+/// An editor session over a program of two files: an error across files, definition into
+/// the other file, a property completed with its documentation, a quick fix applied as
+/// the editor applies it, and the diagnostics clearing.
+#[test]
+fn a_multi_file_session_with_a_quick_fix() {
+    let dir = scratch_dir("multi-file");
+    let base = "base = \"site\"\n";
+    let main = "resource \"site\" \"web:index:Bucket\" {\n  name = bsae\n  \n}\n";
+    std::fs::write(dir.join("base.pp"), base).expect("write");
+    std::fs::write(dir.join("main.pp"), main).expect("write");
+    let base_uri = format!("file://{}/base.pp", dir.display());
+    let main_uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": main_uri, "languageId": "pcl", "version": 1, "text": main },
+        }}),
+    );
+    let errors = next_diagnostics(&mut client, &main_uri);
+    assert!(errors.iter().any(|m| m.contains("bsae")), "{errors:?}");
+    // The quick fix, applied as an editor applies a workspace edit.
+    let (line, column) = position_of(main, "bsae");
+    let actions = client.request(2, "textDocument/codeAction", json!({
+        "textDocument": { "uri": main_uri },
+        "range": { "start": { "line": line, "character": column }, "end": { "line": line, "character": column } },
+        "context": { "diagnostics": [] },
+    }));
+    let edits = &actions["result"][0]["edit"]["changes"][&main_uri];
+    assert_eq!(edits[0]["newText"], "base", "{actions}");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": main_uri, "version": 2 },
+            "contentChanges": [{ "range": edits[0]["range"], "text": "base" }],
+        }}),
+    );
+    let fixed = next_diagnostics(&mut client, &main_uri);
+    assert!(fixed.is_empty(), "{fixed:?}");
+    // `base` is declared in the other file.
+    let definition = client.request(3, "textDocument/definition", json!({
+        "textDocument": { "uri": main_uri }, "position": { "line": line, "character": column + 1 },
+    }));
+    assert_eq!(definition["result"][0]["uri"], base_uri, "{definition}");
+    // On the empty line of the body: the inputs, required first, with their documentation.
+    let completion = client.request(
+        4,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": main_uri }, "position": { "line": 2, "character": 2 },
+        }),
+    );
+    let items = completion["result"].as_array().cloned().unwrap_or_default();
+    let name = items
+        .iter()
+        .find(|item| item["label"] == "name")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        name["documentation"]["value"], "The bucket's name.",
+        "{completion}"
+    );
+    assert!(
+        name["sortText"]
+            .as_str()
+            .is_some_and(|s| s.starts_with('0')),
+        "{name}"
+    );
+    shut_down(client);
+}

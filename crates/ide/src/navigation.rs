@@ -35,6 +35,8 @@ pub struct CompletionItem {
     pub kind: CompletionKind,
     /// A required input (editors list those first).
     pub required: bool,
+    /// The schema's description of an input, as markdown.
+    pub documentation: Option<String>,
 }
 
 /// What a completion names.
@@ -423,6 +425,7 @@ impl Analysis {
                     ),
                     kind: CompletionKind::Declaration,
                     required: false,
+                    documentation: None,
                 })
                 .collect();
             res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
@@ -430,6 +433,7 @@ impl Analysis {
                 detail: "builtin function".to_owned(),
                 kind: CompletionKind::Builtin,
                 required: false,
+                documentation: None,
             }));
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
@@ -446,7 +450,14 @@ impl Analysis {
                     FieldPosition::Body => {
                         let body = pcl_sema::FieldsContext::Body;
                         let fields = pcl_sema::field_completions(db, decl, &body, &[]);
-                        res.extend(fields.into_iter().map(field_completion));
+                        let descriptions = input_descriptions(db, decl);
+                        res.extend(fields.into_iter().map(|field| {
+                            let documentation = descriptions.get(field.name.as_str()).cloned();
+                            CompletionItem {
+                                documentation,
+                                ..field_completion(field)
+                            }
+                        }));
                     }
                     FieldPosition::Value => (),
                 }
@@ -638,6 +649,7 @@ fn member_completions(
                 detail: pcl_types::display(db, *ty).clone(),
                 kind: CompletionKind::Field,
                 required: false,
+                documentation: None,
             })
             .collect(),
     )
@@ -831,6 +843,7 @@ fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
                 detail: format!("resource of {}", listing.package),
                 kind: CompletionKind::ResourceType,
                 required: false,
+                documentation: None,
             }));
         }
     }
@@ -849,7 +862,43 @@ fn field_completion(field: pcl_sema::Field) -> CompletionItem {
         label: field.name,
         kind: CompletionKind::Field,
         required: field.required,
+        documentation: None,
     }
+}
+
+/// The schema's descriptions of a resource's inputs, by name (empty for other
+/// declarations or without a schema).
+fn input_descriptions(
+    db: &RootDatabase,
+    decl: DeclId<'_>,
+) -> rustc_hash::FxHashMap<SmolStr, String> {
+    let mut res = rustc_hash::FxHashMap::default();
+    if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
+        return res;
+    }
+    let Some(label) = body(db, decl)
+        .block(pcl_sema::BlockId::ROOT)
+        .labels
+        .get(1)
+        .cloned()
+    else {
+        return res;
+    };
+    let Some(described) = schema_description(db, &label) else {
+        return res;
+    };
+    for section in described
+        .sections
+        .into_iter()
+        .filter(|s| s.title == "inputs")
+    {
+        for property in section.properties {
+            if let Some(description) = property.description {
+                res.insert(property.name, description);
+            }
+        }
+    }
+    res
 }
 
 /// What goes at a completion's offset, for field names.

@@ -1071,6 +1071,12 @@ impl Snapshot {
                 sort_text: Some(format!("{}{}", u8::from(!item.required), item.label)),
                 label: item.label,
                 detail: Some(item.detail),
+                documentation: item.documentation.map(|markdown| {
+                    lsp_types::Documentation::MarkupContent(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: markdown,
+                    })
+                }),
                 ..lsp_types::CompletionItem::default()
             })
             .collect()
