@@ -16,7 +16,9 @@
 //! - Callers format only files without syntax errors: `format` refuses them, `edits`
 //!   documents the precondition.
 //! - The result is a list of minimal edits (one per whitespace gap that changes), which is
-//!   what an editor wants; `format` applies them.
+//!   what an editor wants; `format` renders the text directly.
+//! - The layout is defined on any text, so that a big file is laid out on one thread while
+//!   its syntax is checked on another (whole-process `pcl fmt` then costs about one parse).
 
 mod layout;
 mod tokens;
@@ -36,14 +38,47 @@ pub struct FormatEdit {
 /// The canonical form of `text`, or its syntax errors when it has any (a file that does
 /// not parse is left as it is).
 pub fn format(text: &str) -> Result<String, Vec<SyntaxError>> {
-    let (lexed, errors) = pcl_syntax::lex_and_check(text);
-    if !errors.is_empty() {
-        return Err(errors);
+    if text.len() < PARALLEL_FROM_BYTES {
+        let (lexed, errors) = pcl_syntax::lex_and_check(text);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        return Ok(render(&lexed, text));
     }
-    // Copies the text in runs, breaking them only at the gaps that change.
+    // A big file: the syntax check and the layout need nothing from each other until the
+    // end, so they run side by side (the layout of a file that turns out to have errors is
+    // thrown away; it is defined on any text).
+    std::thread::scope(|scope| {
+        let checker = std::thread::Builder::new()
+            .name("syntax check".to_owned())
+            .stack_size(CHECK_STACK)
+            .spawn_scoped(scope, || pcl_syntax::syntax_errors(text));
+        let formatted = render(&LexedText::new(text), text);
+        let errors = match checker {
+            Ok(checker) => checker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => pcl_syntax::syntax_errors(text),
+        };
+        if errors.is_empty() {
+            Ok(formatted)
+        } else {
+            Err(errors)
+        }
+    })
+}
+
+/// From this size on, `format` checks syntax on a second thread while laying out.
+const PARALLEL_FROM_BYTES: usize = 256 << 10;
+
+/// The stack of that thread (the parser's recursion is bounded by its nesting limit).
+const CHECK_STACK: usize = 64 << 20;
+
+/// `text` in the canonical layout, copied in runs broken only at the gaps that change.
+fn render(lexed: &LexedText<'_>, text: &str) -> String {
     let mut res = String::with_capacity(text.len() + text.len() / 8);
     let mut copied = 0;
-    for_each_gap(&lexed, text, |gap, spaces| {
+    for_each_gap(lexed, text, |gap, spaces| {
         if !is_spaces(&text[gap.clone()], spaces) {
             res.push_str(&text[copied..gap.start]);
             push_spaces(&mut res, spaces);
@@ -51,7 +86,7 @@ pub fn format(text: &str) -> Result<String, Vec<SyntaxError>> {
         }
     });
     res.push_str(&text[copied..]);
-    Ok(res)
+    res
 }
 
 /// The edits that bring `text` (which parses without errors) into the canonical layout,

@@ -108,3 +108,19 @@ fn fuzz_regressions() {
         }
     }
 }
+
+/// A big file takes the parallel path; its result is the same, and its syntax errors are
+/// found there too.
+#[test]
+fn big_files_format_the_same_in_parallel() {
+    let block = "resource \"r\" \"t\" {\n  a= 1\n    bbb = \"x\"\n}\n";
+    let big = block.repeat(crate::PARALLEL_FROM_BYTES / block.len() + 1);
+    let formatted = format(&big).unwrap_or_default();
+    let expected = "resource \"r\" \"t\" {\n  a   = 1\n  bbb = \"x\"\n}\n";
+    assert_eq!(
+        formatted,
+        expected.repeat(crate::PARALLEL_FROM_BYTES / block.len() + 1)
+    );
+    let broken = format!("{big}x = {{\n");
+    assert!(format(&broken).is_err());
+}
