@@ -124,3 +124,19 @@ fn big_files_format_the_same_in_parallel() {
     let broken = format!("{big}x = {{\n");
     assert!(format(&broken).is_err());
 }
+
+/// The layout runs on text whose syntax is still being checked: broken files (every
+/// parser and lexer error fixture, the fuzz findings) must not make it panic.
+#[test]
+fn laying_out_broken_files_does_not_panic() {
+    let data = pcl_test_utils::test_data_dir();
+    let mut n_files = 0;
+    for dir in ["parser/err", "lexer/err", "fuzz"] {
+        for path in pcl_test_utils::files_with_extensions(&data.join(dir), &["pp"]) {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let _ = crate::edits(&text);
+            n_files += 1;
+        }
+    }
+    assert!(40 < n_files, "only {n_files} broken files");
+}
