@@ -309,12 +309,7 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
         "\nGrowth of the cold check from the smallest to the largest program (time ∝ size^k):\n\n",
     );
     for files in [1, 100] {
-        let rows: Vec<&Measure> = measures.iter().filter(|m| m.files == files).collect();
-        if let (Some(first), Some(last)) = (rows.first(), rows.last())
-            && last.bytes > first.bytes
-        {
-            let k = (last.check.as_secs_f64() / first.check.as_secs_f64()).ln()
-                / (last.bytes as f64 / first.bytes as f64).ln();
+        if let Some((k, first, last)) = growth(measures, files, |m| m.check) {
             let _ = writeln!(
                 out,
                 "- {files} file(s): k = {k:.2} ({} → {} resources)",
@@ -391,15 +386,28 @@ fn report_formatter(out: &mut String, measures: &[Measure]) {
         out.push('\n');
     }
     for files in [1, 100] {
-        let rows: Vec<&Measure> = measures.iter().filter(|m| m.files == files).collect();
-        if let (Some(first), Some(last)) = (rows.first(), rows.last())
-            && last.bytes > first.bytes
-        {
-            let k = (last.fmt.as_secs_f64() / first.fmt.as_secs_f64()).ln()
-                / (last.bytes as f64 / first.bytes as f64).ln();
+        if let Some((k, _, _)) = growth(measures, files, |m| m.fmt) {
             let _ = writeln!(out, "\nGrowth of `pcl fmt`, {files} file(s): k = {k:.2}");
         }
     }
+}
+
+/// How a time grows with size over the programs of `files` files (time ∝ size^k): `k`,
+/// from the smallest and the largest program, which are returned beside it.
+fn growth(
+    measures: &[Measure],
+    files: usize,
+    time: impl Fn(&Measure) -> Duration,
+) -> Option<(f64, &Measure, &Measure)> {
+    let mut rows = measures.iter().filter(|m| m.files == files);
+    let first = rows.next()?;
+    let last = rows.next_back()?;
+    if last.bytes <= first.bytes {
+        return None;
+    }
+    let k = (time(last).as_secs_f64() / time(first).as_secs_f64()).ln()
+        / (last.bytes as f64 / first.bytes as f64).ln();
+    Some((k, first, last))
 }
 
 /// A figure of one measure, charted against size.

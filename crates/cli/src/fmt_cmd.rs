@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use pcl_diagnostics::{FileId, Severity};
 
-use crate::inputs::{self, Input, SOURCE_EXTENSIONS, SourceFile};
+use crate::inputs::{self, Input, SourceFile};
 use crate::print_out;
 use crate::report::{ColorWhen, DiagnosticFormat, Reporter, Totals, plural};
 
@@ -50,16 +50,10 @@ pub(crate) struct FmtArgs {
 pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
     let mut reporter = Reporter::new(DiagnosticFormat::Human, color, args.max_errors);
-    let (inputs, io_errors) = inputs::expand(&args.paths, SOURCE_EXTENSIONS);
-    let mut failed_io = !io_errors.is_empty();
-    for error in &io_errors {
-        reporter.message(Severity::Error, error);
-    }
-    if inputs.is_empty() && !failed_io {
-        let searched = inputs::searched_for(&args.paths, SOURCE_EXTENSIONS);
-        reporter.message(Severity::Error, &searched);
-        return ExitCode::from(2);
-    }
+    let (inputs, mut failed_io) = match inputs::expand_sources(&args.paths, &mut reporter) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
     let mut totals = Totals::default();
     let mut changed = 0;
     for input in &inputs {

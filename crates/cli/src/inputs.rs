@@ -10,6 +10,11 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use pcl_diagnostics::Severity;
+
+use crate::report::Reporter;
 
 /// The file extensions `pcl parse` and `pcl fmt` pick up when walking a directory.
 pub(crate) const SOURCE_EXTENSIONS: &[&str] = &["pp", "hcl", "tf"];
@@ -76,6 +81,25 @@ pub(crate) fn expand(paths: &[PathBuf], extensions: &[&str]) -> (Vec<Input>, Vec
         }
     }
     (inputs, errors)
+}
+
+/// The source files (`SOURCE_EXTENSIONS`) that `paths` name, for commands that read files
+/// one by one, with each path that cannot be read reported; `true` beside them when some
+/// could not. When nothing is found and nothing failed, what was searched for is reported
+/// and the command ends with exit code 2 (`Err`).
+pub(crate) fn expand_sources(
+    paths: &[PathBuf],
+    reporter: &mut Reporter,
+) -> Result<(Vec<Input>, bool), ExitCode> {
+    let (inputs, io_errors) = expand(paths, SOURCE_EXTENSIONS);
+    for error in &io_errors {
+        reporter.message(Severity::Error, error);
+    }
+    if inputs.is_empty() && io_errors.is_empty() {
+        reporter.message(Severity::Error, &searched_for(paths, SOURCE_EXTENSIONS));
+        return Err(ExitCode::from(2));
+    }
+    Ok((inputs, !io_errors.is_empty()))
 }
 
 /// What a search for `extensions` under `paths` looked for, for the "no files" error.

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use pcl_diagnostics::{FileId, Severity};
 
-use crate::inputs::{self, SOURCE_EXTENSIONS};
+use crate::inputs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals};
 use crate::{BackgroundDrop, print_out};
 
@@ -39,16 +39,10 @@ pub(crate) struct ParseArgs {
 pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
     let mut reporter = Reporter::new(args.output.format, color, args.output.max_errors);
-    let (inputs, io_errors) = inputs::expand(&args.paths, SOURCE_EXTENSIONS);
-    let mut failed_io = !io_errors.is_empty();
-    for error in &io_errors {
-        reporter.message(Severity::Error, error);
-    }
-    if inputs.is_empty() && !failed_io {
-        let searched = inputs::searched_for(&args.paths, SOURCE_EXTENSIONS);
-        reporter.message(Severity::Error, &searched);
-        return ExitCode::from(2);
-    }
+    let (inputs, mut failed_io) = match inputs::expand_sources(&args.paths, &mut reporter) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
     let headers = args.tree && inputs.len() > 1;
     let mut totals = Totals::default();
     let trees = BackgroundDrop::start();

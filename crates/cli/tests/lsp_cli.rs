@@ -661,9 +661,9 @@ fn big_program() -> String {
     program.files.into_iter().map(|(_, text)| text).collect()
 }
 
-#[test]
-fn an_edit_while_a_request_runs_gives_content_modified() {
-    let dir = scratch_dir("race-edit");
+/// A client with the big program open and checked, and a slow request (id 2) just sent.
+fn client_with_a_slow_request(name: &str) -> (Client, String, String) {
+    let dir = scratch_dir(name);
     let text = big_program();
     let uri = format!("file://{}/main.pp", dir.display());
     let mut client = Client::start();
@@ -679,6 +679,12 @@ fn an_edit_while_a_request_runs_gives_content_modified() {
         &json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
         "params": { "textDocument": { "uri": uri } } }),
     );
+    (client, uri, text)
+}
+
+#[test]
+fn an_edit_while_a_request_runs_gives_content_modified() {
+    let (mut client, uri, text) = client_with_a_slow_request("race-edit");
     client.send(
         &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": { "uri": uri, "version": 2 },
@@ -692,22 +698,7 @@ fn an_edit_while_a_request_runs_gives_content_modified() {
 
 #[test]
 fn a_cancelled_request_gets_request_cancelled() {
-    let dir = scratch_dir("race-cancel");
-    let text = big_program();
-    let uri = format!("file://{}/main.pp", dir.display());
-    let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
-        }}),
-    );
-    next_diagnostics(&mut client, &uri);
-    client.send(
-        &json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
-        "params": { "textDocument": { "uri": uri } } }),
-    );
+    let (mut client, uri, _) = client_with_a_slow_request("race-cancel");
     client.send(&json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": 2 } }));
     let answer = client.wait_for(Some(2), None);
     assert_eq!(answer["error"]["code"], -32800, "{answer}");

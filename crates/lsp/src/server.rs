@@ -460,14 +460,7 @@ impl Server {
                 if schemas_changed {
                     dirs.extend(self.documents.values().map(|d| d.dir.clone()));
                 }
-                dirs.sort();
-                dirs.dedup();
-                let mut messages = Vec::new();
-                for dir in dirs {
-                    self.refresh_program(&dir);
-                    messages.extend(self.publish(&dir));
-                }
-                return messages;
+                return self.recheck(dirs);
             }
             "workspace/didChangeConfiguration" => {
                 let settings =
@@ -564,7 +557,12 @@ impl Server {
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
         self.host
             .set_options(options.schema_path, options.skip_resource_typecheck);
-        let mut dirs: Vec<String> = self.documents.values().map(|d| d.dir.clone()).collect();
+        let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
+        self.recheck(dirs)
+    }
+
+    /// Read the program of each directory again (each once) and publish its diagnostics.
+    fn recheck(&mut self, mut dirs: Vec<String>) -> Vec<Message> {
         dirs.sort();
         dirs.dedup();
         let mut messages = Vec::new();

@@ -5,6 +5,18 @@ use pcl_syntax::TextSize;
 
 use super::{logged_host, set_program};
 
+/// A host with the example programs' `web` schema loaded.
+fn host_with_the_web_schema() -> crate::AnalysisHost {
+    let (mut host, _log) = logged_host();
+    let schema = std::fs::read_to_string(
+        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
+    )
+    .expect("the web schema exists");
+    host.add_schema("web-1.0.0.json", &schema)
+        .expect("the web schema loads");
+    host
+}
+
 fn offset_of(text: &str, needle: &str) -> TextSize {
     TextSize::from(text.find(needle).expect("the needle is in the text") as u32)
 }
@@ -78,13 +90,7 @@ fn completion_after_a_multibyte_character() {
 /// config's default; inside a value, names in scope instead.
 #[test]
 fn completion_of_object_fields_where_the_type_is_known() {
-    let (mut host, _log) = logged_host();
-    let schema = std::fs::read_to_string(
-        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
-    )
-    .expect("the web schema exists");
-    host.add_schema("web-1.0.0.json", &schema)
-        .expect("the web schema loads");
+    let mut host = host_with_the_web_schema();
     let main = r#"resource "site" "web:index:Bucket" {
   website = { IDX }
   tags = { Name = VAL }
@@ -140,13 +146,7 @@ config "shape" "object({size = int, name = string})" {
 /// signatures of builtins.
 #[test]
 fn hover_shows_schema_descriptions_and_builtin_signatures() {
-    let (mut host, _log) = logged_host();
-    let schema = std::fs::read_to_string(
-        pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json"),
-    )
-    .expect("the web schema exists");
-    host.add_schema("web-1.0.0.json", &schema)
-        .expect("the web schema loads");
+    let mut host = host_with_the_web_schema();
     let main = r#"resource "site" "web:index:Bucket" {
   name = "site"
 }
