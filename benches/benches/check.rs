@@ -43,6 +43,38 @@ fn host(program: &CheckedProgram) -> (AnalysisHost, ProgramId) {
     (host, id)
 }
 
+/// A checked host with the middle file open in an editor (set as a document, so that it
+/// stays at low durability as an editor's document does), and where in it a literal is.
+struct Edited {
+    host: AnalysisHost,
+    id: ProgramId,
+    path: String,
+    text: &'static String,
+    /// Just after `size    = ` in the middle of the file.
+    at: usize,
+}
+
+fn edited(program: &'static CheckedProgram) -> Edited {
+    let (mut host, id) = host(program);
+    let (name, text) = &program.files[program.files.len() / 2];
+    let path = format!("gen/{name}");
+    host.set_file_text(&path, text.clone());
+    check(&host, &id);
+    let target = "size    = ";
+    let at = text.len() / 2
+        + text[text.len() / 2..]
+            .find(target)
+            .expect("a size attribute")
+        + target.len();
+    Edited {
+        host,
+        id,
+        path,
+        text,
+        at,
+    }
+}
+
 fn check(host: &AnalysisHost, id: &ProgramId) -> usize {
     let found = host
         .analysis()
@@ -78,16 +110,13 @@ fn cold_check(bencher: Bencher<'_, '_>, files: usize) {
 #[divan::bench(args = [100, 1], sample_count = 20)]
 fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
     let program = program(files);
-    let (mut host, id) = host(program);
-    check(&host, &id);
-    let (name, text) = &program.files[program.files.len() / 2];
-    let path = format!("gen/{name}");
-    let target = "size    = ";
-    let at = text.len() / 2
-        + text[text.len() / 2..]
-            .find(target)
-            .expect("a size attribute")
-        + target.len();
+    let Edited {
+        mut host,
+        id,
+        path,
+        text,
+        at,
+    } = edited(program);
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip += 1;
@@ -102,16 +131,13 @@ fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
 #[divan::bench(args = [100, 1], sample_count = 20)]
 fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
     let program = program(files);
-    let (mut host, id) = host(program);
-    check(&host, &id);
-    let (name, text) = &program.files[program.files.len() / 2];
-    let path = format!("gen/{name}");
-    let target = "size    = ";
-    let at = text.len() / 2
-        + text[text.len() / 2..]
-            .find(target)
-            .expect("a size attribute")
-        + target.len();
+    let Edited {
+        mut host,
+        id,
+        path,
+        text,
+        at,
+    } = edited(program);
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip += 1;
@@ -130,16 +156,13 @@ fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
 #[divan::bench(args = [100, 1], sample_count = 20)]
 fn incremental_whitespace(bencher: Bencher<'_, '_>, files: usize) {
     let program = program(files);
-    let (mut host, id) = host(program);
-    check(&host, &id);
-    let (name, text) = &program.files[program.files.len() / 2];
-    let path = format!("gen/{name}");
-    let target = "size    = ";
-    let at = text.len() / 2
-        + text[text.len() / 2..]
-            .find(target)
-            .expect("a size attribute")
-        + target.len();
+    let Edited {
+        mut host,
+        id,
+        path,
+        text,
+        at,
+    } = edited(program);
     let mut spaces = 0usize;
     bencher.bench_local(|| {
         spaces = spaces % 8 + 1;
@@ -184,16 +207,13 @@ fn incremental_type_change(bencher: Bencher<'_, '_>, files: usize) {
 #[divan::bench(args = [100, 1], sample_count = 20)]
 fn hover_after_edit(bencher: Bencher<'_, '_>, files: usize) {
     let program = program(files);
-    let (mut host, id) = host(program);
-    check(&host, &id);
-    let (name, text) = &program.files[program.files.len() / 2];
-    let path = format!("gen/{name}");
-    let target = "size    = ";
-    let at = text.len() / 2
-        + text[text.len() / 2..]
-            .find(target)
-            .expect("a size attribute")
-        + target.len();
+    let Edited {
+        mut host,
+        path,
+        text,
+        at,
+        ..
+    } = edited(program);
     let hover_at = text[at..]
         .find("refId = ")
         .map(|i| at + i + "refId = ".len() + 1)

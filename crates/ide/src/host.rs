@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pcl_schema::{SchemaLoader, SearchPath};
-use pcl_sema::{CheckOptions, File, Program, Workspace, join_dir, required_packages};
+use pcl_sema::{CheckOptions, File, Program, ReparseBase, Workspace, join_dir, required_packages};
+use rustc_hash::FxHashSet;
 use salsa::{Durability, Setter};
 use smol_str::SmolStr;
 
@@ -23,6 +24,8 @@ pub struct AnalysisHost {
     loader: SchemaLoader,
     files: BTreeMap<SmolStr, File>,
     programs: BTreeMap<SmolStr, Program>,
+    /// Files edited through `set_file_text`, kept at low durability.
+    edited: FxHashSet<File>,
     /// Packages the pull loop has looked for (found or not), so it never retries them.
     requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
 }
@@ -59,6 +62,7 @@ impl AnalysisHost {
             loader: SchemaLoader::new(SearchPath::from_args_and_env(schema_dirs)),
             files: BTreeMap::new(),
             programs: BTreeMap::new(),
+            edited: FxHashSet::default(),
             requested_packages: BTreeSet::new(),
         }
     }
@@ -80,7 +84,7 @@ impl AnalysisHost {
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let handles: Vec<File> = files
             .into_iter()
-            .map(|(path, text)| self.file(path, text))
+            .map(|(path, text)| self.file(path, text, Durability::MEDIUM))
             .collect();
         let handles: Arc<[File]> = handles.into();
         match self.programs.get(&dir) {
@@ -89,11 +93,11 @@ impl AnalysisHost {
                     program
                         .set_files(&mut self.db)
                         .with_durability(Durability::MEDIUM)
-                        .to(handles);
+                        .to(handles.clone());
                 }
             }
             None => {
-                let program = Program::builder(dir.clone(), handles)
+                let program = Program::builder(dir.clone(), handles.clone())
                     .durability(Durability::MEDIUM)
                     .new(&self.db);
                 self.programs.insert(dir.clone(), program);
@@ -106,15 +110,65 @@ impl AnalysisHost {
                 }
             }
         }
+        let program = self.programs[&dir];
+        pcl_sema::sync_summaries(&mut self.db, &handles, &[program]);
         ProgramId(dir)
     }
 
-    /// Change one file's text (a no-op when the text is the same).
+    /// An edit: change one file's text (an editor's open document; a no-op when the text
+    /// is the same). From its first edit on, a file is kept at low durability, the other
+    /// files (set by [`AnalysisHost::set_program`], from disk) at medium: re-checking
+    /// after an edit then verifies in constant time each memo that does not depend on the
+    /// edited file. The first edit moves the file down, so what depends on it is checked
+    /// again once; editors set a document's text when they open it, before asking.
     pub fn set_file_text(&mut self, path: &str, text: String) {
-        let _ = self.file(SmolStr::new(path), text);
+        let path = SmolStr::new(path);
+        if let Some(&file) = self.files.get(&path) {
+            self.keep_reparse_base(file, &text);
+        }
+        let file = match self.files.get(&path) {
+            Some(&file) if !self.edited.contains(&file) => {
+                let base = file.reparse_base(&self.db).clone();
+                file.set_reparse_base(&mut self.db)
+                    .with_durability(Durability::LOW)
+                    .to(base);
+                file.set_text(&mut self.db)
+                    .with_durability(Durability::LOW)
+                    .to(Arc::from(text));
+                file
+            }
+            _ => self.file(path, text, Durability::LOW),
+        };
+        self.edited.insert(file);
+        let programs: Vec<Program> = (self.programs.values())
+            .filter(|program| program.files(&self.db).contains(&file))
+            .copied()
+            .collect();
+        pcl_sema::sync_summaries(&mut self.db, &[file], &programs);
     }
 
-    fn file(&mut self, path: SmolStr, text: String) -> File {
+    /// Before `file` changes to `text`: keep its current text and parse, so that parsing
+    /// the new text parses again only the item the edit touched. Only a parse without
+    /// errors can be reused; the parse is memoized, as the summaries were synced from it.
+    fn keep_reparse_base(&mut self, file: File, text: &str) {
+        let old_text = file.text(&self.db).clone();
+        if *old_text == *text {
+            return;
+        }
+        let parse = pcl_sema::parse(&self.db, file);
+        let base = parse.errors().is_empty().then(|| ReparseBase {
+            text: old_text,
+            parse: parse.clone(),
+        });
+        if base.is_some() || file.reparse_base(&self.db).is_some() {
+            file.set_reparse_base(&mut self.db)
+                .with_durability(Durability::LOW)
+                .to(base);
+        }
+    }
+
+    /// The file at `path` with `text`, created at `durability` if it is new.
+    fn file(&mut self, path: SmolStr, text: String, durability: Durability) -> File {
         match self.files.get(&path) {
             Some(&file) => {
                 if **file.text(&self.db) != *text {
@@ -123,7 +177,9 @@ impl AnalysisHost {
                 file
             }
             None => {
-                let file = File::new(&self.db, path.clone(), Arc::from(text));
+                let file = File::builder(path.clone(), Arc::from(text))
+                    .durability(durability)
+                    .new(&self.db);
                 self.files.insert(path, file);
                 file
             }
@@ -221,7 +277,7 @@ impl AnalysisHost {
         let dir = program.dir(&self.db).clone();
         let mut res = Vec::new();
         for &file in program.files(&self.db).iter() {
-            for source in pcl_sema::item_tree(&self.db, file).component_sources.iter() {
+            for source in file.declarations(&self.db).component_sources.iter() {
                 res.push(join_dir(&dir, source));
             }
         }

@@ -354,16 +354,20 @@ impl Server {
                 };
                 let document = params.text_document;
                 let (path, dir) = path_and_dir(&document.uri);
+                let text = document.text.clone();
                 Arc::make_mut(&mut self.documents).insert(
                     document.uri,
                     Document {
-                        path,
+                        path: path.clone(),
                         dir: dir.clone(),
                         text: document.text,
                         version: document.version,
                     },
                 );
                 self.refresh_program(&dir);
+                // An open document is edited: kept apart from the files read from disk,
+                // so its edits re-check only what depends on it (`set_file_text`).
+                self.host.set_file_text(&path, text);
                 dir
             }
             DidChangeTextDocument::METHOD => {

@@ -216,10 +216,10 @@ pub fn body<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Body {
 }
 
 fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSourceMap {
-    let Some(green) = decl_syntax(db, decl) else {
+    let Some(syntax) = decl_syntax(db, decl) else {
         return BodyWithSourceMap::default();
     };
-    let root = SyntaxNode::new_root(green);
+    let root = SyntaxNode::new_root(syntax.0);
     let mut lower = Lowerer::default();
     if let Some(attr) = ast::Attribute::cast(root.clone()) {
         let name_range =

@@ -8,7 +8,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use pcl_syntax::Parse;
 use smol_str::SmolStr;
+
+use crate::items::ItemTree;
 
 /// One source file: its display path and its text.
 #[salsa::input(debug)]
@@ -17,6 +20,24 @@ pub struct File {
     pub path: SmolStr,
     #[returns(ref)]
     pub text: Arc<str>,
+    /// The file's item tree as the driver last synced it (`sync_summaries`): what
+    /// program-wide queries read, so that edits inside bodies do not reach them.
+    #[default]
+    #[returns(ref)]
+    pub declarations: Arc<ItemTree>,
+    /// The text before the last edit and its parse, when the driver kept them: `parse`
+    /// then parses again only the item the edit touched. The parse is the same with or
+    /// without it; only its cost differs.
+    #[default]
+    #[returns(ref)]
+    pub reparse_base: Option<ReparseBase>,
+}
+
+/// A file's earlier text and its parse, to reparse an edit of it from.
+#[derive(Clone, Debug)]
+pub struct ReparseBase {
+    pub text: Arc<str>,
+    pub parse: Parse,
 }
 
 /// A program: a directory whose `.pp` files share one namespace. `dir` is the
@@ -27,6 +48,11 @@ pub struct Program {
     pub dir: SmolStr,
     #[returns(ref)]
     pub files: Arc<[File]>,
+    /// Whether the program has a reference cycle, as the driver last synced it
+    /// (`sync_summaries`): every declaration reads it.
+    #[default]
+    #[returns(copy)]
+    pub has_cycles: bool,
 }
 
 /// Every program the driver knows, by directory: what `component` blocks instantiate.

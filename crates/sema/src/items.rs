@@ -14,11 +14,16 @@ use smol_str::SmolStr;
 
 use crate::input::{File, Program};
 
-/// The parse of a file. Not compared after a re-parse (`no_eq`): comparing two trees
-/// costs as much as the parse, and the firewalls below it backdate.
+/// The parse of a file, from the parse before its last edit when the driver kept it (only
+/// the edited item is parsed again). Not compared after a re-parse (`no_eq`): comparing
+/// two trees costs as much as the parse, and the firewalls below it backdate.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn salsa::Database, file: File) -> Parse {
-    pcl_syntax::parse(file.text(db))
+    let text = file.text(db);
+    match file.reparse_base(db) {
+        Some(base) => base.parse.reparse(&base.text, text),
+        None => pcl_syntax::parse(text),
+    }
 }
 
 /// What a top-level item declares.
@@ -373,10 +378,22 @@ impl<'db> DeclId<'db> {
 
 /// The declaration's green subtree; equal across edits elsewhere in the file.
 #[salsa::tracked(returns(clone))]
-pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<GreenNode> {
+pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<DeclSyntax> {
     file_items(db, decl.file(db))
         .get(decl.key(db))
-        .map(|item| item.green.clone())
+        .map(|item| DeclSyntax(item.green.clone()))
+}
+
+/// A declaration's green subtree, compared by identity first: after a reparse that kept
+/// the declaration's item (`Parse::reparse`), the old and the new are one node, and
+/// comparing them costs nothing; otherwise they are compared node by node.
+#[derive(Clone, Debug, Eq)]
+pub struct DeclSyntax(pub GreenNode);
+
+impl PartialEq for DeclSyntax {
+    fn eq(&self, other: &DeclSyntax) -> bool {
+        std::ptr::eq::<pcl_syntax::GreenNodeData>(&*self.0, &*other.0) || self.0 == other.0
+    }
 }
 
 /// Where the declaration starts in its file.
@@ -389,7 +406,7 @@ pub fn decl_offset<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Text
 pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box<[DeclId<'db>]> {
     let mut res = Vec::new();
     for &file in program.files(db).iter() {
-        for item in item_tree(db, file).items.iter() {
+        for item in file.declarations(db).items.iter() {
             res.push(DeclId::new(db, program, file, item.key.clone()));
         }
     }
@@ -403,7 +420,7 @@ pub fn required_packages(
     program: Program,
 ) -> Box<[(SmolStr, Option<SmolStr>)]> {
     let mut res: Vec<_> = (program.files(db).iter())
-        .flat_map(|&file| item_tree(db, file).packages.iter().cloned())
+        .flat_map(|&file| file.declarations(db).packages.iter().cloned())
         .collect();
     res.sort();
     res.dedup();

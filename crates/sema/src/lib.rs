@@ -37,6 +37,7 @@ mod input;
 mod items;
 mod resources;
 mod scope;
+mod summaries;
 mod suppressions;
 
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
@@ -46,16 +47,18 @@ pub use hir::{
 };
 pub use inference::{InferenceResult, decl_ty, infer};
 pub use input::{
-    CheckOptions, File, Program, Workspace, join_dir, program_at, skip_resource_typecheck,
+    CheckOptions, File, Program, ReparseBase, Workspace, join_dir, program_at,
+    skip_resource_typecheck,
 };
 pub use items::{
-    DeclId, DeclKind, Item, ItemKey, ItemTree, StructureProblem, decl_offset, decl_syntax,
-    file_items, item_tree, parse, program_decls, required_packages, structure_diagnostics,
-    token_package,
+    DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, StructureProblem, decl_offset,
+    decl_syntax, file_items, item_tree, parse, program_decls, required_packages,
+    structure_diagnostics, token_package,
 };
 pub use resources::{Field, FieldsContext, component_closure, field_completions, range_value_hint};
 pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
     program_scope,
 };
+pub use summaries::sync_summaries;
 pub use suppressions::{Suppression, file_suppressions};

@@ -14,7 +14,7 @@ use crate::diagnostics::Site;
 use crate::hir::{AttrId, BlockId, Expr, ExprId};
 use crate::inference::{Infer, accepts_none, collection_types, infer, lift, wrap_iterable};
 use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
-use crate::items::{DeclKind, item_tree, token_package};
+use crate::items::{DeclKind, token_package};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
 
 /// An input a resource or component takes.
@@ -755,7 +755,7 @@ pub fn component_closure(db: &dyn salsa::Database, program: Program) -> Box<[Pro
     let mut pending = vec![program];
     while let Some(current) = pending.pop() {
         for &file in current.files(db).iter() {
-            for source in item_tree(db, file).component_sources.iter() {
+            for source in file.declarations(db).component_sources.iter() {
                 let dir = join_dir(current.dir(db), source);
                 if let Some(next) = program_at(db, &dir)
                     && !seen.contains(&next)

@@ -197,20 +197,14 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
     }
 }
 
-/// Whether the program has any reference cycle: one memo that every declaration reads,
-/// so checking a program without cycles verifies no per-declaration cycle query.
-#[salsa::tracked(returns(copy))]
-pub fn program_has_cycles(db: &dyn salsa::Database, program: Program) -> bool {
-    !program_graph(db, program).cycles.is_empty()
-}
-
 /// The cycle a declaration is part of, if any: checking treats references between its
 /// members as `dynamic` instead of following them.
 pub fn decl_cycle<'db>(
     db: &'db dyn salsa::Database,
     decl: DeclId<'db>,
 ) -> Option<&'db Arc<[DeclId<'db>]>> {
-    if !program_has_cycles(db, decl.program(db)) {
+    // The synced summary, not `program_graph`: see `summaries`.
+    if !decl.program(db).has_cycles(db) {
         return None;
     }
     decl_cycle_query(db, decl).as_ref()

@@ -10,6 +10,7 @@ pub mod ast;
 mod grammar;
 mod lexer;
 mod parser;
+mod reparse;
 mod syntax_kind;
 mod syntax_node;
 mod token_set;
@@ -19,7 +20,7 @@ mod tests;
 
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
-pub use rowan::{GreenNode, TextRange, TextSize, TokenAtOffset, WalkEvent};
+pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize, TokenAtOffset, WalkEvent};
 pub use syntax_kind::SyntaxKind;
 pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};
 

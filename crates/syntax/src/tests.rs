@@ -429,3 +429,67 @@ fn syntax_errors_without_a_tree_are_the_parse_errors() {
         assert_eq!(crate::syntax_errors(text), parse(text).errors(), "{text:?}");
     }
 }
+
+/// Reparsing after an edit gives exactly the full parse of the new text, whether the edit
+/// stays inside one item (the item alone is parsed again) or not; edits chain.
+#[test]
+fn reparsing_after_edits_equals_parsing_again() {
+    const PIECES: &[&str] = &[
+        "1", "x", " ", "\"", "{", "}", "[", "]", "(", ")", "${", "\n", "=", ",", ".", "#", "/*",
+        "é", "<<EOT\n", "a = 1\n", " # c", "\"s\"", "true", "}\n",
+    ];
+    let mut files: Vec<String> = fixtures("parser/ok").iter().map(|p| read(p)).collect();
+    files.push(pcl_test_utils::generate::program(
+        pcl_test_utils::generate::Shape::ALL[0],
+        20_000,
+        3,
+    ));
+    files.sort();
+    let mut rng = pcl_test_utils::generate::Rng::new(0x5DEE_CE66_D1CE_4E5B);
+    let mut spliced = 0;
+    for round in 0..3_000 {
+        let mut text = files[round % files.len()].clone();
+        let mut old = parse(&text);
+        for _ in 0..1 + rng.below(3) {
+            let mut pos = rng.below(text.len() + 1);
+            while !text.is_char_boundary(pos) {
+                pos -= 1;
+            }
+            let mut edited = text.clone();
+            if rng.below(2) == 0 {
+                edited.insert_str(pos, PIECES[rng.below(PIECES.len())]);
+            } else {
+                let mut end = (pos + 1 + rng.below(4)).min(edited.len());
+                while !edited.is_char_boundary(end) {
+                    end += 1;
+                }
+                edited.replace_range(pos..end, "");
+            }
+            let reparsed = old.reparse(&text, &edited);
+            let full = parse(&edited);
+            assert_eq!(reparsed, full, "{text:?} -> {edited:?}");
+            let old_root = old.syntax_node();
+            let shares = |green: &rowan::GreenNode| {
+                old_root.first_child().is_some_and(|body| {
+                    body.children()
+                        .any(|item| std::ptr::eq(&*item.green(), &**green))
+                })
+            };
+            let new_items: Vec<_> = reparsed
+                .syntax_node()
+                .first_child()
+                .map(|body| {
+                    body.children()
+                        .map(|item| item.green().into_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if new_items.len() > 1 && new_items.iter().any(shares) {
+                spliced += 1;
+            }
+            text = edited;
+            old = reparsed;
+        }
+    }
+    assert!(spliced > 500, "only {spliced} edits reused items");
+}

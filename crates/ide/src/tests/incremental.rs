@@ -24,6 +24,14 @@ tripled = count * 3
 unrelated = "x"
 "#;
 
+/// The program `prog` with `MAIN` open in an editor: set as a program from disk, then
+/// as a document's text, which keeps it at low durability for the edits that follow.
+fn open_main(host: &mut crate::AnalysisHost) -> crate::ProgramId {
+    let id = set_program(host, "prog", &[("main.pp", MAIN)]);
+    host.set_file_text("prog/main.pp", MAIN.to_owned());
+    id
+}
+
 /// `text` with the first `from` replaced.
 fn edit(text: &str, from: &str, to: &str) -> String {
     assert!(text.contains(from), "{from} is in the text");
@@ -33,7 +41,7 @@ fn edit(text: &str, from: &str, to: &str) -> String {
 #[test]
 fn a_literal_edit_in_a_resource_re_infers_that_resource_only() {
     let (mut host, log) = logged_host();
-    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    let id = open_main(&mut host);
     expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
     log.take();
     host.set_file_text(
@@ -47,7 +55,7 @@ fn a_literal_edit_in_a_resource_re_infers_that_resource_only() {
 #[test]
 fn whitespace_and_comment_edits_re_infer_nothing() {
     let (mut host, log) = logged_host();
-    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    let id = open_main(&mut host);
     diagnostics(&host, &id);
     log.take();
     let spaced = edit(
@@ -72,7 +80,7 @@ fn whitespace_and_comment_edits_re_infer_nothing() {
 #[test]
 fn changing_a_locals_type_re_infers_exactly_its_readers() {
     let (mut host, log) = logged_host();
-    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    let id = open_main(&mut host);
     diagnostics(&host, &id);
     log.take();
     // `count` goes from a constant int to a string: `doubled` and `tripled` read it.
@@ -94,7 +102,7 @@ fn changing_a_locals_type_re_infers_exactly_its_readers() {
 #[test]
 fn adding_a_file_re_binds_but_does_not_re_infer_untouched_declarations() {
     let (mut host, log) = logged_host();
-    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    let id = open_main(&mut host);
     diagnostics(&host, &id);
     log.take();
     let id = set_program(
@@ -118,7 +126,7 @@ fn adding_a_file_re_binds_but_does_not_re_infer_untouched_declarations() {
 #[test]
 fn schemas_and_type_relations_survive_program_edits() {
     let (mut host, log) = logged_host();
-    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    let id = open_main(&mut host);
     diagnostics(&host, &id);
     log.take();
     host.set_file_text(

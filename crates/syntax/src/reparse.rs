@@ -1,0 +1,120 @@
+//! Reparsing after an edit: when the edit falls inside one top-level item and leaves it
+//! one well-formed item, only that item's text is parsed again and its green node is
+//! spliced into the old tree, which shares every other item with the new one.
+//!
+//! The result is always what a full parse of the new text gives; whenever that cannot be
+//! guaranteed cheaply, a full parse is what happens:
+//! - the old tree must be free of errors, and so must the new item: recovery can reach
+//!   across items, and an unclosed bracket or heredoc takes the rest of the file;
+//! - the edit must lie within one `ATTRIBUTE` or `BLOCK` of the file's body (its ends
+//!   included), and the new text there must parse as exactly one item of the same kind
+//!   covering all of it, so no token moves between the item and its neighbours (a comment
+//!   or newline added at an end, say);
+//! - a top-level attribute keeps its name, so no attribute becomes set twice (the one
+//!   check the parser makes across items).
+//!
+//! Top-level items start in the lexer's normal mode and end before a newline, so their
+//! tokens do not depend on the text around them.
+
+use rowan::NodeOrToken;
+
+use crate::{Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
+
+impl Parse {
+    /// The parse of `new_text`, which is `old_text` (the text this is the parse of) after
+    /// an edit, reusing the items the edit did not touch when it can (see the module
+    /// documentation). Equal to `parse(new_text)` in every case.
+    pub fn reparse(&self, old_text: &str, new_text: &str) -> Parse {
+        self.reparse_item(old_text, new_text)
+            .unwrap_or_else(|| parse(new_text))
+    }
+
+    fn reparse_item(&self, old_text: &str, new_text: &str) -> Option<Parse> {
+        if !self.errors.is_empty() || old_text.len() != usize::from(self.green.text_len()) {
+            return None;
+        }
+        let (start, old_end, new_end) = changed_range(old_text, new_text)?;
+        let root = self.syntax_node();
+        let body = root
+            .first_child()
+            .filter(|n| n.kind() == SyntaxKind::BODY)?;
+        let item = body.children().find(|item| {
+            let range = item.text_range();
+            range.start() <= start && old_end <= range.end()
+        })?;
+        let range = item.text_range();
+        let item_end = usize::from(range.end()) - usize::from(old_end) + usize::from(new_end);
+        let item_text = new_text.get(usize::from(range.start())..item_end)?;
+        let new_item = single_item(item_text)?;
+        if new_item.kind() != item.kind()
+            || (item.kind() == SyntaxKind::ATTRIBUTE
+                && attribute_name(&item) != attribute_name(&new_item))
+        {
+            return None;
+        }
+        let new_body = body.green().replace_child(
+            item.index(),
+            NodeOrToken::Node(new_item.green().into_owned()),
+        );
+        let green = self
+            .green
+            .replace_child(body.index(), NodeOrToken::Node(new_body));
+        Some(Parse {
+            green,
+            errors: Vec::new(),
+        })
+    }
+}
+
+/// Where `old` and `new` differ: the start, and the ends in each, at character
+/// boundaries. `None` when they are equal.
+fn changed_range(old: &str, new: &str) -> Option<(TextSize, TextSize, TextSize)> {
+    if old == new {
+        return None;
+    }
+    let mut prefix = (old.bytes().zip(new.bytes()))
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let max_suffix = old.len().min(new.len()) - prefix;
+    let mut suffix = (old.bytes().rev().zip(new.bytes().rev()))
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    let size = |n: usize| TextSize::try_from(n).ok();
+    Some((
+        size(prefix)?,
+        size(old.len() - suffix)?,
+        size(new.len() - suffix)?,
+    ))
+}
+
+/// The one item `text` parses to without errors, when it is exactly one item and nothing
+/// else.
+fn single_item(text: &str) -> Option<SyntaxNode> {
+    let parse = parse(text);
+    if !parse.errors.is_empty() {
+        return None;
+    }
+    let root = parse.syntax_node();
+    let mut top = root.children_with_tokens();
+    let body = top.next()?.into_node()?;
+    if top.next().is_some() || body.kind() != SyntaxKind::BODY {
+        return None;
+    }
+    let mut items = body.children_with_tokens();
+    let item = items.next()?.into_node()?;
+    let whole = TextRange::up_to(root.text_range().end());
+    (items.next().is_none() && item.text_range() == whole).then_some(item)
+}
+
+/// The name token's text of a top-level attribute.
+fn attribute_name(item: &SyntaxNode) -> Option<String> {
+    let token = item.first_token()?;
+    (token.kind() == SyntaxKind::IDENT).then(|| token.text().to_owned())
+}
