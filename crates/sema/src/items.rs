@@ -122,10 +122,10 @@ pub struct ItemTree {
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
     let tree = parse(db, file).tree();
-    let mentions_invoke = file.text(db).contains("invoke");
     let mut items = Vec::new();
     let mut packages = Vec::new();
     let mut component_sources = Vec::new();
+    let mut item_nodes = Vec::new();
     let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
     for (item, syntax) in top_level_items(&tree) {
         let (kind, name, label) = match &item {
@@ -135,9 +135,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
                 (*kind, name, label)
             }
         };
-        if mentions_invoke {
-            collect_invoke_packages(&syntax, &mut packages);
-        }
+        item_nodes.push(syntax.clone());
         if let TopLevel::Block { kind, syntax, .. } = &item {
             collect_packages(*kind, label.as_deref(), syntax, &mut packages);
             if *kind == DeclKind::Component
@@ -157,6 +155,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
         });
         *index += 1;
     }
+    collect_invoke_packages(file.text(db), &item_nodes, &mut packages);
     packages.sort();
     packages.dedup();
     ItemTree {
@@ -258,16 +257,29 @@ fn collect_packages(
     }
 }
 
-/// The literal `invoke` tokens' packages inside `syntax` (also for locals).
-pub(crate) fn collect_invoke_packages(
-    syntax: &SyntaxNode,
+/// The packages of the literal tokens of `invoke` calls inside the declaring items
+/// (`items`, in order), locals included. Found by searching the text for `invoke` and
+/// looking at the token there, not by walking every node of the file.
+fn collect_invoke_packages(
+    text: &str,
+    items: &[SyntaxNode],
     packages: &mut Vec<(SmolStr, Option<SmolStr>)>,
 ) {
-    for node in syntax.descendants() {
-        if node.kind() != SyntaxKind::CALL_EXPR {
+    for (offset, _) in text.match_indices("invoke") {
+        let Ok(offset) = u32::try_from(offset).map(TextSize::from) else {
+            return;
+        };
+        let index = items.partition_point(|item| item.text_range().end() <= offset);
+        let Some(item) = items.get(index).filter(|i| i.text_range().contains(offset)) else {
+            continue;
+        };
+        let Some(token) = item.token_at_offset(offset).right_biased() else {
+            continue;
+        };
+        if token.kind() != SyntaxKind::IDENT || token.text_range().start() != offset {
             continue;
         }
-        let Some(call) = ast::CallExpr::cast(node) else {
+        let Some(call) = token.parent().and_then(ast::CallExpr::cast) else {
             continue;
         };
         if call.name() != "invoke" {
