@@ -118,51 +118,83 @@ pub struct ItemTree {
     pub component_sources: Box<[SmolStr]>,
 }
 
-/// The item tree of a file.
-#[salsa::tracked(returns(ref))]
-pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
+/// One walk over a file's top-level items: its item tree, each declaration's syntax, and
+/// the problems with its structure. Not compared (`no_eq`): offsets move with most edits;
+/// the queries that read it (`item_tree`, `decl_syntax`, `structure_diagnostics`) backdate.
+#[derive(Debug, Default)]
+struct FileOutline {
+    tree: ItemTree,
+    items: FxHashMap<ItemKey, ItemSyntax>,
+    problems: Vec<StructureProblem>,
+}
+
+#[salsa::tracked(returns(ref), no_eq)]
+fn file_outline(db: &dyn salsa::Database, file: File) -> FileOutline {
     let tree = parse(db, file).tree();
+    let mut outline = FileOutline::default();
+    let Some(body) = tree.body() else {
+        return outline;
+    };
     let mut items = Vec::new();
     let mut packages = Vec::new();
     let mut component_sources = Vec::new();
     let mut item_nodes = Vec::new();
     let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
-    for (item, syntax) in top_level_items(&tree) {
-        let (kind, name, label) = match &item {
-            TopLevel::Local(name) => (DeclKind::Local, name.clone(), None),
-            TopLevel::Block { kind, labels, .. } => {
-                let (name, label) = block_name_and_label(*kind, labels);
-                (*kind, name, label)
+    for item in body.items() {
+        let (kind, name, label, syntax) = match item {
+            ast::Item::Attribute(attr) => {
+                let Some(name) = attr.name() else { continue };
+                let name = SmolStr::new(name.text());
+                (DeclKind::Local, name, None, attr.syntax().clone())
+            }
+            ast::Item::Block(block) => {
+                let Some(labels) = block_labels(&block, &mut outline.problems) else {
+                    continue;
+                };
+                let (kind, labels) = labels;
+                let (name, label) = block_name_and_label(kind, &labels);
+                let syntax = block.syntax().clone();
+                collect_packages(kind, label.as_deref(), &syntax, &mut packages);
+                if kind == DeclKind::Component
+                    && let Some(source) = &label
+                {
+                    component_sources.push(source.clone());
+                }
+                (kind, name, label, syntax)
             }
         };
-        item_nodes.push(syntax.clone());
-        if let TopLevel::Block { kind, syntax, .. } = &item {
-            collect_packages(*kind, label.as_deref(), syntax, &mut packages);
-            if *kind == DeclKind::Component
-                && let Some(source) = &label
-            {
-                component_sources.push(source.clone());
-            }
-        }
         let index = seen.entry((kind, name.clone())).or_insert(0);
-        items.push(Item {
-            key: ItemKey {
-                kind,
-                name,
-                index: *index,
-            },
-            label,
-        });
+        let key = ItemKey {
+            kind,
+            name,
+            index: *index,
+        };
         *index += 1;
+        outline.items.insert(
+            key.clone(),
+            ItemSyntax {
+                green: syntax.green().into_owned(),
+                offset: syntax.text_range().start(),
+            },
+        );
+        items.push(Item { key, label });
+        item_nodes.push(syntax);
     }
     collect_invoke_packages(file.text(db), &item_nodes, &mut packages);
     packages.sort();
     packages.dedup();
-    ItemTree {
+    outline.tree = ItemTree {
         items: items.into_boxed_slice(),
         packages: packages.into_boxed_slice(),
         component_sources: component_sources.into_boxed_slice(),
-    }
+    };
+    outline
+}
+
+/// The item tree of a file.
+#[salsa::tracked(returns(ref))]
+pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
+    file_outline(db, file).tree.clone()
 }
 
 /// The name and main label of a block with well-formed labels.
@@ -174,59 +206,6 @@ fn block_name_and_label(kind: DeclKind, labels: &[String]) -> (SmolStr, Option<S
         DeclKind::Package => (label(0).unwrap_or_default(), None),
         _ => (label(0).unwrap_or_default(), label(1)),
     }
-}
-
-/// A top-level item of a file that declares something.
-pub(crate) enum TopLevel {
-    Local(SmolStr),
-    Block {
-        kind: DeclKind,
-        labels: Vec<String>,
-        syntax: SyntaxNode,
-    },
-}
-
-/// The declaring items of a file with their syntax, skipping blocks of unknown type,
-/// blocks whose labels are malformed (the structure check reports both) and items
-/// without a name.
-pub(crate) fn top_level_items(tree: &ast::SourceFile) -> Vec<(TopLevel, SyntaxNode)> {
-    let Some(body) = tree.body() else {
-        return Vec::new();
-    };
-    let mut res = Vec::new();
-    for item in body.items() {
-        match item {
-            ast::Item::Attribute(attr) => {
-                if let Some(name) = attr.name() {
-                    res.push((
-                        TopLevel::Local(SmolStr::new(name.text())),
-                        attr.syntax().clone(),
-                    ));
-                }
-            }
-            ast::Item::Block(block) => {
-                let Some(kind) =
-                    (block.type_name()).and_then(|t| DeclKind::from_block_type(t.text()))
-                else {
-                    continue;
-                };
-                let labels: Option<Vec<String>> = block.labels().map(|l| l.value()).collect();
-                let Some(labels) = labels else { continue };
-                if !labels_fit(kind, &labels) {
-                    continue;
-                }
-                res.push((
-                    TopLevel::Block {
-                        kind,
-                        labels,
-                        syntax: block.syntax().clone(),
-                    },
-                    block.syntax().clone(),
-                ));
-            }
-        }
-    }
-    res
 }
 
 /// Whether a block of `kind` has an acceptable number (and, for hooks, kind) of labels.
@@ -349,21 +328,9 @@ pub struct ItemSyntax {
     pub offset: TextSize,
 }
 
-/// Each declaration of a file by key, with its syntax. Not compared (`no_eq`): offsets
-/// move with most edits, and `decl_syntax` backdates per declaration.
-#[salsa::tracked(returns(ref), no_eq)]
-pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSyntax> {
-    let tree = parse(db, file).tree();
-    let keys = &item_tree(db, file).items;
-    (top_level_items(&tree).into_iter().zip(keys.iter()))
-        .map(|((_, syntax), item)| {
-            let syntax = ItemSyntax {
-                green: syntax.green().into_owned(),
-                offset: syntax.text_range().start(),
-            };
-            (item.key.clone(), syntax)
-        })
-        .collect()
+/// Each declaration of a file by key, with its syntax.
+pub fn file_items(db: &dyn salsa::Database, file: File) -> &FxHashMap<ItemKey, ItemSyntax> {
+    &file_outline(db, file).items
 }
 
 /// A declaration of a program: its file and its key there. Immortal, so declarations
@@ -444,89 +411,96 @@ pub fn required_packages(
 /// nothing).
 #[salsa::tracked(returns(ref))]
 pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<StructureProblem> {
-    let tree = parse(db, file).tree();
-    let Some(body) = tree.body() else {
-        return Vec::new();
-    };
-    let mut problems = Vec::new();
-    for block in body.blocks() {
-        let Some(type_token) = block.type_name() else {
-            continue;
-        };
-        let type_name = type_token.text();
-        let Some(kind) = DeclKind::from_block_type(type_name) else {
-            problems.push(StructureProblem {
-                code: pcl_diagnostics::codes::UNKNOWN_BLOCK,
-                severity: pcl_diagnostics::Severity::Warning,
-                message: format!("unknown block type `{type_name}`: the block is ignored"),
-                range: type_token.text_range(),
-                note: "PCL's top-level blocks are resource, read, config, output, component, hook, pulumi and package".to_owned(),
-            });
-            continue;
-        };
-        let labels: Vec<ast::BlockLabel> = block.labels().collect();
-        let values: Vec<String> = labels
-            .iter()
-            .map(|l| l.value().unwrap_or_default())
-            .collect();
-        if labels_fit(kind, &values) {
-            if kind == DeclKind::Package && !labels.is_empty() {
-                problems.push(StructureProblem {
-                    code: pcl_diagnostics::codes::INVALID_LABELS,
-                    severity: pcl_diagnostics::Severity::Warning,
-                    message: "package block labels are deprecated".to_owned(),
-                    range: labels[0].syntax().text_range(),
-                    note: "set `baseProviderName` inside the block instead".to_owned(),
-                });
-            }
-            continue;
-        }
-        let (message, note) = match kind {
-            DeclKind::Resource | DeclKind::Read => (
-                format!("a `{type_name}` block takes two labels, a name and a type token"),
-                format!("write `{type_name} name \"pkg:module:Type\" {{ .. }}`"),
-            ),
-            DeclKind::Config => (
-                "a `config` block takes a name and an optional type".to_owned(),
-                "write `config name \"string\" { .. }`".to_owned(),
-            ),
-            DeclKind::Output => (
-                "an `output` block takes a name and an optional type".to_owned(),
-                "write `output name { value = .. }`".to_owned(),
-            ),
-            DeclKind::Component => (
-                "a `component` block takes a name and a source directory".to_owned(),
-                "write `component name \"./dir\" { .. }`".to_owned(),
-            ),
-            DeclKind::Hook => (
-                "a `hook` block takes a kind (`resource` or `error`) and a name".to_owned(),
-                "write `hook \"resource\" name { command = [..] }`".to_owned(),
-            ),
-            DeclKind::Pulumi => (
-                "a `pulumi` block takes no labels".to_owned(),
-                "write `pulumi { requiredVersionRange = \">=3.0.0\" }`".to_owned(),
-            ),
-            DeclKind::Package | DeclKind::Local => (
-                "a `package` block takes at most one label".to_owned(),
-                "set `baseProviderName` inside the block".to_owned(),
-            ),
-        };
-        let range = match (labels.first(), labels.last()) {
-            (Some(first), Some(last)) => first
-                .syntax()
-                .text_range()
-                .cover(last.syntax().text_range()),
-            _ => type_token.text_range(),
-        };
+    file_outline(db, file).problems.clone()
+}
+
+/// A top-level block's kind and label values when it declares something; otherwise
+/// `None`, with the reason in `problems` where it is the file's structure: an unknown
+/// block type (a warning: it is ignored) or labels that do not fit the kind (an error).
+/// A block whose labels fit but are not all literal declares nothing and is not reported
+/// here (the label is an expression, which the checker of its kind does not accept).
+fn block_labels(
+    block: &ast::Block,
+    problems: &mut Vec<StructureProblem>,
+) -> Option<(DeclKind, Vec<String>)> {
+    let type_token = block.type_name()?;
+    let type_name = type_token.text();
+    let Some(kind) = DeclKind::from_block_type(type_name) else {
         problems.push(StructureProblem {
-            code: pcl_diagnostics::codes::INVALID_LABELS,
-            severity: pcl_diagnostics::Severity::Error,
-            message,
-            range,
-            note,
+            code: pcl_diagnostics::codes::UNKNOWN_BLOCK,
+            severity: pcl_diagnostics::Severity::Warning,
+            message: format!("unknown block type `{type_name}`: the block is ignored"),
+            range: type_token.text_range(),
+            note: "PCL's top-level blocks are resource, read, config, output, component, hook, pulumi and package".to_owned(),
         });
+        return None;
+    };
+    let labels: Vec<ast::BlockLabel> = block.labels().collect();
+    let values: Vec<Option<String>> = labels.iter().map(|l| l.value()).collect();
+    let lenient: Vec<String> = values
+        .iter()
+        .map(|v| v.clone().unwrap_or_default())
+        .collect();
+    if labels_fit(kind, &lenient) {
+        if kind == DeclKind::Package && !labels.is_empty() {
+            problems.push(StructureProblem {
+                code: pcl_diagnostics::codes::INVALID_LABELS,
+                severity: pcl_diagnostics::Severity::Warning,
+                message: "package block labels are deprecated".to_owned(),
+                range: labels[0].syntax().text_range(),
+                note: "set `baseProviderName` inside the block instead".to_owned(),
+            });
+        }
+        return values
+            .into_iter()
+            .collect::<Option<Vec<String>>>()
+            .map(|v| (kind, v));
     }
-    problems
+    let (message, note) = match kind {
+        DeclKind::Resource | DeclKind::Read => (
+            format!("a `{type_name}` block takes two labels, a name and a type token"),
+            format!("write `{type_name} name \"pkg:module:Type\" {{ .. }}`"),
+        ),
+        DeclKind::Config => (
+            "a `config` block takes a name and an optional type".to_owned(),
+            "write `config name \"string\" { .. }`".to_owned(),
+        ),
+        DeclKind::Output => (
+            "an `output` block takes a name and an optional type".to_owned(),
+            "write `output name { value = .. }`".to_owned(),
+        ),
+        DeclKind::Component => (
+            "a `component` block takes a name and a source directory".to_owned(),
+            "write `component name \"./dir\" { .. }`".to_owned(),
+        ),
+        DeclKind::Hook => (
+            "a `hook` block takes a kind (`resource` or `error`) and a name".to_owned(),
+            "write `hook \"resource\" name { command = [..] }`".to_owned(),
+        ),
+        DeclKind::Pulumi => (
+            "a `pulumi` block takes no labels".to_owned(),
+            "write `pulumi { requiredVersionRange = \">=3.0.0\" }`".to_owned(),
+        ),
+        DeclKind::Package | DeclKind::Local => (
+            "a `package` block takes at most one label".to_owned(),
+            "set `baseProviderName` inside the block".to_owned(),
+        ),
+    };
+    let range = match (labels.first(), labels.last()) {
+        (Some(first), Some(last)) => first
+            .syntax()
+            .text_range()
+            .cover(last.syntax().text_range()),
+        _ => type_token.text_range(),
+    };
+    problems.push(StructureProblem {
+        code: pcl_diagnostics::codes::INVALID_LABELS,
+        severity: pcl_diagnostics::Severity::Error,
+        message,
+        range,
+        note,
+    });
+    None
 }
 
 /// A problem [`structure_diagnostics`] found.
