@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Fix, Span, TextEdit, codes};
 use pcl_sema::{
     BlockId, DeclId, DeclKind, File, Located, Program, SemaDiagnostic, Site, body_with_source_map,
-    decl_offset, infer, program_decls, program_graph, program_scope, structure_diagnostics,
+    decl_offset, file_check, infer, program_decls, program_graph, program_scope,
+    structure_diagnostics,
 };
 use pcl_syntax::{TextRange, TextSize};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
 use crate::RootDatabase;
@@ -179,13 +180,32 @@ impl Analysis {
             }
             push(&cycle_diagnostic(db, cycle));
         }
-        // Bottom-up: each declaration after the ones it reads.
-        for &decl in graph.order.iter() {
-            if !wanted(decl.file(db)) {
-                continue;
+        // Bottom-up: each file after the files it reads from, each declaration after the
+        // ones it reads. Files that read from each other have their declarations typed in
+        // dependency order first. Only the wanted files' diagnostics are collected, but
+        // the files they read from are checked before them.
+        let last_group = match only {
+            Some(only) => graph
+                .file_groups
+                .iter()
+                .position(|group| group.contains(&only))
+                .unwrap_or(0),
+            None => graph.file_groups.len().saturating_sub(1),
+        };
+        for group in graph.file_groups.iter().take(last_group + 1) {
+            if group.len() > 1 {
+                let members: FxHashSet<File> = group.iter().copied().collect();
+                for &decl in graph.order.iter() {
+                    if members.contains(&decl.file(db)) {
+                        let _ = infer(db, decl);
+                    }
+                }
             }
-            for diagnostic in &infer(db, decl).diagnostics {
-                push(diagnostic);
+            for &file in group.iter() {
+                let diagnostics = file_check(db, program, file);
+                if wanted(file) {
+                    diagnostics.iter().for_each(&mut push);
+                }
             }
         }
         (files.iter().zip(by_file))

@@ -45,7 +45,7 @@ pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, body,
     body_with_source_map, children,
 };
-pub use inference::{InferenceResult, decl_ty, infer};
+pub use inference::{InferenceResult, decl_ty, file_check, infer};
 pub use input::{
     CheckOptions, File, Program, ReparseBase, Workspace, join_dir, program_at,
     skip_resource_typecheck,

@@ -166,6 +166,10 @@ pub struct ProgramGraph<'db> {
     pub order: Box<[DeclId<'db>]>,
     /// Each cycle's members, in the order the references run.
     pub cycles: Box<[Arc<[DeclId<'db>]>]>,
+    /// The program's files in dependency order, grouped: each group after the groups its
+    /// declarations read from, and files that read from each other in one group. What
+    /// drivers walk with `file_check`.
+    pub file_groups: Box<[Box<[File]>]>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -181,6 +185,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
                 .collect()
         })
         .collect();
+    let file_groups = file_groups(db, program, &edges);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
@@ -195,7 +200,39 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
     ProgramGraph {
         order: order.into_boxed_slice(),
         cycles: cycles.into_boxed_slice(),
+        file_groups,
     }
+}
+
+/// The program's files grouped and ordered by the references between them: `edges` are
+/// the declarations' dependencies, declarations numbered file by file as `program_decls`
+/// lists them.
+fn file_groups(
+    db: &dyn salsa::Database,
+    program: Program,
+    edges: &[Vec<usize>],
+) -> Box<[Box<[File]>]> {
+    let files = program.files(db);
+    let mut file_of = Vec::with_capacity(edges.len());
+    for (i, &file) in files.iter().enumerate() {
+        file_of.extend(std::iter::repeat_n(i, file.declarations(db).items.len()));
+    }
+    let mut file_edges: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    for (decl, dependencies) in edges.iter().enumerate() {
+        for &dep in dependencies {
+            let (from, to) = (file_of[decl], file_of[dep]);
+            if from != to {
+                file_edges[from].push(to);
+            }
+        }
+    }
+    for targets in &mut file_edges {
+        targets.sort_unstable();
+        targets.dedup();
+    }
+    (strongly_connected(&file_edges).into_iter())
+        .map(|group| group.into_iter().map(|i| files[i]).collect())
+        .collect()
 }
 
 /// What each declaration of one file of a program depends on, in source order (as
@@ -203,7 +240,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
 /// after an edit it verifies one memo per file, and those of untouched files in constant
 /// time.
 #[salsa::tracked(returns(ref))]
-fn file_dependencies<'db>(
+pub(crate) fn file_dependencies<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,
@@ -241,7 +278,7 @@ fn decl_cycle_query<'db>(
 
 /// Tarjan's algorithm without recursion: components in reverse topological order of the
 /// condensation, i.e. each after everything it depends on.
-fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const UNVISITED: usize = usize::MAX;
     let n = edges.len();
     let mut index = vec![UNVISITED; n];
