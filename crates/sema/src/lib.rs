@@ -22,8 +22,12 @@
 //! - Cycles are found on the dependency graph before typing (`decl_cycle`); references
 //!   between cycle members are `dynamic`, so typing never meets a salsa cycle.
 //!   `decl_ty` still has a fallback for safety.
-//! - Checking is bottom-up: drivers walk `program_graph().order`, so no query recurses
+//! - Checking is bottom-up: drivers walk `program_graph().file_groups` with `file_check`
+//!   (a file's declarations in their local dependency order), so no query recurses
 //!   through a long chain of declarations (salsa's verification included).
+//! - Two facts every declaration reads, the program's declarations and whether it has
+//!   cycles, are summary inputs the driver syncs (`summaries`), so that edits inside
+//!   bodies leave the memos of other files at medium durability (see `summaries`).
 
 mod builtins;
 
