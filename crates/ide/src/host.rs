@@ -111,7 +111,10 @@ impl AnalysisHost {
             }
         }
         let program = self.programs[&dir];
-        pcl_sema::sync_summaries(&mut self.db, &handles, &[program]);
+        let synced: Vec<(File, Durability)> = (handles.iter())
+            .map(|&file| (file, self.durability(file)))
+            .collect();
+        pcl_sema::sync_summaries(&mut self.db, &synced, &[program]);
         ProgramId(dir)
     }
 
@@ -123,15 +126,13 @@ impl AnalysisHost {
     /// again once; editors set a document's text when they open it, before asking.
     pub fn set_file_text(&mut self, path: &str, text: String) {
         let path = SmolStr::new(path);
-        if let Some(&file) = self.files.get(&path) {
-            self.keep_reparse_base(file, &text);
+        if let Some(&file) = self.files.get(&path)
+            && (!self.edited.contains(&file) || **file.text(&self.db) != *text)
+        {
+            self.keep_reparse_base(file);
         }
         let file = match self.files.get(&path) {
             Some(&file) if !self.edited.contains(&file) => {
-                let base = file.reparse_base(&self.db).clone();
-                file.set_reparse_base(&mut self.db)
-                    .with_durability(Durability::LOW)
-                    .to(base);
                 file.set_text(&mut self.db)
                     .with_durability(Durability::LOW)
                     .to(Arc::from(text));
@@ -144,26 +145,30 @@ impl AnalysisHost {
             .filter(|program| program.files(&self.db).contains(&file))
             .copied()
             .collect();
-        pcl_sema::sync_summaries(&mut self.db, &[file], &programs);
+        pcl_sema::sync_summaries(&mut self.db, &[(file, Durability::LOW)], &programs);
     }
 
-    /// Before `file` changes to `text`: keep its current text and parse, so that parsing
-    /// the new text parses again only the item the edit touched. Only a parse without
-    /// errors can be reused; the parse is memoized, as the summaries were synced from it.
-    fn keep_reparse_base(&mut self, file: File, text: &str) {
-        let old_text = file.text(&self.db).clone();
-        if *old_text == *text {
-            return;
-        }
-        let parse = pcl_sema::parse(&self.db, file);
-        let base = parse.errors().is_empty().then(|| ReparseBase {
-            text: old_text,
-            parse: parse.clone(),
-        });
-        if base.is_some() || file.reparse_base(&self.db).is_some() {
-            file.set_reparse_base(&mut self.db)
-                .with_durability(Durability::LOW)
-                .to(base);
+    /// Before `file`'s text is set: keep its current text and parse, so that parsing the
+    /// new text parses again only the item the edit touched (or, failing that, keeps the
+    /// items that did not change as they were). The parse is memoized, as the summaries
+    /// were synced from it.
+    fn keep_reparse_base(&mut self, file: File) {
+        let base = ReparseBase {
+            text: file.text(&self.db).clone(),
+            parse: pcl_sema::parse(&self.db, file).clone(),
+        };
+        file.set_reparse_base(&mut self.db)
+            .with_durability(Durability::LOW)
+            .to(Some(base));
+    }
+
+    /// The durability of what changes in `file`: low for documents being edited, medium
+    /// for files read from disk.
+    fn durability(&self, file: File) -> Durability {
+        if self.edited.contains(&file) {
+            Durability::LOW
+        } else {
+            Durability::MEDIUM
         }
     }
 

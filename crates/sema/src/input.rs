@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use pcl_syntax::Parse;
+use pcl_syntax::{GreenNode, Parse};
 use smol_str::SmolStr;
 
 use crate::items::ItemTree;
@@ -25,12 +25,26 @@ pub struct File {
     #[default]
     #[returns(ref)]
     pub declarations: Arc<ItemTree>,
+    /// The file's top-level items (attributes and blocks), each its own input, as the
+    /// driver last synced them with its parse (`sync_summaries`): an edit inside one item
+    /// changes only that item's input, so the memos of the others stay valid, and stay at
+    /// their durability.
+    #[default]
+    #[returns(ref)]
+    pub items: Arc<[ItemSource]>,
     /// The text before the last edit and its parse, when the driver kept them: `parse`
     /// then parses again only the item the edit touched. The parse is the same with or
     /// without it; only its cost differs.
     #[default]
     #[returns(ref)]
     pub reparse_base: Option<ReparseBase>,
+}
+
+/// One top-level item of a file: its green node (offset-free), as the driver last set it.
+#[salsa::input(debug)]
+pub struct ItemSource {
+    #[returns(ref)]
+    pub green: GreenNode,
 }
 
 /// A file's earlier text and its parse, to reparse an edit of it from.

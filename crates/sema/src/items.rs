@@ -12,7 +12,7 @@ use pcl_syntax::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextSize};
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use crate::input::{File, Program};
+use crate::input::{File, ItemSource, Program};
 
 /// The parse of a file, from the parse before its last edit when the driver kept it (only
 /// the edited item is parsed again). Not compared after a re-parse (`no_eq`): comparing
@@ -106,6 +106,8 @@ pub struct Item {
     /// The resource or read type token, the config or output type label, or the
     /// component source, as written.
     pub label: Option<SmolStr>,
+    /// Its syntax.
+    pub source: ItemSource,
 }
 
 /// The declarations of a file, in source order, and the names its program must resolve
@@ -118,83 +120,81 @@ pub struct ItemTree {
     pub component_sources: Box<[SmolStr]>,
 }
 
-/// One walk over a file's top-level items: its item tree, each declaration's syntax, and
-/// the problems with its structure. Not compared (`no_eq`): offsets move with most edits;
-/// the queries that read it (`item_tree`, `decl_syntax`, `structure_diagnostics`) backdate.
-#[derive(Debug, Default)]
-struct FileOutline {
-    tree: ItemTree,
-    items: FxHashMap<ItemKey, ItemSyntax>,
+/// What one top-level item declares and needs, without ranges: computed once per version
+/// of the item's syntax (`ItemSource`), so an edit inside one item recomputes only its own.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+struct ItemOutline {
+    /// The kind, name and main label of what it declares; `None` when it declares nothing
+    /// (an unknown block, labels that do not fit, an attribute without a name).
+    declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
+    /// The packages it names: a resource's type token (with the version its options ask
+    /// for), a `package` block's name, literal `invoke` tokens.
+    packages: Vec<(SmolStr, Option<SmolStr>)>,
+    /// Problems with its structure, with ranges relative to the item's start.
     problems: Vec<StructureProblem>,
 }
 
-#[salsa::tracked(returns(ref), no_eq)]
-fn file_outline(db: &dyn salsa::Database, file: File) -> FileOutline {
-    let tree = parse(db, file).tree();
-    let mut outline = FileOutline::default();
-    let Some(body) = tree.body() else {
-        return outline;
-    };
-    let mut items = Vec::new();
-    let mut packages = Vec::new();
-    let mut component_sources = Vec::new();
-    let mut item_nodes = Vec::new();
-    let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
-    for item in body.items() {
-        let (kind, name, label, syntax) = match item {
-            ast::Item::Attribute(attr) => {
-                let Some(name) = attr.name() else { continue };
-                let name = SmolStr::new(name.text());
-                (DeclKind::Local, name, None, attr.syntax().clone())
-            }
-            ast::Item::Block(block) => {
-                let Some(labels) = block_labels(&block, &mut outline.problems) else {
-                    continue;
-                };
-                let (kind, labels) = labels;
+#[salsa::tracked(returns(ref))]
+fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
+    let root = SyntaxNode::new_root(source.green(db).clone());
+    let mut outline = ItemOutline::default();
+    let declares = match ast::Item::cast(root.clone()) {
+        Some(ast::Item::Attribute(attr)) => {
+            (attr.name()).map(|name| (DeclKind::Local, SmolStr::new(name.text()), None))
+        }
+        Some(ast::Item::Block(block)) => {
+            block_labels(&block, &mut outline.problems).map(|(kind, labels)| {
                 let (name, label) = block_name_and_label(kind, &labels);
-                let syntax = block.syntax().clone();
-                collect_packages(kind, label.as_deref(), &syntax, &mut packages);
-                if kind == DeclKind::Component
-                    && let Some(source) = &label
-                {
-                    component_sources.push(source.clone());
-                }
-                (kind, name, label, syntax)
-            }
-        };
-        let index = seen.entry((kind, name.clone())).or_insert(0);
-        let key = ItemKey {
-            kind,
-            name,
-            index: *index,
-        };
-        *index += 1;
-        outline.items.insert(
-            key.clone(),
-            ItemSyntax {
-                green: syntax.green().into_owned(),
-                offset: syntax.text_range().start(),
-            },
-        );
-        items.push(Item { key, label });
-        item_nodes.push(syntax);
-    }
-    collect_invoke_packages(file.text(db), &item_nodes, &mut packages);
-    packages.sort();
-    packages.dedup();
-    outline.tree = ItemTree {
-        items: items.into_boxed_slice(),
-        packages: packages.into_boxed_slice(),
-        component_sources: component_sources.into_boxed_slice(),
+                collect_packages(kind, label.as_deref(), &root, &mut outline.packages);
+                (kind, name, label)
+            })
+        }
+        None => None,
     };
+    if declares.is_some() {
+        collect_invoke_packages(&root, &mut outline.packages);
+    }
+    outline.declares = declares;
     outline
 }
 
 /// The item tree of a file.
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
-    file_outline(db, file).tree.clone()
+    let mut items = Vec::new();
+    let mut packages = Vec::new();
+    let mut component_sources = Vec::new();
+    let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
+    for &source in file.items(db).iter() {
+        let outline = item_outline(db, source);
+        let Some((kind, name, label)) = &outline.declares else {
+            continue;
+        };
+        packages.extend(outline.packages.iter().cloned());
+        if *kind == DeclKind::Component
+            && let Some(dir) = label
+        {
+            component_sources.push(dir.clone());
+        }
+        let index = seen.entry((*kind, name.clone())).or_insert(0);
+        items.push(Item {
+            key: ItemKey {
+                kind: *kind,
+                name: name.clone(),
+                index: *index,
+            },
+            label: label.clone(),
+            source,
+        });
+        *index += 1;
+    }
+    packages.sort();
+    packages.dedup();
+    ItemTree {
+        items: items.into_boxed_slice(),
+        packages: packages.into_boxed_slice(),
+        component_sources: component_sources.into_boxed_slice(),
+    }
 }
 
 /// The name and main label of a block with well-formed labels.
@@ -236,21 +236,14 @@ fn collect_packages(
     }
 }
 
-/// The packages of the literal tokens of `invoke` calls inside the declaring items
-/// (`items`, in order), locals included. Found by searching the text for `invoke` and
-/// looking at the token there, not by walking every node of the file.
-fn collect_invoke_packages(
-    text: &str,
-    items: &[SyntaxNode],
-    packages: &mut Vec<(SmolStr, Option<SmolStr>)>,
-) {
+/// The packages of the literal tokens of `invoke` calls inside one item. Found by
+/// searching its text for `invoke` and looking at the token there, not by walking every
+/// node.
+fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<(SmolStr, Option<SmolStr>)>) {
+    let text = item.to_string();
     for (offset, _) in text.match_indices("invoke") {
         let Ok(offset) = u32::try_from(offset).map(TextSize::from) else {
             return;
-        };
-        let index = items.partition_point(|item| item.text_range().end() <= offset);
-        let Some(item) = items.get(index).filter(|i| i.text_range().contains(offset)) else {
-            continue;
         };
         let Some(token) = item.token_at_offset(offset).right_biased() else {
             continue;
@@ -328,9 +321,35 @@ pub struct ItemSyntax {
     pub offset: TextSize,
 }
 
-/// Each declaration of a file by key, with its syntax.
-pub fn file_items(db: &dyn salsa::Database, file: File) -> &FxHashMap<ItemKey, ItemSyntax> {
-    &file_outline(db, file).items
+/// Each declaration of a file by key, with its syntax and where it starts. Not compared
+/// (`no_eq`): offsets move with most edits; only range resolution and navigation read it.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSyntax> {
+    let offsets: FxHashMap<ItemSource, TextSize> = (file.items(db).iter().copied())
+        .zip(
+            parse(db, file)
+                .top_level_items()
+                .into_iter()
+                .map(|(_, offset)| offset),
+        )
+        .collect();
+    (file.declarations(db).items.iter())
+        .map(|item| {
+            let syntax = ItemSyntax {
+                green: item.source.green(db).clone(),
+                offset: offsets.get(&item.source).copied().unwrap_or_default(),
+            };
+            (item.key.clone(), syntax)
+        })
+        .collect()
+}
+
+/// Each declaration of a file by key, with its syntax's input.
+#[salsa::tracked(returns(ref))]
+fn decl_sources(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSource> {
+    (file.declarations(db).items.iter())
+        .map(|item| (item.key.clone(), item.source))
+        .collect()
 }
 
 /// A declaration of a program: its file and its key there. Immortal, so declarations
@@ -358,9 +377,9 @@ impl<'db> DeclId<'db> {
 /// The declaration's green subtree; equal across edits elsewhere in the file.
 #[salsa::tracked(returns(clone))]
 pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<DeclSyntax> {
-    file_items(db, decl.file(db))
+    decl_sources(db, decl.file(db))
         .get(decl.key(db))
-        .map(|item| DeclSyntax(item.green.clone()))
+        .map(|source| DeclSyntax(source.green(db).clone()))
 }
 
 /// A declaration's green subtree, compared by identity first: after a reparse that kept
@@ -411,7 +430,15 @@ pub fn required_packages(
 /// nothing).
 #[salsa::tracked(returns(ref))]
 pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<StructureProblem> {
-    file_outline(db, file).problems.clone()
+    let offsets = parse(db, file).top_level_items();
+    (file.items(db).iter().zip(offsets))
+        .flat_map(|(&source, (_, offset))| {
+            (item_outline(db, source).problems.iter()).map(move |problem| StructureProblem {
+                range: problem.range + offset,
+                ..problem.clone()
+            })
+        })
+        .collect()
 }
 
 /// A top-level block's kind and label values when it declares something; otherwise

@@ -51,7 +51,7 @@ pub use hir::{
 };
 pub use inference::{InferenceResult, decl_ty, file_check, infer};
 pub use input::{
-    CheckOptions, File, Program, ReparseBase, Workspace, join_dir, program_at,
+    CheckOptions, File, ItemSource, Program, ReparseBase, Workspace, join_dir, program_at,
     skip_resource_typecheck,
 };
 pub use items::{

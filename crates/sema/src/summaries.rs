@@ -20,14 +20,23 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
-use crate::input::{File, Program};
-use crate::items::item_tree;
+use pcl_syntax::{GreenNode, GreenNodeData};
+
+use crate::input::{File, ItemSource, Program};
+use crate::items::{item_tree, parse};
 use crate::scope::program_graph;
 
 /// Bring the summaries of `files` and then of `programs` up to date. Cheap when nothing
 /// they summarise changed: both are memoized queries, compared before anything is set.
-pub fn sync_summaries(db: &mut dyn salsa::Database, files: &[File], programs: &[Program]) {
-    for &file in files {
+/// Items whose syntax changed are set at the durability given with their file (low for a
+/// document an editor changes, medium for files read from disk).
+pub fn sync_summaries(
+    db: &mut dyn salsa::Database,
+    files: &[(File, Durability)],
+    programs: &[Program],
+) {
+    for &(file, durability) in files {
+        sync_items(db, file, durability);
         let tree = item_tree(&*db, file);
         if **file.declarations(&*db) != *tree {
             let tree = Arc::new(tree.clone());
@@ -44,5 +53,54 @@ pub fn sync_summaries(db: &mut dyn salsa::Database, files: &[File], programs: &[
                 .with_durability(Durability::MEDIUM)
                 .to(has_cycles);
         }
+    }
+}
+
+/// Bring `File::items` in line with the file's parse: items whose syntax is unchanged keep
+/// their input (compared by identity first: after `Parse::reparse` they are the same
+/// nodes); the others are matched in order between the unchanged ones at both ends and
+/// set. The list itself is set only when items are added or removed.
+fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
+    let new = parse(&*db, file).top_level_items();
+    let old = file.items(&*db).clone();
+    let same = |db: &dyn salsa::Database, source: ItemSource, green: &GreenNode| {
+        let current = source.green(db);
+        std::ptr::eq::<GreenNodeData>(&**current, &**green) || current == green
+    };
+    let prefix = (old.iter().zip(&new))
+        .take_while(|(source, (green, _))| same(&*db, **source, green))
+        .count();
+    let suffix = (old[prefix..].iter().rev().zip(new[prefix..].iter().rev()))
+        .take_while(|(source, (green, _))| same(&*db, **source, green))
+        .count();
+    let old_middle = &old[prefix..old.len() - suffix];
+    let new_middle = &new[prefix..new.len() - suffix];
+    let mut middle = Vec::with_capacity(new_middle.len());
+    for (i, (green, _)) in new_middle.iter().enumerate() {
+        match old_middle.get(i) {
+            Some(&source) => {
+                if !same(&*db, source, green) {
+                    source
+                        .set_green(db)
+                        .with_durability(durability)
+                        .to(green.clone());
+                }
+                middle.push(source);
+            }
+            None => middle.push(
+                ItemSource::builder(green.clone())
+                    .durability(durability)
+                    .new(&*db),
+            ),
+        }
+    }
+    if old_middle.len() != new_middle.len() {
+        let items: Arc<[ItemSource]> = (old[..prefix].iter().copied())
+            .chain(middle)
+            .chain(old[old.len() - suffix..].iter().copied())
+            .collect();
+        file.set_items(db)
+            .with_durability(Durability::MEDIUM)
+            .to(items);
     }
 }

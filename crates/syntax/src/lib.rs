@@ -53,6 +53,39 @@ impl Parse {
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
     }
+
+    /// The green nodes of the file's top-level items (the attributes and blocks of its
+    /// body), in order, with their offsets. Reads the green tree only: no syntax nodes are
+    /// built.
+    pub fn top_level_items(&self) -> Vec<(GreenNode, TextSize)> {
+        let mut offset = TextSize::from(0);
+        let mut res = Vec::new();
+        for child in self.green.children() {
+            let body = match child {
+                rowan::NodeOrToken::Node(node)
+                    if SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY =>
+                {
+                    node
+                }
+                _ => {
+                    offset += child.text_len();
+                    continue;
+                }
+            };
+            for item in body.children() {
+                if let rowan::NodeOrToken::Node(node) = item
+                    && matches!(
+                        SyntaxKind::from_raw(node.kind().0),
+                        SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK
+                    )
+                {
+                    res.push((node.to_owned(), offset));
+                }
+                offset += item.text_len();
+            }
+        }
+        res
+    }
 }
 
 /// Renders a tree one line per node or token, indented two spaces per depth, as

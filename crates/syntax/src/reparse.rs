@@ -18,15 +18,61 @@
 
 use rowan::NodeOrToken;
 
-use crate::{Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
+use crate::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
 
 impl Parse {
     /// The parse of `new_text`, which is `old_text` (the text this is the parse of) after
     /// an edit, reusing the items the edit did not touch when it can (see the module
     /// documentation). Equal to `parse(new_text)` in every case.
     pub fn reparse(&self, old_text: &str, new_text: &str) -> Parse {
+        if old_text == new_text && old_text.len() == usize::from(self.green.text_len()) {
+            return self.clone();
+        }
         self.reparse_item(old_text, new_text)
-            .unwrap_or_else(|| parse(new_text))
+            .unwrap_or_else(|| parse(new_text).sharing_items_with(self))
+    }
+
+    /// This parse with the top-level items it has in common with `old` (equal runs at
+    /// the start and at the end) replaced by `old`'s nodes, so that consumers that keep
+    /// items by identity see them unchanged. The tree is equal to this one.
+    fn sharing_items_with(self, old: &Parse) -> Parse {
+        let (Some(body), Some(old_body)) = (body_of(&self.green), body_of(&old.green)) else {
+            return self;
+        };
+        let items = |body: &GreenNode| -> Vec<(usize, GreenNode)> {
+            (body.children().enumerate())
+                .filter_map(|(i, child)| Some((i, child.into_node()?.to_owned())))
+                .collect()
+        };
+        let (new_items, old_items) = (items(&body.1), items(&old_body.1));
+        let prefix = (new_items.iter().zip(&old_items))
+            .take_while(|((_, new), (_, old))| new == old)
+            .count();
+        let suffix = (new_items[prefix..].iter().rev())
+            .zip(old_items[prefix..].iter().rev())
+            .take_while(|((_, new), (_, old))| new == old)
+            .count();
+        if prefix + suffix == 0 {
+            return self;
+        }
+        let mut children: Vec<_> = body.1.children().map(|c| c.to_owned()).collect();
+        let shared = (0..prefix).chain(new_items.len() - suffix..new_items.len());
+        for k in shared {
+            let old_k = if k < prefix {
+                k
+            } else {
+                k + old_items.len() - new_items.len()
+            };
+            children[new_items[k].0] = NodeOrToken::Node(old_items[old_k].1.clone());
+        }
+        let new_body = GreenNode::new(body.1.kind(), children);
+        let green = self
+            .green
+            .replace_child(body.0, NodeOrToken::Node(new_body));
+        Parse {
+            green,
+            errors: self.errors,
+        }
     }
 
     fn reparse_item(&self, old_text: &str, new_text: &str) -> Option<Parse> {
@@ -117,4 +163,12 @@ fn single_item(text: &str) -> Option<SyntaxNode> {
 fn attribute_name(item: &SyntaxNode) -> Option<String> {
     let token = item.first_token()?;
     (token.kind() == SyntaxKind::IDENT).then(|| token.text().to_owned())
+}
+
+/// The file body's index among the root's children, and its node.
+fn body_of(root: &GreenNode) -> Option<(usize, GreenNode)> {
+    (root.children().enumerate()).find_map(|(i, child)| {
+        let node = child.into_node()?;
+        (SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY).then(|| (i, node.to_owned()))
+    })
 }
