@@ -1,8 +1,9 @@
-//! Files as lists of declarations. `parse` keeps each file's tree; `item_tree` lists its
+//! Files as lists of declarations. `parse` keeps each file's tree (reparsing only the
+//! edited item when it can); each top-level item is an `ItemSource` input the driver syncs
+//! with it, outlined once per version (`item_outline`); `item_tree` lists a file's
 //! declarations without ranges or bodies (the first firewall: an edit inside a body leaves
-//! it equal); `file_items` maps each declaration to its offset-free green subtree and its
-//! offset, so `decl_syntax` of an untouched declaration stays equal when text before it
-//! moves (the second firewall).
+//! it equal); `decl_syntax` is a declaration's item's green node, untouched by edits to
+//! other items (the second firewall); `file_items` adds offsets, for ranges.
 
 // salsa's interned-struct expansion trips this lint for structs without `'db` fields.
 #![allow(unused_lifetimes)]

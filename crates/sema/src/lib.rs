@@ -2,8 +2,10 @@
 //! incremental salsa queries (semantics: `../shared/docs/pcl-semantics.md` §3, §4, §6).
 //!
 //! The query graph, each layer a firewall that backdates when an edit leaves it equal:
-//! - `items`: `parse(File)`, then `item_tree(File)` (declarations without ranges or
-//!   bodies) and `decl_syntax(DeclId)` (a declaration's offset-free green subtree);
+//! - `items`: `parse(File)`; each top-level item is an input (`ItemSource`) the driver
+//!   syncs with the parse; `item_outline(ItemSource)`, then `item_tree(File)`
+//!   (declarations without ranges or bodies) and `decl_syntax(DeclId)` (the item's green
+//!   node);
 //! - `hir`: `body(DeclId)`, the range-free arena of a declaration's expressions, with
 //!   `body_with_source_map` holding the declaration-relative ranges;
 //! - `scope`: `program_scope(Program)`, `bind(DeclId)` (what each name resolves to),

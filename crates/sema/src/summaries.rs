@@ -11,8 +11,13 @@
 //! program's cost, not the edit's). As inputs, set only when they change, they keep the
 //! memos of untouched files at medium durability, verified in constant time each.
 //!
-//! The invariant, kept by [`sync_summaries`]: `File::declarations` equals `item_tree` of
-//! the file's text, and `Program::has_cycles` says whether `program_graph` has a cycle.
+//! The same holds within a file: each top-level item is an input of its own
+//! (`ItemSource`), so an edit in one item of a large file leaves the memos of the others
+//! at their durability.
+//!
+//! The invariant, kept by [`sync_summaries`]: `File::items` are the file's parse's
+//! top-level items in order, `File::declarations` equals `item_tree` of the file, and
+//! `Program::has_cycles` says whether `program_graph` has a cycle.
 //! A driver calls it after setting file texts or program file lists and before asking
 //! anything (the `ide` host does).
 
