@@ -1,11 +1,13 @@
-//! `pcl check` on a generated program of 10,000 resources with schema types (references
-//! in chains and fan-out, for-expressions, templates, heredocs, invokes, ranges): the
-//! cold check against parsing alone, and re-checking after a one-literal edit, with the
-//! program split over 100 files and in one file. Report ratios from one run.
+//! `pcl check` on generated programs of 1,000, 10,000 and 100,000 resources with schema
+//! types (references in chains and fan-out, for-expressions, templates, heredocs, invokes,
+//! ranges), each in one file and split over 100 files: the cold check against parsing
+//! alone, and re-checking after a one-literal edit, a whitespace edit and a local's type
+//! change, and a hover after an edit. Arguments are `RESOURCES/FILES` (`10k/100`); set
+//! `PCL_BENCH_SIZES=1k,10k` to leave sizes out. Report ratios from one run.
 //!
 //! `cargo bench -p pcl-benches --bench check`.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
@@ -17,13 +19,40 @@ fn main() {
     divan::main();
 }
 
-const RESOURCES: usize = 10_000;
+/// The sizes and layouts benched: `RESOURCES/FILES`, resources as `1k`, `10k`, `100k`.
+const LAYOUTS: [&str; 6] = ["1k/100", "1k/1", "10k/100", "10k/1", "100k/100", "100k/1"];
 
-static SPLIT: LazyLock<CheckedProgram> = LazyLock::new(|| checked_program(RESOURCES, 100, 1));
-static WHOLE: LazyLock<CheckedProgram> = LazyLock::new(|| checked_program(RESOURCES, 1, 1));
+/// The layouts whose size `PCL_BENCH_SIZES` (comma-separated, e.g. `1k,10k`) names; all
+/// when it is unset.
+fn layouts() -> Vec<&'static str> {
+    let wanted = std::env::var("PCL_BENCH_SIZES").ok();
+    LAYOUTS
+        .into_iter()
+        .filter(|layout| {
+            let size = layout.split('/').next().unwrap_or_default();
+            wanted
+                .as_deref()
+                .is_none_or(|wanted| wanted.split(',').any(|w| w.trim() == size))
+        })
+        .collect()
+}
 
-fn program(files: usize) -> &'static CheckedProgram {
-    if files == 1 { &WHOLE } else { &SPLIT }
+/// The generated program of a layout, made once.
+fn program(layout: &str) -> &'static CheckedProgram {
+    static PROGRAMS: [OnceLock<CheckedProgram>; 6] = [const { OnceLock::new() }; 6];
+    let index = LAYOUTS
+        .iter()
+        .position(|l| *l == layout)
+        .expect("a known layout");
+    PROGRAMS[index].get_or_init(|| {
+        let (size, files) = layout.split_once('/').expect("RESOURCES/FILES");
+        let resources = match size {
+            "1k" => 1_000,
+            "10k" => 10_000,
+            _ => 100_000,
+        };
+        checked_program(resources, files.parse().expect("a file count"), 1)
+    })
 }
 
 fn bytes(program: &CheckedProgram) -> usize {
@@ -94,9 +123,9 @@ fn check(host: &AnalysisHost, id: &ProgramId) -> usize {
     count
 }
 
-#[divan::bench(args = [100, 1])]
-fn parse_only(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 10)]
+fn parse_only(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     bencher.counter(BytesCount::new(bytes(program))).bench(|| {
         program
             .files
@@ -106,9 +135,9 @@ fn parse_only(bencher: Bencher<'_, '_>, files: usize) {
     });
 }
 
-#[divan::bench(args = [100, 1], sample_count = 10)]
-fn cold_check(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 10)]
+fn cold_check(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     bencher
         .counter(BytesCount::new(bytes(program)))
         .with_inputs(|| host(program))
@@ -116,9 +145,9 @@ fn cold_check(bencher: Bencher<'_, '_>, files: usize) {
 }
 
 /// One literal in the middle of the program changes; everything is checked again.
-#[divan::bench(args = [100, 1], sample_count = 20)]
-fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 20)]
+fn incremental_literal(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     let Edited {
         mut host,
         id,
@@ -137,9 +166,9 @@ fn incremental_literal(bencher: Bencher<'_, '_>, files: usize) {
 }
 
 /// The same edit, then only the edited file's diagnostics (what an editor asks for).
-#[divan::bench(args = [100, 1], sample_count = 20)]
-fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 20)]
+fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     let Edited {
         mut host,
         id,
@@ -162,9 +191,9 @@ fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, files: usize) {
 }
 
 /// A whitespace edit inside a declaration: the file is re-parsed, nothing is re-checked.
-#[divan::bench(args = [100, 1], sample_count = 20)]
-fn incremental_whitespace(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 20)]
+fn incremental_whitespace(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     let Edited {
         mut host,
         id,
@@ -184,9 +213,9 @@ fn incremental_whitespace(bencher: Bencher<'_, '_>, files: usize) {
 
 /// The type of a local read by others changes (a string becomes a number and back): its
 /// readers are re-checked.
-#[divan::bench(args = [100, 1], sample_count = 20)]
-fn incremental_type_change(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 20)]
+fn incremental_type_change(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     let (mut host, id) = host(program);
     check(&host, &id);
     // `label0` is read by no one; `env` (a config read by every resource) is the local
@@ -213,9 +242,9 @@ fn incremental_type_change(bencher: Bencher<'_, '_>, files: usize) {
 
 /// An editor's round trip: one literal edited, then hover on a reference in the edited
 /// file (what the language server answers from a fresh snapshot).
-#[divan::bench(args = [100, 1], sample_count = 20)]
-fn hover_after_edit(bencher: Bencher<'_, '_>, files: usize) {
-    let program = program(files);
+#[divan::bench(args = layouts(), sample_count = 20)]
+fn hover_after_edit(bencher: Bencher<'_, '_>, layout: &str) {
+    let program = program(layout);
     let Edited {
         mut host,
         path,

@@ -8,7 +8,7 @@
 //! (its driver's `check` mode, which includes a warm-up pass) as a whole process when its
 //! driver is built (`--go BIN`, default
 //! `/tmp/hclbench-go`, from `../shared/tools/hclsyntax-bench/build.sh`), and the
-//! incremental/cold ratios of `cargo bench --bench check` (divan, in-process). The formatter
+//! incremental/cold ratios of `cargo bench --bench check` (divan, in-process) at each size. The formatter
 //! table times `pcl fmt --check` as a whole process beside HashiCorp's hclwrite on the same
 //! files (`--hclwrite BIN`, default `/tmp/hclwrite-fmt`, from
 //! `../shared/tools/hclwrite-fmt/build.sh`): its `-list` mode's in-process median, and for
@@ -137,6 +137,10 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     eprintln!("running the in-process benches (cargo bench -p pcl-benches --bench check)...");
     let divan = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
         .args(["bench", "-q", "-p", "pcl-benches", "--bench", "check"])
+        .env(
+            "PCL_BENCH_SIZES",
+            if quick { "1k,10k" } else { "1k,10k,100k" },
+        )
         .current_dir(&root)
         .output()?;
     let divan = String::from_utf8_lossy(&divan.stdout).into_owned();
@@ -318,33 +322,41 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
         }
     }
     report_formatter(&mut out, measures);
-    out.push_str("\nIn-process (divan, `cargo bench --bench check`, 10k resources), medians and ratios to the cold check:\n\n| bench | 100 files | 1 file |\n|---|---:|---:|\n");
-    let cold: Vec<Option<f64>> = ["100", "1"]
-        .iter()
-        .map(|a| divan_median(divan, "cold_check", a))
-        .collect();
-    for bench in [
-        "cold_check",
-        "parse_only",
-        "incremental_literal",
-        "incremental_literal_edited_file",
-        "incremental_whitespace",
-        "incremental_type_change",
-        "hover_after_edit",
-    ] {
-        let _ = write!(out, "| {bench} |");
-        for (i, arg) in ["100", "1"].iter().enumerate() {
-            match (divan_median(divan, bench, arg), cold[i]) {
-                (Some(ms), Some(cold)) => {
-                    let _ = write!(out, " {ms:.2} ms ({:.1}%) |", 100.0 * ms / cold);
-                }
-                (Some(ms), None) => {
-                    let _ = write!(out, " {ms:.2} ms |");
-                }
-                _ => out.push_str(" – |"),
-            }
+    for size in ["1k", "10k", "100k"] {
+        let layouts = [format!("{size}/100"), format!("{size}/1")];
+        let cold: Vec<Option<f64>> = (layouts.iter())
+            .map(|layout| divan_median(divan, "cold_check", layout))
+            .collect();
+        if cold.iter().all(Option::is_none) {
+            continue;
         }
-        out.push('\n');
+        let _ = write!(
+            out,
+            "\nIn-process (divan, `cargo bench --bench check`, {size} resources), medians and ratios to the cold check:\n\n| bench | 100 files | 1 file |\n|---|---:|---:|\n"
+        );
+        for bench in [
+            "cold_check",
+            "parse_only",
+            "incremental_literal",
+            "incremental_literal_edited_file",
+            "incremental_whitespace",
+            "incremental_type_change",
+            "hover_after_edit",
+        ] {
+            let _ = write!(out, "| {bench} |");
+            for (layout, cold) in layouts.iter().zip(&cold) {
+                match (divan_median(divan, bench, layout), cold) {
+                    (Some(ms), Some(cold)) => {
+                        let _ = write!(out, " {ms:.2} ms ({:.1}%) |", 100.0 * ms / cold);
+                    }
+                    (Some(ms), None) => {
+                        let _ = write!(out, " {ms:.2} ms |");
+                    }
+                    _ => out.push_str(" – |"),
+                }
+            }
+            out.push('\n');
+        }
     }
     out
 }
