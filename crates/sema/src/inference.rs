@@ -49,6 +49,22 @@ pub fn file_check<'db>(
     program: Program,
     file: File,
 ) -> Box<[SemaDiagnostic<'db>]> {
+    let mut diagnostics = Vec::new();
+    for &decl in file_order(db, program, file).iter() {
+        diagnostics.extend(decl_diagnostics(db, decl).iter().cloned());
+    }
+    diagnostics.into_boxed_slice()
+}
+
+/// A file's declarations in the order `file_check` visits them: each after the
+/// declarations of the same file it reads. Equal after edits that change no name or
+/// reference, so it is computed again only then.
+#[salsa::tracked(returns(ref))]
+fn file_order<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    file: File,
+) -> Box<[DeclId<'db>]> {
     let decls: Vec<DeclId<'db>> = (file.declarations(db).items.iter())
         .map(|item| DeclId::new(db, program, file, item.key.clone()))
         .collect();
@@ -61,13 +77,20 @@ pub fn file_check<'db>(
                 .collect()
         })
         .collect();
-    let mut diagnostics = Vec::new();
-    for component in strongly_connected(&edges) {
-        for i in component {
-            diagnostics.extend(infer(db, decls[i]).diagnostics.iter().cloned());
-        }
-    }
-    diagnostics.into_boxed_slice()
+    (strongly_connected(&edges).into_iter().flatten())
+        .map(|i| decls[i])
+        .collect()
+}
+
+/// One declaration's diagnostics, apart from its types: an edit that changes the types
+/// but not the diagnostics (a literal's value) leaves it equal, so `file_check` of a
+/// large file is not computed again.
+#[salsa::tracked(returns(ref))]
+fn decl_diagnostics<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: DeclId<'db>,
+) -> Box<[SemaDiagnostic<'db>]> {
+    infer(db, decl).diagnostics.clone().into_boxed_slice()
 }
 
 /// Check one declaration.

@@ -431,13 +431,30 @@ pub fn required_packages(
 /// nothing).
 #[salsa::tracked(returns(ref))]
 pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<StructureProblem> {
+    let problems = structure_problems(db, file);
+    if problems.is_empty() {
+        return Vec::new();
+    }
+    // Only now the offsets, which move with most edits.
     let offsets = parse(db, file).top_level_items();
-    (file.items(db).iter().zip(offsets))
-        .flat_map(|(&source, (_, offset))| {
-            (item_outline(db, source).problems.iter()).map(move |problem| StructureProblem {
-                range: problem.range + offset,
+    (problems.iter())
+        .filter_map(|(item, problem)| {
+            let (_, offset) = offsets.get(*item)?;
+            Some(StructureProblem {
+                range: problem.range + *offset,
                 ..problem.clone()
             })
+        })
+        .collect()
+}
+
+/// The structure problems of a file's items: each item's index and its problem, with a
+/// range relative to the item. Equal unless an item's problems change.
+#[salsa::tracked(returns(ref))]
+fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, StructureProblem)> {
+    (file.items(db).iter().enumerate())
+        .flat_map(|(i, &source)| {
+            (item_outline(db, source).problems.iter()).map(move |problem| (i, problem.clone()))
         })
         .collect()
 }

@@ -118,17 +118,13 @@ fn changed_range(old: &str, new: &str) -> Option<(TextSize, TextSize, TextSize)>
     if old == new {
         return None;
     }
-    let mut prefix = (old.bytes().zip(new.bytes()))
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut prefix = common_prefix(a, b);
     while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
         prefix -= 1;
     }
     let max_suffix = old.len().min(new.len()) - prefix;
-    let mut suffix = (old.bytes().rev().zip(new.bytes().rev()))
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let mut suffix = common_suffix(&a[prefix..], &b[prefix..]).min(max_suffix);
     while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
         suffix -= 1;
     }
@@ -138,6 +134,39 @@ fn changed_range(old: &str, new: &str) -> Option<(TextSize, TextSize, TextSize)>
         size(old.len() - suffix)?,
         size(new.len() - suffix)?,
     ))
+}
+
+/// The length of the longest common prefix of `a` and `b`, compared a block at a time
+/// (files are megabytes long; the edit is a few bytes).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + (a[at..len].iter().zip(&b[at..len]))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The length of the longest common suffix of `a` and `b`, as [`common_prefix`].
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 64;
+    let len = a.len().min(b.len());
+    let (a_end, b_end) = (a.len(), b.len());
+    let mut at = 0;
+    while at + BLOCK <= len
+        && a[a_end - at - BLOCK..a_end - at] == b[b_end - at - BLOCK..b_end - at]
+    {
+        at += BLOCK;
+    }
+    at + (a[..a_end - at]
+        .iter()
+        .rev()
+        .zip(b[..b_end - at].iter().rev()))
+    .take_while(|(x, y)| x == y)
+    .count()
 }
 
 /// The one item `text` parses to without errors, when it is exactly one item and nothing
