@@ -212,9 +212,18 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     let cancelled: Arc<Mutex<HashSet<RequestId>>> = Arc::default();
     // After `shutdown`, requests are refused (InvalidRequest) until `exit`.
     let mut shut_down = false;
+    // Requests still being answered: joined before the server returns, so nothing of it
+    // outlives `serve`.
+    let mut workers: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    let join_workers = |workers: &mut Vec<std::thread::JoinHandle<()>>| {
+        for worker in workers.drain(..) {
+            let _ = worker.join();
+        }
+    };
     for message in &connection.receiver {
         match message {
             Message::Notification(notification) if notification.method == "exit" => {
+                join_workers(&mut workers);
                 return if shut_down {
                     Ok(())
                 } else {
@@ -281,8 +290,12 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
                             };
                             let _ = sender.send(Message::Response(response));
                         });
-                if let Err(err) = worker {
-                    anyhow::bail!("cannot start a worker thread: {err}");
+                match worker {
+                    Ok(worker) => {
+                        workers.retain(|w| !w.is_finished());
+                        workers.push(worker);
+                    }
+                    Err(err) => anyhow::bail!("cannot start a worker thread: {err}"),
                 }
             }
             Message::Notification(notification) if notification.method == "$/cancelRequest" => {
@@ -322,6 +335,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
             }
         }
     }
+    join_workers(&mut workers);
     Ok(())
 }
 
