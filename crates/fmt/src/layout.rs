@@ -164,6 +164,16 @@ fn space_after(
         {
             false
         }
+        // `1. 5` (a legacy index into a number) must not become `1.5`, one number: the
+        // one place where hclwrite's spacing would change the tokens, so we keep a space.
+        _ if this == C::Dot
+            && next == C::Number
+            && before.is_some_and(|before| {
+                before.class == C::Number && before.text(text).bytes().all(|b| b.is_ascii_digit())
+            }) =>
+        {
+            true
+        }
         _ if this == C::Dot || next == C::Dot => false,
         _ if next == C::Comma || next == C::Ellipsis => false,
         _ if this == C::Comma => true,
