@@ -84,6 +84,15 @@ struct Edited {
     at: usize,
 }
 
+impl Edited {
+    /// The file as it was, with `piece` inserted at the literal, set as its text.
+    fn insert(&mut self, piece: &str) {
+        let mut edited = self.text.clone();
+        edited.insert_str(self.at, piece);
+        self.host.set_file_text(&self.path, edited);
+    }
+}
+
 fn edited(program: &'static CheckedProgram) -> Edited {
     let (mut host, id) = host(program);
     let (name, text) = &program.files[program.files.len() / 2];
@@ -147,44 +156,25 @@ fn cold_check(bencher: Bencher<'_, '_>, layout: &str) {
 /// One literal in the middle of the program changes; everything is checked again.
 #[divan::bench(args = layouts(), sample_count = 20)]
 fn incremental_literal(bencher: Bencher<'_, '_>, layout: &str) {
-    let program = program(layout);
-    let Edited {
-        mut host,
-        id,
-        path,
-        text,
-        at,
-    } = edited(program);
+    let mut edited = edited(program(layout));
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip += 1;
-        let mut edited = text.clone();
-        edited.insert_str(at, &flip.to_string());
-        host.set_file_text(&path, edited);
-        check(&host, &id)
+        edited.insert(&flip.to_string());
+        check(&edited.host, &edited.id)
     });
 }
 
 /// The same edit, then only the edited file's diagnostics (what an editor asks for).
 #[divan::bench(args = layouts(), sample_count = 20)]
 fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, layout: &str) {
-    let program = program(layout);
-    let Edited {
-        mut host,
-        id,
-        path,
-        text,
-        at,
-    } = edited(program);
+    let mut edited = edited(program(layout));
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip += 1;
-        let mut edited = text.clone();
-        edited.insert_str(at, &flip.to_string());
-        host.set_file_text(&path, edited);
-        let found = host
-            .analysis()
-            .file_diagnostics(&id, &path)
+        edited.insert(&flip.to_string());
+        let found = (edited.host.analysis())
+            .file_diagnostics(&edited.id, &edited.path)
             .expect("nothing cancels");
         found.map_or(0, |f| f.diagnostics.len())
     });
@@ -193,21 +183,12 @@ fn incremental_literal_edited_file(bencher: Bencher<'_, '_>, layout: &str) {
 /// A whitespace edit inside a declaration: the file is re-parsed, nothing is re-checked.
 #[divan::bench(args = layouts(), sample_count = 20)]
 fn incremental_whitespace(bencher: Bencher<'_, '_>, layout: &str) {
-    let program = program(layout);
-    let Edited {
-        mut host,
-        id,
-        path,
-        text,
-        at,
-    } = edited(program);
+    let mut edited = edited(program(layout));
     let mut spaces = 0usize;
     bencher.bench_local(|| {
         spaces = spaces % 8 + 1;
-        let mut edited = text.clone();
-        edited.insert_str(at, &" ".repeat(spaces));
-        host.set_file_text(&path, edited);
-        check(&host, &id)
+        edited.insert(&" ".repeat(spaces));
+        check(&edited.host, &edited.id)
     });
 }
 
@@ -244,28 +225,19 @@ fn incremental_type_change(bencher: Bencher<'_, '_>, layout: &str) {
 /// file (what the language server answers from a fresh snapshot).
 #[divan::bench(args = layouts(), sample_count = 20)]
 fn hover_after_edit(bencher: Bencher<'_, '_>, layout: &str) {
-    let program = program(layout);
-    let Edited {
-        mut host,
-        path,
-        text,
-        at,
-        ..
-    } = edited(program);
-    let hover_at = text[at..]
+    let mut edited = edited(program(layout));
+    let at = edited.at;
+    let hover_at = edited.text[at..]
         .find("refId = ")
         .map(|i| at + i + "refId = ".len() + 1)
         .expect("a reference");
     let mut flip = 0u32;
     bencher.bench_local(|| {
         flip = flip % 9 + 1;
-        let mut edited = text.clone();
-        edited.insert_str(at, &flip.to_string());
-        host.set_file_text(&path, edited);
+        edited.insert(&flip.to_string());
         let offset = (hover_at + flip.to_string().len()) as u32;
-        let hover = host
-            .analysis()
-            .hover(&path, offset.into())
+        let hover = (edited.host.analysis())
+            .hover(&edited.path, offset.into())
             .expect("nothing cancels");
         assert!(hover.is_some(), "a hover on the reference");
     });

@@ -237,15 +237,11 @@ fn collect_packages(
     }
 }
 
-/// The packages of the literal tokens of `invoke` calls inside one item. Found by
-/// searching its text for `invoke` and looking at the token there, not by walking every
-/// node.
+/// The packages of the literal tokens of `invoke` calls inside one item. The `invoke`
+/// names are found in the green tree, without building a syntax node for every node.
 fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<(SmolStr, Option<SmolStr>)>) {
-    let text = item.to_string();
-    for (offset, _) in text.match_indices("invoke") {
-        let Ok(offset) = u32::try_from(offset).map(TextSize::from) else {
-            return;
-        };
+    let green = item.green();
+    for offset in pcl_syntax::find_tokens(&green, SyntaxKind::IDENT, "invoke") {
         let Some(token) = item.token_at_offset(offset).right_biased() else {
             continue;
         };
