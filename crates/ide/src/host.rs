@@ -126,19 +126,18 @@ impl AnalysisHost {
     /// again once; editors set a document's text when they open it, before asking.
     pub fn set_file_text(&mut self, path: &str, text: String) {
         let path = SmolStr::new(path);
-        if let Some(&file) = self.files.get(&path)
-            && (!self.edited.contains(&file) || **file.text(&self.db) != *text)
-        {
-            self.keep_reparse_base(file);
-        }
-        let file = match self.files.get(&path) {
-            Some(&file) if !self.edited.contains(&file) => {
-                file.set_text(&mut self.db)
-                    .with_durability(Durability::LOW)
-                    .to(Arc::from(text));
+        let file = match self.files.get(&path).copied() {
+            Some(file) => {
+                // The first edit moves the file to low durability, even with equal text.
+                if !self.edited.contains(&file) || **file.text(&self.db) != *text {
+                    self.keep_reparse_base(file);
+                    file.set_text(&mut self.db)
+                        .with_durability(Durability::LOW)
+                        .to(Arc::from(text));
+                }
                 file
             }
-            _ => self.file(path, text, Durability::LOW),
+            None => self.file(path, text, Durability::LOW),
         };
         self.edited.insert(file);
         let programs: Vec<Program> = (self.programs.values())

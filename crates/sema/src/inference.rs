@@ -12,7 +12,6 @@ use pcl_types::{
     ConstValue, TraverseKey, Ty, TyKind, assignable, conversion, input_type, pretty,
     resolve_outputs, resolve_promises, traverse, unify_types,
 };
-use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use crate::builtins;
@@ -20,8 +19,10 @@ use crate::declarations;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BinaryOp, Body, Expr, ExprId, UnaryOp, body};
 use crate::input::{File, Program, skip_resource_typecheck};
-use crate::items::{DeclId, DeclKind};
-use crate::scope::{Bindings, Resolution, bind, decl_cycle, file_dependencies, strongly_connected};
+use crate::items::{DeclId, DeclKind, file_decls};
+use crate::scope::{
+    Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
+};
 
 /// What checking a declaration found.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
@@ -65,18 +66,8 @@ fn file_order<'db>(
     program: Program,
     file: File,
 ) -> Box<[DeclId<'db>]> {
-    let decls: Vec<DeclId<'db>> = (file.declarations(db).items.iter())
-        .map(|item| DeclId::new(db, program, file, item.key.clone()))
-        .collect();
-    let index: FxHashMap<DeclId<'db>, usize> =
-        decls.iter().enumerate().map(|(i, &d)| (d, i)).collect();
-    let edges: Vec<Vec<usize>> = (file_dependencies(db, program, file).iter())
-        .map(|dependencies| {
-            (dependencies.iter())
-                .filter_map(|dep| index.get(dep).copied())
-                .collect()
-        })
-        .collect();
+    let decls: Vec<DeclId<'db>> = file_decls(db, program, file).collect();
+    let edges = dependency_edges(&decls, file_dependencies(db, program, file).iter());
     (strongly_connected(&edges).into_iter().flatten())
         .map(|i| decls[i])
         .collect()

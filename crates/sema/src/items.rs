@@ -399,13 +399,19 @@ pub fn decl_offset<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Text
 /// The declarations of a program, file by file in source order.
 #[salsa::tracked(returns(ref))]
 pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box<[DeclId<'db>]> {
-    let mut res = Vec::new();
-    for &file in program.files(db).iter() {
-        for item in file.declarations(db).items.iter() {
-            res.push(DeclId::new(db, program, file, item.key.clone()));
-        }
-    }
-    res.into_boxed_slice()
+    (program.files(db).iter())
+        .flat_map(|&file| file_decls(db, program, file))
+        .collect()
+}
+
+/// The declarations of one file of a program, in source order.
+pub(crate) fn file_decls<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    file: File,
+) -> impl Iterator<Item = DeclId<'db>> + 'db {
+    (file.declarations(db).items.iter())
+        .map(move |item| DeclId::new(db, program, file, item.key.clone()))
 }
 
 /// The packages a program names, sorted: what the driver's schema pull loop loads.

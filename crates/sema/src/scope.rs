@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
 use crate::input::{File, Program};
-use crate::items::{DeclId, DeclKind, program_decls};
+use crate::items::{DeclId, DeclKind, file_decls, program_decls};
 
 /// Options whose values are lists of the resource's own input property names, bound in
 /// a scope of their own (never references to declarations).
@@ -175,16 +175,10 @@ pub struct ProgramGraph<'db> {
 #[salsa::tracked(returns(ref))]
 pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> ProgramGraph<'db> {
     let decls = program_decls(db, program);
-    let index: FxHashMap<DeclId<'db>, usize> =
-        decls.iter().enumerate().map(|(i, &d)| (d, i)).collect();
-    let edges: Vec<Vec<usize>> = (program.files(db).iter())
-        .flat_map(|&file| file_dependencies(db, program, file).iter())
-        .map(|dependencies| {
-            (dependencies.iter())
-                .filter_map(|dep| index.get(dep).copied())
-                .collect()
-        })
-        .collect();
+    let edges = dependency_edges(
+        decls,
+        (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file).iter()),
+    );
     let file_groups = file_groups(db, program, &edges);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
@@ -235,6 +229,23 @@ fn file_groups(
         .collect()
 }
 
+/// The dependency graph among `decls`: for each, the indices (in `decls`) of the ones its
+/// `dependencies` name; dependencies outside `decls` are left out.
+pub(crate) fn dependency_edges<'a, 'db: 'a>(
+    decls: &[DeclId<'db>],
+    dependencies: impl Iterator<Item = &'a Box<[DeclId<'db>]>>,
+) -> Vec<Vec<usize>> {
+    let index: FxHashMap<DeclId<'db>, usize> =
+        decls.iter().enumerate().map(|(i, &d)| (d, i)).collect();
+    dependencies
+        .map(|dependencies| {
+            (dependencies.iter())
+                .filter_map(|dep| index.get(dep).copied())
+                .collect()
+        })
+        .collect()
+}
+
 /// What each declaration of one file of a program depends on, in source order (as
 /// `program_decls` lists them). `program_graph` reads these rather than every `bind`, so
 /// after an edit it verifies one memo per file, and those of untouched files in constant
@@ -245,11 +256,8 @@ pub(crate) fn file_dependencies<'db>(
     program: Program,
     file: File,
 ) -> Box<[Box<[DeclId<'db>]>]> {
-    (file.declarations(db).items.iter())
-        .map(|item| {
-            let decl = DeclId::new(db, program, file, item.key.clone());
-            bind(db, decl).dependencies.clone()
-        })
+    file_decls(db, program, file)
+        .map(|decl| bind(db, decl).dependencies.clone())
         .collect()
 }
 

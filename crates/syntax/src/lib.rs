@@ -58,31 +58,23 @@ impl Parse {
     /// body), in order, with their offsets. Reads the green tree only: no syntax nodes are
     /// built.
     pub fn top_level_items(&self) -> Vec<(GreenNode, TextSize)> {
-        let mut offset = TextSize::from(0);
+        let Some((index, body)) = reparse::body_of(&self.green) else {
+            return Vec::new();
+        };
+        let mut offset: TextSize = (self.green.children().take(index))
+            .map(|child| child.text_len())
+            .sum();
         let mut res = Vec::new();
-        for child in self.green.children() {
-            let body = match child {
-                rowan::NodeOrToken::Node(node)
-                    if SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY =>
-                {
-                    node
-                }
-                _ => {
-                    offset += child.text_len();
-                    continue;
-                }
-            };
-            for item in body.children() {
-                if let rowan::NodeOrToken::Node(node) = item
-                    && matches!(
-                        SyntaxKind::from_raw(node.kind().0),
-                        SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK
-                    )
-                {
-                    res.push((node.to_owned(), offset));
-                }
-                offset += item.text_len();
+        for item in body.children() {
+            if let rowan::NodeOrToken::Node(node) = item
+                && matches!(
+                    SyntaxKind::from_raw(node.kind().0),
+                    SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK
+                )
+            {
+                res.push((node.to_owned(), offset));
             }
+            offset += item.text_len();
         }
         res
     }

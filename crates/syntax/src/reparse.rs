@@ -195,7 +195,7 @@ fn attribute_name(item: &SyntaxNode) -> Option<String> {
 }
 
 /// The file body's index among the root's children, and its node.
-fn body_of(root: &GreenNode) -> Option<(usize, GreenNode)> {
+pub(crate) fn body_of(root: &GreenNode) -> Option<(usize, GreenNode)> {
     (root.children().enumerate()).find_map(|(i, child)| {
         let node = child.into_node()?;
         (SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY).then(|| (i, node.to_owned()))
