@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Fix, Span, TextEdit, codes};
 use pcl_sema::{
     BlockId, DeclId, DeclKind, File, Located, Program, SemaDiagnostic, Site, body_with_source_map,
-    decl_offset, file_check, infer, program_decls, program_graph, program_scope,
+    check_file, decl_offset, infer, program_decls, program_graph, program_scope,
     structure_diagnostics,
 };
 use pcl_syntax::{TextRange, TextSize};
@@ -192,17 +192,20 @@ impl Analysis {
                 .unwrap_or(0),
             None => graph.file_groups.len().saturating_sub(1),
         };
+        // On a handle of its own: its query stack is empty, so no frame left large by the
+        // queries above slows the declarations' queries down (see `check_file`).
+        let checker = self.db.clone();
         for group in graph.file_groups.iter().take(last_group + 1) {
             if group.len() > 1 {
                 let members: FxHashSet<File> = group.iter().copied().collect();
                 for &decl in graph.order.iter() {
                     if members.contains(&decl.file(db)) {
-                        let _ = infer(db, decl);
+                        let _ = infer(&checker, decl);
                     }
                 }
             }
             for &file in group.iter() {
-                let diagnostics = file_check(db, program, file);
+                let diagnostics = check_file(&checker, program, file);
                 if wanted(file) {
                     diagnostics.iter().for_each(&mut push);
                 }

@@ -90,15 +90,8 @@ pub enum Expr {
         expand: bool,
     },
     /// `[for k, v in c: value if cond]`, or with `key` the object form `{for ..: key => value}`.
-    For {
-        key_var: Option<SmolStr>,
-        value_var: SmolStr,
-        collection: ExprId,
-        key: Option<ExprId>,
-        value: ExprId,
-        cond: Option<ExprId>,
-        grouped: bool,
-    },
+    /// Boxed: the largest variant otherwise, it would make every expression 80 bytes.
+    For(Box<ForExpr>),
     Conditional {
         cond: ExprId,
         then: ExprId,
@@ -123,6 +116,18 @@ impl Expr {
             Expr::Null | Expr::Bool(_) | Expr::Number(_) | Expr::String(_)
         )
     }
+}
+
+/// A `for` expression (`Expr::For`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ForExpr {
+    pub key_var: Option<SmolStr>,
+    pub value_var: SmolStr,
+    pub collection: ExprId,
+    pub key: Option<ExprId>,
+    pub value: ExprId,
+    pub cond: Option<ExprId>,
+    pub grouped: bool,
 }
 
 /// `name = value` in a block.
@@ -566,7 +571,7 @@ impl Lowerer {
             let _ = parent;
             return Expr::Missing;
         };
-        Expr::For {
+        Expr::For(Box::new(ForExpr {
             key_var: var(intro.key_var()),
             value_var,
             collection,
@@ -574,7 +579,7 @@ impl Lowerer {
             value,
             cond,
             grouped,
-        }
+        }))
     }
 
     /// A template from its parts; `decode` turns a chunk's text into its value.
@@ -651,7 +656,7 @@ impl Lowerer {
                         Some(d) => {
                             let collection = self.expr_opt(d.collection(), d.syntax());
                             match d.value_var() {
-                                Some(v) => Expr::For {
+                                Some(v) => Expr::For(Box::new(ForExpr {
                                     key_var: d.key_var().map(|k| SmolStr::new(k.text())),
                                     value_var: SmolStr::new(v.text()),
                                     collection,
@@ -659,7 +664,7 @@ impl Lowerer {
                                     value,
                                     cond: None,
                                     grouped: false,
-                                },
+                                })),
                                 None => Expr::Missing,
                             }
                         }
@@ -743,16 +748,10 @@ pub fn children(expr: &Expr) -> Vec<ExprId> {
         Expr::GetAttr { base, .. } => vec![*base],
         Expr::Index { base, key } => vec![*base, *key],
         Expr::Splat { source, each } => vec![*source, *each],
-        Expr::For {
-            collection,
-            key,
-            value,
-            cond,
-            ..
-        } => std::iter::once(*collection)
-            .chain(*key)
-            .chain([*value])
-            .chain(*cond)
+        Expr::For(for_expr) => std::iter::once(for_expr.collection)
+            .chain(for_expr.key)
+            .chain([for_expr.value])
+            .chain(for_expr.cond)
             .collect(),
         Expr::Conditional {
             cond,

@@ -63,18 +63,23 @@ mod support {
     }
 
     pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
-        parent
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .find(|it| it.kind() == kind)
+        super::token_of(parent, &[kind])
     }
 }
 
 /// The first token of `node` whose kind is in `kinds`.
 fn token_of(node: &SyntaxNode, kinds: &[SyntaxKind]) -> Option<SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(|it| it.into_token())
-        .find(|it| kinds.contains(&it.kind()))
+    // Looked up in the green tree: an element is made only for what is found.
+    let mut element = node.first_child_or_token_by_kind(&|kind| kinds.contains(&kind));
+    while let Some(current) = element {
+        match current {
+            rowan::NodeOrToken::Token(token) => return Some(token),
+            rowan::NodeOrToken::Node(node) => {
+                element = node.next_sibling_or_token_by_kind(&|kind| kinds.contains(&kind));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

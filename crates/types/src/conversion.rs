@@ -162,7 +162,9 @@ fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) 
         }
         (TyKind::Object(_) | TyKind::Named(_), _) => object_destination(db, dest, src, unifying),
         (TyKind::Union(members), _) => {
-            if crate::ty::union_contains(db, members, src) {
+            // Compared by identity: looking members up by their sorted display strings
+            // made a display string for every literal type checked against a union.
+            if members.contains(&src) {
                 return Conversion::Safe;
             }
             // The greatest over the members; `Safe` is the top, so stop there.

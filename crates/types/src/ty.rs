@@ -229,14 +229,3 @@ pub(crate) struct TyPair<'db> {
     #[returns(copy)]
     pub(crate) second: Ty<'db>,
 }
-
-/// Whether the members of a normalised union include `ty`: a binary search, as members
-/// are sorted by display.
-pub(crate) fn union_contains<'db>(db: &'db dyn Db, members: &[Ty<'db>], ty: Ty<'db>) -> bool {
-    let key = display(db, ty);
-    let start = members.partition_point(|m| display(db, *m) < key);
-    members[start..]
-        .iter()
-        .take_while(|m| display(db, **m) == key)
-        .any(|m| *m == ty)
-}

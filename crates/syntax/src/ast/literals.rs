@@ -29,7 +29,11 @@ impl NumberValue {
             None => (text, None),
         };
         let (int_part, frac_part) = significand.split_once('.').unwrap_or((significand, ""));
-        let digits = format!("{int_part}{frac_part}");
+        let digits: std::borrow::Cow<'_, str> = if frac_part.is_empty() {
+            int_part.into()
+        } else {
+            format!("{int_part}{frac_part}").into()
+        };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!("invalid number literal `{text}`"));
         }
@@ -58,8 +62,12 @@ impl NumberValue {
         exponent = exponent
             .checked_add((significant.len() - trimmed.len()) as i64)
             .ok_or_else(|| format!("the exponent of `{text}` is too large"))?;
-        let mantissa = BigInt::parse_bytes(trimmed.as_bytes(), 10)
-            .ok_or_else(|| format!("invalid number literal `{text}`"))?;
+        // Up to 19 digits fit a u64: no digit-by-digit big-number parse.
+        let mantissa = match trimmed.parse::<u64>() {
+            Ok(small) => BigInt::from(small),
+            Err(_) => BigInt::parse_bytes(trimmed.as_bytes(), 10)
+                .ok_or_else(|| format!("invalid number literal `{text}`"))?,
+        };
         Ok(NumberValue { mantissa, exponent })
     }
 
