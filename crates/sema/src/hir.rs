@@ -108,6 +108,9 @@ pub enum Expr {
     },
 }
 
+// Every expression of every body is one of these: keep large variants boxed.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 48);
+
 impl Expr {
     /// Whether this is a literal (a constant key of an object constructor).
     pub fn is_literal(&self) -> bool {
