@@ -76,7 +76,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
                 continue;
             }
         };
-        let is_changed = formatted != file.text;
+        let is_changed = *formatted != *file.text;
         changed += usize::from(is_changed);
         if args.diff {
             if is_changed {

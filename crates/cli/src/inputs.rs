@@ -11,6 +11,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use pcl_diagnostics::Severity;
 
@@ -26,7 +27,8 @@ pub(crate) const STDIN_NAME: &str = "<stdin>";
 pub(crate) struct SourceFile {
     /// The path as given or found (relative when the argument was), or `<stdin>`.
     pub(crate) name: String,
-    pub(crate) text: String,
+    /// Shared with the analysis host, which keeps the text too.
+    pub(crate) text: Arc<str>,
 }
 
 /// An input to read: a file path or standard input.
@@ -156,7 +158,7 @@ fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(SourceFile {
             name: name.to_owned(),
-            text,
+            text: text.into(),
         }),
         Err(err) => {
             let offset = err.utf8_error().valid_up_to();

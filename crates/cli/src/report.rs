@@ -178,7 +178,7 @@ impl Reporter {
             DiagnosticFormat::Human => {
                 let mut codespan_files = SimpleFiles::new();
                 for f in files {
-                    codespan_files.add(f.name.as_str(), f.text.as_str());
+                    codespan_files.add(f.name.as_str(), &*f.text);
                 }
                 let shown = diagnostics.len().min(self.max_errors);
                 for diagnostic in &diagnostics[..shown] {
@@ -323,11 +323,8 @@ impl Drop for Reporter {
 /// Our diagnostic in codespan's terms: the anchor as the primary label (or a note naming
 /// the place), labels as secondary labels, fixes as `help:` notes.
 fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<usize> {
-    let text = |span: &pcl_diagnostics::Span| {
-        files
-            .get(span.file.0 as usize)
-            .map_or("", |f| f.text.as_str())
-    };
+    let text =
+        |span: &pcl_diagnostics::Span| files.get(span.file.0 as usize).map_or("", |f| &*f.text);
     let severity = match diagnostic.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,

@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 use pcl_diagnostics::{Anchor, Diagnostic, codes};
@@ -153,7 +152,7 @@ fn load_file(
         path: PathBuf::from(STDIN_NAME),
         message,
     })?;
-    let read = loader.read_text(None, SmolStr::new(STDIN_NAME), Arc::from(file.text))?;
+    let read = loader.read_text(None, SmolStr::new(STDIN_NAME), file.text)?;
     Ok(loader.apply(db, read)[0])
 }
 

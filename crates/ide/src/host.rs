@@ -78,8 +78,13 @@ impl AnalysisHost {
     }
 
     /// Set (or replace) the program in `dir` with the given files (path, text). Texts
-    /// equal to what the file already holds are not set again, so nothing re-runs.
-    pub fn set_program(&mut self, dir: &str, mut files: Vec<(SmolStr, String)>) -> ProgramId {
+    /// equal to what the file already holds are not set again, so nothing re-runs. A text
+    /// given as `Arc<str>` is shared, not copied.
+    pub fn set_program<T: Into<Arc<str>> + AsRef<str>>(
+        &mut self,
+        dir: &str,
+        mut files: Vec<(SmolStr, T)>,
+    ) -> ProgramId {
         let dir = normalise_dir(dir);
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let handles: Vec<File> = files
@@ -172,16 +177,21 @@ impl AnalysisHost {
     }
 
     /// The file at `path` with `text`, created at `durability` if it is new.
-    fn file(&mut self, path: SmolStr, text: String, durability: Durability) -> File {
+    fn file<T: Into<Arc<str>> + AsRef<str>>(
+        &mut self,
+        path: SmolStr,
+        text: T,
+        durability: Durability,
+    ) -> File {
         match self.files.get(&path) {
             Some(&file) => {
-                if **file.text(&self.db) != *text {
-                    file.set_text(&mut self.db).to(Arc::from(text));
+                if **file.text(&self.db) != *text.as_ref() {
+                    file.set_text(&mut self.db).to(text.into());
                 }
                 file
             }
             None => {
-                let file = File::builder(path.clone(), Arc::from(text))
+                let file = File::builder(path.clone(), text.into())
                     .durability(durability)
                     .new(&self.db);
                 self.files.insert(path, file);
