@@ -279,53 +279,7 @@ impl<'db> Infer<'db> {
                 .copied()
                 .unwrap_or_else(|| self.dynamic()),
             Expr::Call { name, args, expand } => builtins::call(self, id, name, args, *expand),
-            Expr::For(for_expr) => {
-                let ForExpr {
-                    key_var,
-                    value_var,
-                    collection,
-                    key,
-                    value,
-                    cond,
-                    grouped,
-                } = &**for_expr;
-                let collection_ty = self.expr(*collection);
-                let (key_ty, value_ty) = self.collection_types(*collection, collection_ty);
-                if key_var.as_ref() == Some(value_var) {
-                    self.report(
-                        codes::DUPLICATE_DECLARATION,
-                        Site::Expr(id),
-                        format!("the `for` variable `{value_var}` is declared twice"),
-                    );
-                }
-                let pushed = usize::from(key_var.is_some()) + 1;
-                if let Some(k) = key_var {
-                    self.locals.push((k.clone(), key_ty));
-                }
-                self.locals.push((value_var.clone(), value_ty));
-                let mut lifts = Vec::new();
-                let result = match key {
-                    Some(key) => {
-                        let k = self.expr(*key);
-                        self.expect(*key, input_type(db, Ty::string(db)), "an object key");
-                        lifts.push(k);
-                        let v = self.expr(*value);
-                        let element = if *grouped { Ty::list(db, v) } else { v };
-                        Ty::map(db, element)
-                    }
-                    None => {
-                        let v = self.expr(*value);
-                        Ty::list(db, v)
-                    }
-                };
-                if let Some(cond) = cond {
-                    let c = self.expr(*cond);
-                    self.expect(*cond, input_type(db, Ty::bool(db)), "a `for` condition");
-                    lifts.push(c);
-                }
-                self.locals.truncate(self.locals.len() - pushed);
-                lift(db, wrap_iterable(db, collection_ty, result), &lifts)
-            }
+            Expr::For(for_expr) => self.for_expr(id, for_expr),
             Expr::Conditional {
                 cond,
                 then,
@@ -488,6 +442,49 @@ impl<'db> Infer<'db> {
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// A `for` expression: a list, or with a key a map (of lists when grouped), lifted by
+    /// the collection and by the key and condition.
+    fn for_expr(&mut self, id: ExprId, for_expr: &ForExpr) -> Ty<'db> {
+        let db = self.db;
+        let collection_ty = self.expr(for_expr.collection);
+        let (key_ty, value_ty) = self.collection_types(for_expr.collection, collection_ty);
+        let value_var = &for_expr.value_var;
+        if for_expr.key_var.as_ref() == Some(value_var) {
+            self.report(
+                codes::DUPLICATE_DECLARATION,
+                Site::Expr(id),
+                format!("the `for` variable `{value_var}` is declared twice"),
+            );
+        }
+        let pushed = usize::from(for_expr.key_var.is_some()) + 1;
+        if let Some(k) = &for_expr.key_var {
+            self.locals.push((k.clone(), key_ty));
+        }
+        self.locals.push((value_var.clone(), value_ty));
+        let mut lifts = Vec::new();
+        let result = match for_expr.key {
+            Some(key) => {
+                let k = self.expr(key);
+                self.expect(key, input_type(db, Ty::string(db)), "an object key");
+                lifts.push(k);
+                let v = self.expr(for_expr.value);
+                let element = if for_expr.grouped { Ty::list(db, v) } else { v };
+                Ty::map(db, element)
+            }
+            None => {
+                let v = self.expr(for_expr.value);
+                Ty::list(db, v)
+            }
+        };
+        if let Some(cond) = for_expr.cond {
+            let c = self.expr(cond);
+            self.expect(cond, input_type(db, Ty::bool(db)), "a `for` condition");
+            lifts.push(c);
+        }
+        self.locals.truncate(self.locals.len() - pushed);
+        lift(db, wrap_iterable(db, collection_ty, result), &lifts)
     }
 
     /// The key and value types of iterating over a value of type `ty` (§3.5).
