@@ -45,10 +45,16 @@ pub(crate) fn conversion_in_mode<'db>(
     if dest == src || dest.is_dynamic(db) {
         return Conversion::Safe;
     }
-    if is_primitive(db, dest)
-        && (is_primitive(db, src) || matches!(src.kind(db), TyKind::None | TyKind::Opaque(_)))
-    {
-        return primitive_conversion(db, dest, src, true);
+    if is_primitive(db, dest) {
+        match src.kind(db) {
+            TyKind::None | TyKind::Opaque(_) => return primitive_conversion(db, dest, src, true),
+            _ if is_primitive(db, src) => return primitive_conversion(db, dest, src, true),
+            // As `compound_conversion` answers it, without a memo for every literal.
+            TyKind::Const(underlying, _) => {
+                return conversion_in_mode(db, dest, *underlying, unifying);
+            }
+            _ => {}
+        }
     }
     let pair = TyPair::new(db, dest, src);
     if unifying {
