@@ -73,6 +73,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             "== {target}: {seconds} s, {seeded} seeds in {}",
             corpus.display()
         );
+        // Artifacts of earlier runs stay in the directory: only new ones are this run's.
+        let earlier = artifacts(&fuzz_dir, target)?;
         let output = cargo_fuzz(&fuzz_dir)
             .args(["run", "-O", target])
             .arg(&corpus)
@@ -89,7 +91,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         println!("{}", summary(&log));
         if !output.status.success() {
             failed.push(target);
-            for artifact in artifacts(&fuzz_dir, target)? {
+            let new: Vec<PathBuf> = (artifacts(&fuzz_dir, target)?.into_iter())
+                .filter(|artifact| !earlier.contains(artifact))
+                .collect();
+            if new.is_empty() {
+                println!("   no failing input was saved (did the target build?); the log ends:");
+            }
+            for artifact in new {
                 let fixture = minimise(&root, &fuzz_dir, target, &artifact)?;
                 println!("   failure minimised into {}", fixture.display());
             }
@@ -219,7 +227,7 @@ fn artifacts(fuzz_dir: &Path, target: &str) -> anyhow::Result<Vec<PathBuf>> {
             path.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|name| {
-                    ["crash-", "timeout-", "oom-", "slow-unit-"]
+                    ["crash-", "timeout-", "oom-", "leak-", "slow-unit-"]
                         .iter()
                         .any(|prefix| name.starts_with(prefix))
                 })
