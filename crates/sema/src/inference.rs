@@ -45,7 +45,7 @@ pub struct InferenceResult<'db> {
 /// chains. One memo per file: after an edit, a driver verifies the untouched files in
 /// constant time each, not their declarations one by one.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_check<'db>(
+pub fn file_check<'db>(
     db: &'db dyn pcl_types::Db,
     program: Program,
     file: File,
@@ -55,22 +55,6 @@ pub(crate) fn file_check<'db>(
         diagnostics.extend(decl_diagnostics(db, decl).iter().cloned());
     }
     diagnostics.into_boxed_slice()
-}
-
-/// `file_check`, with `file_order` computed first at the caller's depth of the query stack.
-/// salsa 0.28 reuses a finished query's frame, with the capacity of its dependency table,
-/// for the next query at the same depth, and clears the whole table each time one of them
-/// completes. Run inside `file_check`, `file_order` (a dependency per declaration) would
-/// leave a table as large as the file to the `decl_diagnostics` run after it at that depth:
-/// one clear of it per declaration, 6% of the cold check of 10k resources in one file.
-/// Drivers call this from the top of the stack, where only a few queries follow it.
-pub fn check_file<'db>(
-    db: &'db dyn pcl_types::Db,
-    program: Program,
-    file: File,
-) -> &'db [SemaDiagnostic<'db>] {
-    file_order(db, program, file);
-    file_check(db, program, file)
 }
 
 /// A file's declarations in the order `file_check` visits them: each after the

@@ -24,7 +24,7 @@
 //! - Cycles are found on the dependency graph before typing (`decl_cycle`); references
 //!   between cycle members are `dynamic`, so typing never meets a salsa cycle.
 //!   `decl_ty` still has a fallback for safety.
-//! - Checking is bottom-up: drivers walk `program_graph().file_groups` with `check_file`
+//! - Checking is bottom-up: drivers walk `program_graph().file_groups` with `file_check`
 //!   (a file's declarations in their local dependency order), so no query recurses
 //!   through a long chain of declarations (salsa's verification included).
 //! - Two facts every declaration reads, the program's declarations and whether it has
@@ -51,7 +51,7 @@ pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, ForExpr, body,
     body_with_source_map, children,
 };
-pub use inference::{InferenceResult, check_file, decl_ty, infer};
+pub use inference::{InferenceResult, decl_ty, file_check, infer};
 pub use input::{
     CheckOptions, File, ItemSource, Program, ReparseBase, Workspace, join_dir, program_at,
     skip_resource_typecheck,

@@ -168,7 +168,7 @@ pub struct ProgramGraph<'db> {
     pub cycles: Box<[Arc<[DeclId<'db>]>]>,
     /// The program's files in dependency order, grouped: each group after the groups its
     /// declarations read from, and files that read from each other in one group. What
-    /// drivers walk with `check_file`.
+    /// drivers walk with `file_check`.
     pub file_groups: Box<[Box<[File]>]>,
 }
 
