@@ -387,6 +387,16 @@ impl<'t> Parser<'t> {
         self.newlines_significant && self.at_line_start() && self.pos > 0
     }
 
+    /// Whether the token `n` ahead touches the significant token before it: no whitespace,
+    /// newline or comment in between.
+    pub(crate) fn nth_is_joined(&self, n: usize) -> bool {
+        let at = self.pos + n;
+        match (at.checked_sub(1), self.input.raw.get(at)) {
+            (Some(prev), Some(&raw)) => self.input.raw.get(prev).is_some_and(|&p| p + 1 == raw),
+            _ => false,
+        }
+    }
+
     /// The range of the current token.
     pub(crate) fn current_range(&self) -> TextRange {
         self.nth_range(0)

@@ -88,13 +88,46 @@ fn skip_directive(p: &mut Parser<'_>) {
     m.complete(p, ERROR);
 }
 
+/// A `~` strip marker right after `${` or `%{`. Only a `~` that touches the opener is one
+/// (`${~`, as hclsyntax scans it); a spaced one is reported and skipped.
+fn eat_open_strip(p: &mut Parser<'_>) {
+    if !p.at(TILDE) {
+        return;
+    }
+    if p.nth_is_joined(0) {
+        p.bump();
+    } else {
+        p.err_and_bump(
+            codes::UNEXPECTED_TOKEN,
+            "`~` strips whitespace only right after `${` or `%{`: remove the space before it"
+                .to_owned(),
+        );
+    }
+}
+
+/// A `~` strip marker right before the closing `}`, touching it (`~}`); a spaced one is
+/// reported and skipped.
+fn eat_close_strip(p: &mut Parser<'_>) {
+    if !p.at(TILDE) || p.nth(1) != R_CURLY {
+        return;
+    }
+    if p.nth_is_joined(1) {
+        p.bump();
+    } else {
+        p.err_and_bump(
+            codes::UNEXPECTED_TOKEN,
+            "`~` strips whitespace only right before `}`: remove the space after it".to_owned(),
+        );
+    }
+}
+
 /// `${ expr }`, with optional `~` strip markers.
 fn interpolation(p: &mut Parser<'_>) {
     let m = p.start();
     let opener = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
-    p.eat(TILDE);
+    eat_open_strip(p);
     if p.at(R_CURLY) || p.at(TILDE) {
         p.error(
             codes::EXPECTED_TOKEN,
@@ -103,7 +136,7 @@ fn interpolation(p: &mut Parser<'_>) {
     } else {
         super::expressions::expr(p);
     }
-    p.eat(TILDE);
+    eat_close_strip(p);
     close_sequence(p, "`}` to close the interpolation", Some(opener));
     p.set_newlines_significant(significant);
     m.complete(p, TEMPLATE_INTERP);
@@ -137,13 +170,13 @@ fn close_sequence(p: &mut Parser<'_>, expected: &str, opener: Option<TextRange>)
 fn directive_open(p: &mut Parser<'_>, keyword: SyntaxKind) -> bool {
     p.bump();
     let significant = p.set_newlines_significant(false);
-    p.eat(TILDE);
+    eat_open_strip(p);
     p.bump_remap(keyword);
     significant
 }
 
 fn directive_close(p: &mut Parser<'_>, significant: bool) {
-    p.eat(TILDE);
+    eat_close_strip(p);
     close_sequence(p, "`}` to close the directive", None);
     p.set_newlines_significant(significant);
 }

@@ -1,0 +1,5 @@
+a = "${ ~x}"
+b = "${x ~ }"
+c = "%{ for k in m }${k}%{ ~endfor }"
+d = "%{ if c ~ }yes%{ endif }"
+e = "${~ x ~}%{~ if c ~}y%{~ endif ~}"
