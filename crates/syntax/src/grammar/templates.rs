@@ -91,16 +91,12 @@ fn skip_directive(p: &mut Parser<'_>) {
 /// A `~` strip marker right after `${` or `%{`. Only a `~` that touches the opener is one
 /// (`${~`, as hclsyntax scans it); a spaced one is reported and skipped.
 fn eat_open_strip(p: &mut Parser<'_>) {
-    if !p.at(TILDE) {
-        return;
-    }
-    if p.nth_is_joined(0) {
-        p.bump();
-    } else {
-        p.err_and_bump(
-            codes::UNEXPECTED_TOKEN,
-            "`~` strips whitespace only right after `${` or `%{`: remove the space before it"
-                .to_owned(),
+    if p.at(TILDE) {
+        let touches = p.nth_is_joined(0);
+        eat_strip(
+            p,
+            touches,
+            "`~` strips whitespace only right after `${` or `%{`: remove the space before it",
         );
     }
 }
@@ -108,16 +104,23 @@ fn eat_open_strip(p: &mut Parser<'_>) {
 /// A `~` strip marker right before the closing `}`, touching it (`~}`); a spaced one is
 /// reported and skipped.
 fn eat_close_strip(p: &mut Parser<'_>) {
-    if !p.at(TILDE) || p.nth(1) != R_CURLY {
-        return;
+    if p.at(TILDE) && p.nth(1) == R_CURLY {
+        let touches = p.nth_is_joined(1);
+        eat_strip(
+            p,
+            touches,
+            "`~` strips whitespace only right before `}`: remove the space after it",
+        );
     }
-    if p.nth_is_joined(1) {
+}
+
+/// Takes the current `~`: a strip marker when it touches what it strips for, otherwise an
+/// error saying `spaced`.
+fn eat_strip(p: &mut Parser<'_>, touches: bool, spaced: &str) {
+    if touches {
         p.bump();
     } else {
-        p.err_and_bump(
-            codes::UNEXPECTED_TOKEN,
-            "`~` strips whitespace only right before `}`: remove the space after it".to_owned(),
-        );
+        p.err_and_bump(codes::UNEXPECTED_TOKEN, spaced.to_owned());
     }
 }
 
