@@ -47,8 +47,9 @@ pub(crate) fn conversion_in_mode<'db>(
     }
     if is_primitive(db, dest) {
         match src.kind(db) {
-            TyKind::None | TyKind::Opaque(_) => return primitive_conversion(db, dest, src, true),
-            _ if is_primitive(db, src) => return primitive_conversion(db, dest, src, true),
+            kind if is_primitive_kind(kind) || matches!(kind, TyKind::None | TyKind::Opaque(_)) => {
+                return primitive_conversion(db, dest, src, true);
+            }
             // As `compound_conversion` answers it, without a memo for every literal.
             TyKind::Const(underlying, _) => {
                 return conversion_in_mode(db, dest, *underlying, unifying);
@@ -247,8 +248,12 @@ fn weaken(kind: Conversion) -> Conversion {
 
 /// The types the primitive conversion table covers.
 fn is_primitive(db: &dyn Db, ty: Ty<'_>) -> bool {
+    is_primitive_kind(ty.kind(db))
+}
+
+fn is_primitive_kind(kind: &TyKind<'_>) -> bool {
     matches!(
-        ty.kind(db),
+        kind,
         TyKind::Bool | TyKind::Int | TyKind::Number | TyKind::String | TyKind::Id
     )
 }
