@@ -61,7 +61,7 @@ fn bytes(program: &CheckedProgram) -> usize {
 
 /// A host with the program and its schema set, not yet checked.
 fn host(program: &CheckedProgram) -> (AnalysisHost, ProgramId) {
-    let mut host = AnalysisHost::new(Vec::new(), false);
+    let mut host = AnalysisHost::new(Vec::new(), pcl_ide::Leniency::default());
     host.add_schema("gen.json", &program.schema)
         .expect("the generated schema loads");
     let files = (program.files.iter())

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     let text = text.to_owned();
     // The CLI checks on a thread with a large stack; so does this target.
     let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
-        let mut host = AnalysisHost::new(Vec::new(), false);
+        let mut host = AnalysisHost::new(Vec::new(), pcl_ide::Leniency::default());
         host.add_schema("web.json", SCHEMA).expect("the schema loads");
         let id = host.set_program("fuzz", vec![("fuzz/main.pp".into(), text.clone())]);
         host.load_dependencies();

@@ -9,8 +9,9 @@
 //! and xtask builds in seconds.
 //!
 //! With `--baseline FILE` (`tests/data/corpus-baseline.tsv`), each program is checked in
-//! the mode its row names (`strict`, or `skip` for `--skip-resource-typecheck`) and its
-//! error codes compared with the row's; any drift is printed and exits 1. `--bless`
+//! the mode its row names and its error codes compared with the row's (modes: `strict`;
+//! `skip` for `--skip-resource-typecheck`; `lenient` for `--lenient`; or leniency flag
+//! names without dashes joined by `+`, `allow-missing-variables+skip-range-typecheck`); any drift is printed and exits 1. `--bless`
 //! rewrites the file (keeping reasons). Programs are keyed by their path relative to the
 //! parent of the PATH they were found under (`pulumi-codegen/aws-s3-pp`).
 //! Exit codes: 0 everything matches, 1 drift or crashes, 2 usage errors.
@@ -168,11 +169,12 @@ fn check(options: &Options) -> anyhow::Result<i32> {
         programs
             .par_iter()
             .map(|program| {
-                let skip = options.skip
-                    || baseline
-                        .get(&program.key)
-                        .is_some_and(|row| row.mode == "skip");
-                let result = run_program(&pcl, program, options, skip);
+                let mode = match baseline.get(&program.key) {
+                    Some(row) => row.mode.as_str(),
+                    None if options.skip => "skip",
+                    None => "strict",
+                };
+                let result = run_program(&pcl, program, options, mode);
                 match &bar {
                     Some(bar) => bar.inc(1),
                     None => eprintln!("{} {}", status(&result), program.key),
@@ -281,7 +283,7 @@ fn find_programs(root: &Path, syntax_only: bool, acc: &mut Vec<Program>) {
     acc.extend(found);
 }
 
-fn run_program(pcl: &Path, program: &Program, options: &Options, skip: bool) -> ProgramResult {
+fn run_program(pcl: &Path, program: &Program, options: &Options, mode: &str) -> ProgramResult {
     let start = Instant::now();
     let mut result = ProgramResult {
         path: program.key.clone(),
@@ -304,9 +306,7 @@ fn run_program(pcl: &Path, program: &Program, options: &Options, skip: bool) -> 
         for dir in &options.schema_dirs {
             command.arg("--schema-dir").arg(dir);
         }
-        if skip {
-            command.arg("--skip-resource-typecheck");
-        }
+        command.args(mode_flags(mode).unwrap_or_default());
         command.arg(&program.dir);
     }
     let output = run_with_limit(command, TIME_LIMIT);
@@ -506,12 +506,8 @@ fn read_baseline(path: &Path) -> anyhow::Result<BTreeMap<String, Row>> {
                 i + 1
             );
         };
-        if mode != "strict" && mode != "skip" {
-            bail!(
-                "{}:{}: the mode is `strict` or `skip`, not `{mode}`",
-                path.display(),
-                i + 1
-            );
+        if let Err(message) = mode_flags(mode) {
+            bail!("{}:{}: {message}", path.display(), i + 1);
         }
         rows.insert(
             program.to_owned(),
@@ -523,6 +519,34 @@ fn read_baseline(path: &Path) -> anyhow::Result<BTreeMap<String, Row>> {
         );
     }
     Ok(rows)
+}
+
+/// The leniency flags `pcl check` is run with in a baseline mode.
+const LENIENCY_FLAGS: &[&str] = &[
+    "skip-resource-typecheck",
+    "skip-invoke-typecheck",
+    "skip-range-typecheck",
+    "allow-missing-variables",
+    "allow-missing-properties",
+];
+
+/// The `pcl check` flags of a baseline mode, or why the mode is not one.
+fn mode_flags(mode: &str) -> Result<Vec<String>, String> {
+    match mode {
+        "strict" => return Ok(Vec::new()),
+        "skip" => return Ok(vec!["--skip-resource-typecheck".to_owned()]),
+        "lenient" => return Ok(vec!["--lenient".to_owned()]),
+        _ => {}
+    }
+    mode.split('+')
+        .map(|name| match LENIENCY_FLAGS.contains(&name) {
+            true => Ok(format!("--{name}")),
+            false => Err(format!(
+                "the mode is `strict`, `skip`, `lenient` or names of {} joined by `+`, not `{mode}`",
+                LENIENCY_FLAGS.join(", ")
+            )),
+        })
+        .collect()
 }
 
 fn codes_of(result: &ProgramResult) -> String {
@@ -569,7 +593,7 @@ fn write_baseline(
     options: &Options,
 ) -> anyhow::Result<()> {
     let mut text = String::from(
-        "# program\tmode (strict: with schemas; skip: --skip-resource-typecheck)\texpected error codes\treason\n",
+        "# program\tmode (strict: with schemas; skip: --skip-resource-typecheck; lenient: --lenient; or flag names joined by +)\texpected error codes\treason\n",
     );
     for result in results {
         let actual = codes_of(result);
@@ -592,7 +616,26 @@ mod tests {
     use std::process::Command;
     use std::time::Duration;
 
-    use super::run_with_limit;
+    use super::{mode_flags, run_with_limit};
+
+    #[test]
+    fn baseline_modes_name_leniency_flags() {
+        assert_eq!(mode_flags("strict"), Ok(Vec::new()));
+        assert_eq!(
+            mode_flags("skip"),
+            Ok(vec!["--skip-resource-typecheck".to_owned()])
+        );
+        assert_eq!(mode_flags("lenient"), Ok(vec!["--lenient".to_owned()]));
+        assert_eq!(
+            mode_flags("allow-missing-variables+skip-range-typecheck"),
+            Ok(vec![
+                "--allow-missing-variables".to_owned(),
+                "--skip-range-typecheck".to_owned()
+            ])
+        );
+        assert!(mode_flags("allow-missing-variables+sloppy").is_err());
+        assert!(mode_flags("").is_err());
+    }
 
     #[test]
     fn a_hang_is_cut_off_and_a_crash_is_seen() {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
 
+use crate::leniency::LeniencyArgs;
 use crate::programs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals, plural};
 
@@ -39,10 +40,8 @@ pub(crate) struct CheckArgs {
     /// A directory of package schemas (repeatable); searched before PCL_SCHEMA_PATH.
     #[arg(long = "schema-dir", value_name = "DIR")]
     schema_dir: Vec<PathBuf>,
-    /// Check resources and invokes whose schema is missing as `dynamic`, with one
-    /// warning each, instead of reporting errors.
-    #[arg(long)]
-    skip_resource_typecheck: bool,
+    #[command(flatten)]
+    leniency: LeniencyArgs,
     /// Count warnings as errors for the exit code.
     #[arg(long)]
     deny_warnings: bool,
@@ -64,7 +63,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    let mut host = AnalysisHost::new(args.schema_dir.clone(), args.skip_resource_typecheck);
+    let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     let (loaded, read_errors) = programs::load(&mut host, requests);
     io_errors.extend(read_errors);
     for error in &io_errors {

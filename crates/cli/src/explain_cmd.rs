@@ -1,5 +1,5 @@
-//! `pcl explain CODE`: a diagnostic code's entry in the catalogue (`docs/diagnostics.md`,
-//! compiled in), as `rustc --explain` does.
+//! `pcl explain [CODE]`: a diagnostic code's entry in the catalogue (`docs/diagnostics.md`,
+//! compiled in), as `rustc --explain` does; without a code, every code with its summary.
 
 use std::process::ExitCode;
 
@@ -13,16 +13,21 @@ const CATALOGUE: &str = include_str!("../../../docs/diagnostics.md");
 /// Explain a diagnostic code: what it means, an example, and how to fix it.
 #[derive(clap::Args)]
 #[command(after_help = "\
+Without CODE, every code is listed with its one-line summary.
+
 Exit codes:
-  0  the code is explained
+  0  the code is explained (or the codes listed)
   2  no such code")]
 pub(crate) struct ExplainArgs {
     /// A code such as PCL1003 (case does not matter), or its name (unexpected-token).
-    code: String,
+    code: Option<String>,
 }
 
 pub(crate) fn run(args: &ExplainArgs) -> ExitCode {
-    let written = args.code.trim();
+    let Some(written) = args.code.as_deref().map(str::trim) else {
+        print_out(&code_list());
+        return ExitCode::SUCCESS;
+    };
     let code = Code::from_text(written)
         .or_else(|| (codes::ALL.iter().copied()).find(|code| code.name() == written));
     let Some(code) = code else {
@@ -37,6 +42,41 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitCode {
         }
         None => usage_error(&format!("{code} has no catalogue entry")),
     }
+}
+
+/// Every code, its name and the first sentence of its entry, one line each.
+fn code_list() -> String {
+    let mut list = String::new();
+    for &code in codes::ALL {
+        let summary = entry(code).map(summary_of).unwrap_or_default();
+        list.push_str(&format!("{code} {:<28} {summary}\n", code.name()));
+    }
+    list
+}
+
+/// The first clause of an entry's text (after its heading): up to its first `.` or `:`
+/// outside parentheses.
+fn summary_of(entry: &str) -> String {
+    let text = entry
+        .split_once('\n')
+        .map_or("", |(_, rest)| rest)
+        .trim_start();
+    let paragraph = text.split("\n\n").next().unwrap_or("").replace('\n', " ");
+    let mut depth = 0i32;
+    let mut end = paragraph.len();
+    let mut chars = paragraph.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '.' | ':' if depth <= 0 && chars.peek().is_none_or(|(_, next)| *next == ' ') => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    paragraph[..end].trim().to_owned()
 }
 
 /// The catalogue section of `code`, from its heading to the next heading.

@@ -25,8 +25,8 @@ left unchanged and its errors are reported. Only spaces between tokens change: n
 newlines, comments, template text or heredoc contents.
 
 Exit codes:
-  0  success (with --check: every file is formatted)
-  1  syntax errors, or with --check: a file is not formatted
+  0  success (with --check or --diff: every file is formatted)
+  1  syntax errors, or with --check or --diff: a file is not formatted
   2  usage or IO error, or no files found")]
 pub(crate) struct FmtArgs {
     /// Files or directories to format; `-` reads standard input.
@@ -36,7 +36,8 @@ pub(crate) struct FmtArgs {
     /// (for CI).
     #[arg(long)]
     check: bool,
-    /// Change nothing; print what formatting would change as a unified diff on stdout.
+    /// Change nothing; print what formatting would change as a unified diff on stdout and
+    /// exit 1 if anything would change.
     #[arg(long)]
     diff: bool,
     /// Show at most N syntax errors per file.
@@ -56,6 +57,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
     };
     let mut totals = Totals::default();
     let mut changed = 0;
+    let mut skipped = 0;
     for input in &inputs {
         let file = match input.read() {
             Ok(file) => file,
@@ -73,6 +75,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
                     .map(|error| error.to_diagnostic(FileId(0)))
                     .collect();
                 reporter.file(&file, &diagnostics);
+                skipped += 1;
                 continue;
             }
         };
@@ -99,17 +102,22 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
         }
     }
     if !args.quiet {
-        let note = match (changed, args.check || args.diff) {
-            (0, _) => "all formatted".to_owned(),
+        let mut note = match (changed, args.check || args.diff) {
+            (0, _) if skipped == 0 => "all formatted".to_owned(),
+            (0, _) => "nothing else to format".to_owned(),
             (n, true) => format!("{} not formatted", plural(n, "file", "files")),
             (n, false) => format!("{} reformatted", plural(n, "file", "files")),
         };
+        if skipped > 0 {
+            let files = plural(skipped, "file", "files");
+            note = format!("{files} skipped for syntax errors, {note}");
+        }
         reporter.summary_noting("formatted", &totals, start.elapsed(), &note);
     }
     reporter.finish();
     if failed_io {
         ExitCode::from(2)
-    } else if reporter.errors() > 0 || (args.check && changed > 0) {
+    } else if reporter.errors() > 0 || ((args.check || args.diff) && changed > 0) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -11,6 +11,7 @@ mod check_cmd;
 mod explain_cmd;
 mod fmt_cmd;
 mod inputs;
+mod leniency;
 mod parse_cmd;
 mod programs;
 mod report;

@@ -8,6 +8,7 @@ use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
 use serde::Serialize;
 
+use crate::leniency::LeniencyArgs;
 use crate::print_out;
 use crate::programs;
 use crate::report::{ColorWhen, Format, Reporter};
@@ -31,9 +32,8 @@ pub(crate) struct TypesArgs {
     /// A directory of package schemas (repeatable); searched before PCL_SCHEMA_PATH.
     #[arg(long = "schema-dir", value_name = "DIR")]
     schema_dir: Vec<PathBuf>,
-    /// Type resources whose schema is missing as `dynamic`.
-    #[arg(long)]
-    skip_resource_typecheck: bool,
+    #[command(flatten)]
+    leniency: LeniencyArgs,
     /// `human` (one line per declaration) or `json` (one document:
     /// `{"declarations": [{"file", "kind", "name", "type"}]}`).
     #[arg(long, value_enum, default_value_t = Format::Human, value_name = "FORMAT")]
@@ -66,7 +66,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    let mut host = AnalysisHost::new(args.schema_dir.clone(), args.skip_resource_typecheck);
+    let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     let (loaded, read_errors) = programs::load(&mut host, requests);
     errors.extend(read_errors);
     for error in &errors {

@@ -91,3 +91,23 @@ fn explain_prints_the_catalogue_entry() {
     let output = pcl(&["explain", "PCL9999"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn explain_without_a_code_lists_every_code_with_its_summary() {
+    let output = pcl(&["explain"]);
+    assert_eq!(output.status.code(), Some(0));
+    let list = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), pcl_diagnostics::codes::ALL.len(), "{list}");
+    for (line, code) in lines.iter().zip(pcl_diagnostics::codes::ALL) {
+        assert!(
+            line.starts_with(&format!("{code} {}", code.name())),
+            "{line}"
+        );
+        assert!(line.len() > 40, "the summary is missing: {line}");
+    }
+    assert!(
+        lines.contains(&"PCL1010 duplicate-attribute          An attribute set twice in one body"),
+        "{list}"
+    );
+}

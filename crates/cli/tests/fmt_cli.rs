@@ -89,7 +89,7 @@ fn diff_prints_a_unified_diff_and_writes_nothing() {
     let run = pcl(&["fmt", "--diff", "-q", "main.pp"], &dir);
     check(
         &run,
-        0,
+        1,
         expect![[r#"
             --- a/main.pp
             +++ b/main.pp
@@ -107,6 +107,24 @@ fn diff_prints_a_unified_diff_and_writes_nothing() {
     let checked = pcl(&["fmt", "--diff", "--check", "-q", "main.pp"], &dir);
     assert_eq!(checked.code, 1);
     assert_eq!(checked.stdout, run.stdout);
+    let formatted = pcl(&["fmt", "-q", "main.pp"], &dir);
+    assert_eq!(formatted.code, 0);
+    let clean = pcl(&["fmt", "--diff", "-q", "main.pp"], &dir);
+    check(&clean, 0, expect![""], expect![""]);
+}
+
+#[test]
+fn the_summary_never_calls_a_file_with_syntax_errors_formatted() {
+    let dir = scratch("broken", &[("broken.pp", b"a = (\n")]);
+    let run = pcl(&["fmt", "--color", "never", "broken.pp"], &dir);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("1 file skipped for syntax errors, nothing else to format"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("all formatted"), "{}", run.stderr);
 }
 
 #[test]
@@ -155,7 +173,7 @@ fn a_file_with_syntax_errors_is_reported_and_left_unchanged() {
             2 │   b =
               │      ^
 
-            formatted 2 files (4 lines, 25 B) in <time>: 1 file reformatted, 1 error in 1 of 2 files
+            formatted 2 files (4 lines, 25 B) in <time>: 1 file skipped for syntax errors, 1 file reformatted, 1 error in 1 of 2 files
         "#]],
     );
     assert_eq!(read(&dir, "broken.pp").as_bytes(), broken);

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pcl_schema::{SchemaLoader, SearchPath};
-use pcl_sema::{CheckOptions, File, Program, ReparseBase, Workspace, join_dir, required_packages};
+use pcl_sema::{
+    CheckOptions, File, Leniency, Program, ReparseBase, Workspace, join_dir, required_packages,
+};
 use rustc_hash::FxHashSet;
 use salsa::{Durability, Setter};
 use smol_str::SmolStr;
@@ -32,21 +34,17 @@ pub struct AnalysisHost {
 
 impl AnalysisHost {
     /// A host whose schemas come from `schema_dirs` (then `PCL_SCHEMA_PATH`).
-    pub fn new(schema_dirs: Vec<PathBuf>, skip_resource_typecheck: bool) -> AnalysisHost {
-        AnalysisHost::with_database(
-            RootDatabase::default(),
-            schema_dirs,
-            skip_resource_typecheck,
-        )
+    pub fn new(schema_dirs: Vec<PathBuf>, leniency: Leniency) -> AnalysisHost {
+        AnalysisHost::with_database(RootDatabase::default(), schema_dirs, leniency)
     }
 
     /// A host over a given database (tests pass one that records salsa's events).
     pub fn with_database(
         db: RootDatabase,
         schema_dirs: Vec<PathBuf>,
-        skip_resource_typecheck: bool,
+        leniency: Leniency,
     ) -> AnalysisHost {
-        let _ = CheckOptions::builder(skip_resource_typecheck)
+        let _ = CheckOptions::builder(leniency)
             .durability(Durability::MEDIUM)
             .new(&db);
         // Created up front: a query that looked for a package before any was loaded must
@@ -215,19 +213,18 @@ impl AnalysisHost {
         Ok(())
     }
 
-    /// Change where schemas are looked for (then `PCL_SCHEMA_PATH`) and whether missing
-    /// resource schemas are only warned about. Packages already loaded stay; the ones
-    /// found nowhere so far are looked for again.
-    pub fn set_options(&mut self, schema_dirs: Vec<PathBuf>, skip_resource_typecheck: bool) {
+    /// Change where schemas are looked for (then `PCL_SCHEMA_PATH`) and the leniencies.
+    /// Packages already loaded stay; the ones found nowhere so far are looked for again.
+    pub fn set_options(&mut self, schema_dirs: Vec<PathBuf>, leniency: Leniency) {
         self.loader
             .set_search_path(SearchPath::from_args_and_env(schema_dirs));
         if let Some(options) = CheckOptions::try_get(&self.db)
-            && options.skip_resource_typecheck(&self.db) != skip_resource_typecheck
+            && options.leniency(&self.db) != leniency
         {
             options
-                .set_skip_resource_typecheck(&mut self.db)
+                .set_leniency(&mut self.db)
                 .with_durability(Durability::MEDIUM)
-                .to(skip_resource_typecheck);
+                .to(leniency);
         }
         self.requested_packages.clear();
         self.load_dependencies();

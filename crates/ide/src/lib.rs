@@ -29,7 +29,7 @@ pub use navigation::{
     CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
     Reference, SignatureHelp, TokenClass,
 };
-pub use pcl_sema::DeclKind;
+pub use pcl_sema::{DeclKind, Leniency};
 
 /// The database every pcl front end drives.
 #[salsa::db]

@@ -25,7 +25,7 @@ use lsp_types::{
     PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, SymbolKind,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Url,
 };
-use pcl_ide::{AnalysisHost, DeclKind, ProgramId};
+use pcl_ide::{AnalysisHost, DeclKind, Leniency, ProgramId};
 use serde::Deserialize;
 use smol_str::SmolStr;
 
@@ -37,6 +37,31 @@ use crate::convert::{Encoding, LineIndex, diagnostic};
 struct Options {
     schema_path: Vec<PathBuf>,
     skip_resource_typecheck: bool,
+    skip_invoke_typecheck: bool,
+    skip_range_typecheck: bool,
+    allow_missing_variables: bool,
+    allow_missing_properties: bool,
+    lenient: bool,
+}
+
+impl Options {
+    /// The leniencies the settings turn on: `lenient` turns on all of them, and a `false`
+    /// never turns one off.
+    fn leniency(&self) -> Leniency {
+        let chosen = Leniency {
+            skip_resource_typecheck: self.skip_resource_typecheck,
+            skip_invoke_typecheck: self.skip_invoke_typecheck,
+            skip_range_typecheck: self.skip_range_typecheck,
+            allow_missing_variables: self.allow_missing_variables,
+            allow_missing_properties: self.allow_missing_properties,
+            beyond_go: false,
+        };
+        if self.lenient {
+            chosen.union(Leniency::ALL)
+        } else {
+            chosen
+        }
+    }
 }
 
 /// An open document.
@@ -189,7 +214,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     });
     connection.initialize_finish(id, result)?;
     let mut server = Server {
-        host: AnalysisHost::new(options.schema_path, options.skip_resource_typecheck),
+        host: AnalysisHost::new(options.schema_path.clone(), options.leniency()),
         encoding: if utf8 {
             Encoding::Utf8
         } else {
@@ -573,8 +598,8 @@ impl Server {
 
     /// New settings: schema folders and strictness; every open program is checked again.
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
-        self.host
-            .set_options(options.schema_path, options.skip_resource_typecheck);
+        let leniency = options.leniency();
+        self.host.set_options(options.schema_path, leniency);
         let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
         self.recheck(dirs)
     }

@@ -76,18 +76,79 @@ pub struct Workspace {
     pub programs: Arc<BTreeMap<SmolStr, Program>>,
 }
 
+/// How leniently programs are bound: Pulumi's binder options, each named after the Go
+/// option it mirrors (`pkg/codegen/pcl/binder.go`), and whether the checks Go does not
+/// make are only warnings. No leniency is how `pulumi up` binds a PCL program; the five
+/// Go options together are `pulumi convert` without `--strict` (`NonStrictBindOptions`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Leniency {
+    /// `SkipResourceTypechecking`: resources and components whose schema is missing are
+    /// `dynamic` (one warning), and type errors and unknown inputs of resources with a
+    /// schema are warnings.
+    pub skip_resource_typecheck: bool,
+    /// `SkipInvokeTypechecking`: invokes whose function is missing are `dynamic`, and
+    /// problems with invoke arguments are warnings.
+    pub skip_invoke_typecheck: bool,
+    /// `SkipRangeTypechecking`: a `range` value of the wrong type is a warning.
+    pub skip_range_typecheck: bool,
+    /// `AllowMissingVariables`: an undefined name is a warning and `dynamic`.
+    pub allow_missing_variables: bool,
+    /// `AllowMissingProperties`: an unknown property of an object is a warning.
+    pub allow_missing_properties: bool,
+    /// `--lenient`: the checks Pulumi's binder does not make are warnings too.
+    pub beyond_go: bool,
+}
+
+impl Leniency {
+    /// Every leniency: the five Go options and the checks beyond Go.
+    pub const ALL: Leniency = Leniency {
+        skip_resource_typecheck: true,
+        skip_invoke_typecheck: true,
+        skip_range_typecheck: true,
+        allow_missing_variables: true,
+        allow_missing_properties: true,
+        beyond_go: true,
+    };
+
+    /// Only `SkipResourceTypechecking`.
+    pub const SKIP_RESOURCE_TYPECHECK: Leniency = Leniency {
+        skip_resource_typecheck: true,
+        skip_invoke_typecheck: false,
+        skip_range_typecheck: false,
+        allow_missing_variables: false,
+        allow_missing_properties: false,
+        beyond_go: false,
+    };
+
+    /// Each leniency that either has.
+    pub fn union(self, other: Leniency) -> Leniency {
+        Leniency {
+            skip_resource_typecheck: self.skip_resource_typecheck || other.skip_resource_typecheck,
+            skip_invoke_typecheck: self.skip_invoke_typecheck || other.skip_invoke_typecheck,
+            skip_range_typecheck: self.skip_range_typecheck || other.skip_range_typecheck,
+            allow_missing_variables: self.allow_missing_variables || other.allow_missing_variables,
+            allow_missing_properties: self.allow_missing_properties
+                || other.allow_missing_properties,
+            beyond_go: self.beyond_go || other.beyond_go,
+        }
+    }
+}
+
 /// How strictly programs are checked.
 #[salsa::input(singleton, debug)]
 pub struct CheckOptions {
-    /// Resources and invokes whose package or token has no schema are `dynamic`, with one
-    /// warning per declaration, instead of errors.
     #[returns(copy)]
-    pub skip_resource_typecheck: bool,
+    pub leniency: Leniency,
+}
+
+/// The leniencies in force (none when no options were set).
+pub fn leniency(db: &dyn salsa::Database) -> Leniency {
+    CheckOptions::try_get(db).map_or_else(Leniency::default, |options| options.leniency(db))
 }
 
 /// Whether resource typechecking is skipped (false when no options were set).
 pub fn skip_resource_typecheck(db: &dyn salsa::Database) -> bool {
-    CheckOptions::try_get(db).is_some_and(|options| options.skip_resource_typecheck(db))
+    leniency(db).skip_resource_typecheck
 }
 
 /// The program in directory `dir` (normalised), if the driver registered it. One query

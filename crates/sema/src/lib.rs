@@ -53,8 +53,8 @@ pub use hir::{
 };
 pub use inference::{InferenceResult, decl_ty, file_check, infer};
 pub use input::{
-    CheckOptions, File, ItemSource, Program, ReparseBase, Workspace, join_dir, program_at,
-    skip_resource_typecheck,
+    CheckOptions, File, ItemSource, Leniency, Program, ReparseBase, Workspace, join_dir, leniency,
+    program_at, skip_resource_typecheck,
 };
 pub use items::{
     DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, StructureProblem, decl_offset,

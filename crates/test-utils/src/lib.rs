@@ -22,16 +22,38 @@ pub fn test_data_dir() -> PathBuf {
     project_root().join("tests").join("data")
 }
 
-/// Where the shared corpus lives: `$PCL_CORPUS` (when not empty), else `../shared/corpus` beside the repository.
+/// Where the shared corpus lives: `$PCL_CORPUS` (when not empty), else `../shared/corpus`
+/// beside the repository.
 ///
-/// Returns `None` when neither exists; callers that need the corpus must fail, not skip.
+/// Tests that need the corpus skip (return early on `None`) only on a newcomer's fresh
+/// clone: when `PCL_CORPUS` is unset and `../shared/corpus` does not exist, with one line
+/// on stderr saying how to run them. A `PCL_CORPUS` naming a missing directory panics, and
+/// so does a missing corpus when `CI` is set to anything non-empty.
 pub fn corpus_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PCL_CORPUS").filter(|dir| !dir.is_empty()) {
         let dir = PathBuf::from(dir);
-        return dir.is_dir().then_some(dir);
+        assert!(
+            dir.is_dir(),
+            "PCL_CORPUS names `{}`, which is not a directory",
+            dir.display()
+        );
+        return Some(dir);
     }
     let beside = project_root().parent()?.join("shared").join("corpus");
-    beside.is_dir().then_some(beside)
+    if beside.is_dir() {
+        return Some(beside);
+    }
+    let ci = std::env::var_os("CI").is_some_and(|ci| !ci.is_empty());
+    assert!(
+        !ci,
+        "CI is set and the shared corpus is missing: set PCL_CORPUS or put it at {}",
+        beside.display()
+    );
+    eprintln!(
+        "skipped: the shared corpus is not at {} (set PCL_CORPUS to run the corpus tests)",
+        beside.display()
+    );
+    None
 }
 
 /// Every file below `dir` (recursively) whose extension is one of `extensions`, sorted.

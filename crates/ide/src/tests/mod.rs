@@ -22,7 +22,10 @@ fn logged_host() -> (AnalysisHost, ExecutionLog) {
     let schemas = pcl_test_utils::test_data_dir()
         .join("programs")
         .join("schemas");
-    (AnalysisHost::with_database(db, vec![schemas], false), log)
+    (
+        AnalysisHost::with_database(db, vec![schemas], pcl_sema::Leniency::default()),
+        log,
+    )
 }
 
 /// Set a program of in-memory files (name, text) in `dir` and load what it needs.
