@@ -19,7 +19,9 @@ use crate::report::{ColorWhen, Format, Reporter};
 Programs are found as for `pcl check` (a directory, a .pp file with its siblings, or `-`).
 Each line is `KIND NAME: TYPE`, KIND one of local, config, resource, read, output,
 component, hook, pulumi; with several files, a line `=== PATH` comes before each file's
-declarations. Types are printed in the reference's syntax (`output(list(string))`).
+declarations. Types are printed in the reference's syntax (`output(list(string))`), made
+readable: constants as their types (`int`), long unions and tuples shortened. With
+`--format json`, `type` is the exact display string, which `pcl type show` parses back.
 Diagnostics are not shown: run `pcl check` for them.
 
 Exit codes:
@@ -97,7 +99,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
                     "{} {}: {}\n",
                     decl.kind.keyword(),
                     decl.name,
-                    decl.ty
+                    decl.readable
                 ));
             }
             print_out(&out);

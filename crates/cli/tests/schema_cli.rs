@@ -75,17 +75,17 @@ fn package_and_token() {
             $ pcl schema --schema-dir $SCHEMAS pulumi:providers:tok
             provider pulumi:providers:tok
             inputs (2):
-              region (optional): union(none, output(string), string)
-              retries (optional): union(int, none, output(int))
+              region (optional): union(output(string), string, none)
+              retries (optional): union(int, output(int), none)
             outputs (3):
               id (required): output(id)
-              region (optional): output(union(none, string))
+              region (optional): output(union(string, none))
               urn (required): output(string)
             exit 0
             $ pcl schema --schema-dir $SCHEMAS tok:legacy:OldThing
             resource tok:index/thing:Thing
             inputs (1):
-              size (optional): union(int, none, output(int))
+              size (optional): union(int, output(int), none)
             outputs (3):
               id (required): output(id)
               size (required): output(int)
@@ -105,7 +105,7 @@ fn package_and_token() {
             $ pcl schema --schema-dir $SCHEMAS tok:index:Thing
             resource tok:index/thing:Thing
             inputs (1):
-              size (optional): union(int, none, output(int))
+              size (optional): union(int, output(int), none)
             outputs (3):
               id (required): output(id)
               size (required): output(int)
@@ -132,8 +132,8 @@ fn package_and_token() {
             function tok:index/count:count
             positional arguments: a, b
             arguments (2):
-              a (optional): union(none, number)
-              b (optional): union(none, number)
+              a (optional): union(number, none)
+              b (optional): union(number, none)
             result: number
             exit 0
         "#]],
@@ -277,13 +277,13 @@ fn not_found_and_errors() {
             $ pcl schema --schema-dir $SCHEMAS unknowntypes:index:Res
             resource unknowntypes:index:Res
             inputs (7):
-              empty (optional): union(none, output(string), string)
-              fine (optional): union(bool, none, output(bool))
-              length (optional): union(none, output(none))
-              shape (optional): union(enum(unknowntypes::Shape(string): cty.StringVal("round")), none, output(enum(unknowntypes::Shape(string): cty.StringVal("round"))))
-              things (optional): union(list(dynamic), none, output(list(dynamic)))
-              weird (optional): union(none, output(none))
-              what (optional): union(none, output(none))
+              empty (optional): union(output(string), string, none)
+              fine (optional): union(bool, output(bool), none)
+              length (optional): union(output(none), none)
+              shape (optional): union(enum(unknowntypes::Shape: "round"), output(enum(unknowntypes::Shape: "round")), none)
+              things (optional): union(list(dynamic), output(list(dynamic)), none)
+              weird (optional): union(output(none), none)
+              what (optional): union(output(none), none)
             outputs (2):
               id (required): output(id)
               urn (required): output(string)
@@ -380,11 +380,11 @@ fn files_and_standard_input() {
             object type recursion:index:Node: object(recursion:index:Node)
             properties (3):
               children (optional): union(list(object(recursion:index:Node)), none)
-              next (optional): union(none, object(recursion:index:Node))
+              next (optional): union(object(recursion:index:Node), none)
               value (required): string
             properties in input shape (3):
-              children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))
-              next (optional): union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))
+              children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), … (2 more))
+              next (optional): union(object(recursion:index:Node, input), output(object(recursion:index:Node)), none)
               value (required): union(output(string), string)
             exit 0
             $ pcl schema --format json $SCHEMAS/recursion.json recursion:index:Node
@@ -403,7 +403,7 @@ fn files_and_standard_input() {
                     },
                     {
                       "name": "next",
-                      "type": "union(none, object(recursion:index:Node))",
+                      "type": "union(object(recursion:index:Node), none)",
                       "required": false
                     },
                     {
@@ -418,12 +418,12 @@ fn files_and_standard_input() {
                   "properties": [
                     {
                       "name": "children",
-                      "type": "union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))",
+                      "type": "union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), … (2 more))",
                       "required": false
                     },
                     {
                       "name": "next",
-                      "type": "union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))",
+                      "type": "union(object(recursion:index:Node, input), output(object(recursion:index:Node)), none)",
                       "required": false
                     },
                     {
@@ -453,11 +453,11 @@ fn files_and_standard_input() {
         object type recursion:index:Node: object(recursion:index:Node)
         properties (3):
           children (optional): union(list(object(recursion:index:Node)), none)
-          next (optional): union(none, object(recursion:index:Node))
+          next (optional): union(object(recursion:index:Node), none)
           value (required): string
         properties in input shape (3):
-          children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), none, output(list(object(recursion:index:Node))))
-          next (optional): union(none, object(recursion:index:Node, input), output(object(recursion:index:Node)))
+          children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), … (2 more))
+          next (optional): union(object(recursion:index:Node, input), output(object(recursion:index:Node)), none)
           value (required): union(output(string), string)
         exit 0
     "#]]

@@ -35,8 +35,10 @@ pub struct DeclarationType {
     pub path: SmolStr,
     pub kind: DeclKind,
     pub name: SmolStr,
-    /// The type in the reference's display syntax.
+    /// The type in the reference's display syntax (parses back; for machines).
     pub ty: String,
+    /// The type for people (`pcl_types::readable`).
+    pub readable: String,
     /// Where the declaration starts in its file.
     pub offset: u32,
 }
@@ -256,6 +258,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         name: decl.name(db).clone(),
                         ty: pcl_types::display(db, ty).clone(),
+                        readable: pcl_types::readable(db, ty),
                         offset: decl_offset(db, decl).into(),
                     }
                 })

@@ -83,7 +83,7 @@ impl Analysis {
                     let ty = infer(db, decl).expr_types.get(id.0 as usize).copied()?;
                     let target = referenced(db, decl, id);
                     let described = target.map(|t| describe(db, t));
-                    let ty = pcl_types::display(db, ty);
+                    let ty = pcl_types::readable(db, ty);
                     described.unwrap_or_else(|| format!("```pcl\n{ty}\n```"))
                 }
                 None => describe(db, decl),
@@ -132,7 +132,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::display(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
                     })
                 })
                 .collect()
@@ -199,7 +199,7 @@ fn target_of<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> Option<Navigation
 
 /// `kind name: type` of a declaration, with a resource's type token.
 fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
-    let ty = pcl_types::display(db, decl_ty(db, decl));
+    let ty = pcl_types::readable(db, decl_ty(db, decl));
     let mut text = format!(
         "```pcl\n{} {}: {ty}\n```",
         decl.kind(db).keyword(),
@@ -421,7 +421,7 @@ impl Analysis {
                     detail: format!(
                         "{} {}",
                         d.kind(db).keyword(),
-                        pcl_types::display(db, decl_ty(db, d))
+                        pcl_types::readable(db, decl_ty(db, d))
                     ),
                     kind: CompletionKind::Declaration,
                     required: false,
@@ -532,7 +532,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::display(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
                     };
                     res.push((symbol, target.path));
                     if res.len() >= 256 {
@@ -560,7 +560,7 @@ impl Analysis {
                 if decl.kind(db) == DeclKind::Local
                     && let Some(name) = site_range(db, Located::new(decl, Site::Name))
                 {
-                    let label = format!(": {}", pcl_types::display(db, decl_ty(db, decl)));
+                    let label = format!(": {}", pcl_types::readable(db, decl_ty(db, decl)));
                     hints.push(InlayHint {
                         offset: name.end(),
                         label,
@@ -569,7 +569,7 @@ impl Analysis {
                 if let Some((range, value)) = pcl_sema::range_value_hint(db, decl)
                     && let Some(at) = site_range(db, Located::new(decl, Site::Expr(range)))
                 {
-                    let label = format!(" range.value: {}", pcl_types::display(db, value));
+                    let label = format!(" range.value: {}", pcl_types::readable(db, value));
                     hints.push(InlayHint {
                         offset: at.end(),
                         label,
@@ -646,7 +646,7 @@ fn member_completions(
             .iter()
             .map(|(name, ty)| CompletionItem {
                 label: name.to_string(),
-                detail: pcl_types::display(db, *ty).clone(),
+                detail: pcl_types::readable(db, *ty).clone(),
                 kind: CompletionKind::Field,
                 required: false,
                 documentation: None,

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pcl_types::display;
+use pcl_types::readable;
 use serde::Serialize;
 use smol_str::SmolStr;
 
@@ -242,7 +242,7 @@ pub fn item_description(
                 described.section(db, "arguments", &types.inputs, specs);
             }
             described.result = Some(FunctionResult {
-                ty: display(db, types.result).to_string(),
+                ty: readable(db, types.result),
                 declared: types.has_result,
                 plain: types.result_plain,
             });
@@ -270,11 +270,11 @@ pub fn item_description(
             match lowered.definition {
                 TypeDefinition::Enum(ty) => {
                     described.kind = "enum type";
-                    described.ty = Some(display(db, ty).to_string());
+                    described.ty = Some(readable(db, ty).to_string());
                 }
                 TypeDefinition::Object(ty) => {
                     described.kind = "object type";
-                    described.ty = Some(display(db, ty).to_string());
+                    described.ty = Some(readable(db, ty).to_string());
                     if let pcl_types::TyKind::Named(object) = ty.kind(db) {
                         let specs = spec.map(TypeSpec::properties);
                         let plain = named_object(db, *object);
@@ -305,7 +305,7 @@ impl ItemDescription {
         let properties = (properties.iter())
             .map(|property| PropertyDescription {
                 name: SmolStr::new(&*property.name),
-                ty: display(db, property.ty).to_string(),
+                ty: readable(db, property.ty).to_string(),
                 required: property.required,
                 description: (specs.and_then(|specs| specs.get(&*property.name)))
                     .and_then(|spec| spec.description.clone()),
@@ -314,7 +314,7 @@ impl ItemDescription {
                         property: SmolStr::new(&*discriminated.property),
                         members: (discriminated.members.iter())
                             .map(|(value, member)| {
-                                (SmolStr::new(&**value), display(db, *member).to_string())
+                                (SmolStr::new(&**value), readable(db, *member).to_string())
                             })
                             .collect(),
                     }

@@ -37,7 +37,7 @@ pub use conversion::{Conversion, conversion};
 pub use eventuals::{input_type, resolve_outputs, resolve_promises};
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
-pub use render::{display, pretty};
+pub use render::{display, pretty, readable};
 pub use suggest::{closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
 pub use ty::{EnumTy, Name, Ty, TyKind};

@@ -1,6 +1,7 @@
-//! Display of types in the reference's two syntaxes: the canonical one
-//! (`object({a = int, b = string})`, `union(int, none)`) that also orders union members,
-//! and the pretty one used in messages (`{ a: int, b: string }`, `int?`).
+//! Display of types: the canonical syntax (`object({a = int, b = string})`,
+//! `union(int, none)`), which parses back and orders union members; the message form
+//! (`{ a: int, b: string }`, `int?`); and the readable listing form, the canonical syntax
+//! with constants, long unions and long tuples written for people.
 
 use crate::{Db, Ty, TyKind};
 
@@ -78,41 +79,127 @@ fn property_key(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The pretty form used in diagnostics: tuples as `(A, B)`, objects as `{ a: A }`,
-/// unions as `A | B` with `none` folded into a trailing `?`, constants as literals.
+/// The widest a shortened union or tuple is written (`… (K more)` aside).
+const SHORTENED_WIDTH: usize = 120;
+
+/// The most members a shortened union or tuple shows.
+const SHORTENED_MEMBERS: usize = 6;
+
+/// The two readable forms: messages (`pretty`) and listings (`readable`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// `{ a: A }`, `A | B?`, `tuple(A, B)`.
+    Message,
+    /// The canonical syntax (`object({a = A})`, `union(A, B)`), made readable.
+    Listing,
+}
+
+/// The form used in diagnostics: objects as `{ a: A }`, unions as `A | B` with `none`
+/// folded into a trailing `?`, tuples as `tuple(A, B)`. A string constant (in programs
+/// only a schema `const`) shows as its literal, any other constant as its type (`int`,
+/// `bool`); enum members as literals. Unions and tuples show as many members as fit in
+/// 120 characters (at least 1, at most 6), then `… (K more)`.
 pub fn pretty<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
+    render(db, ty, Style::Message)
+}
+
+/// The form of listings (`pcl types`, `pcl schema`, hover, inlay hints): the canonical
+/// syntax of [`display`], with constants, unions and tuples written as [`pretty`]
+/// writes them. Unlike `display`, it need not parse back.
+pub fn readable<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
+    render(db, ty, Style::Listing)
+}
+
+fn render<'db>(db: &'db dyn Db, ty: Ty<'db>, style: Style) -> String {
+    let inner = |t: &Ty<'db>| render(db, *t, style);
     match ty.kind(db) {
-        TyKind::List(e) => format!("list({})", pretty(db, *e)),
-        TyKind::Map(e) => format!("map({})", pretty(db, *e)),
-        TyKind::Set(e) => format!("set({})", pretty(db, *e)),
-        TyKind::Output(e) => format!("output({})", pretty(db, *e)),
-        TyKind::Promise(e) => format!("promise({})", pretty(db, *e)),
+        TyKind::List(e) => format!("list({})", inner(e)),
+        TyKind::Map(e) => format!("map({})", inner(e)),
+        TyKind::Set(e) => format!("set({})", inner(e)),
+        TyKind::Output(e) => format!("output({})", inner(e)),
+        TyKind::Promise(e) => format!("promise({})", inner(e)),
         TyKind::Tuple(elements) => {
-            let parts: Vec<String> = elements.iter().map(|t| pretty(db, *t)).collect();
-            format!("({})", parts.join(", "))
+            let parts: Vec<String> = elements.iter().map(inner).collect();
+            format!("tuple({})", shortened(parts, ", "))
         }
-        TyKind::Object(properties) if properties.is_empty() => "{}".to_owned(),
-        TyKind::Object(properties) => {
-            let parts: Vec<String> = properties
-                .iter()
-                .map(|(name, t)| format!("{name}: {}", pretty(db, *t)))
-                .collect();
-            format!("{{ {} }}", parts.join(", "))
-        }
+        TyKind::Object(properties) => match style {
+            Style::Message if properties.is_empty() => "{}".to_owned(),
+            Style::Message => {
+                let parts: Vec<String> = (properties.iter())
+                    .map(|(name, t)| format!("{name}: {}", inner(t)))
+                    .collect();
+                format!("{{ {} }}", parts.join(", "))
+            }
+            Style::Listing => {
+                let mut entries: Vec<String> = (properties.iter())
+                    .map(|(name, t)| format!("{} = {}", property_key(name), inner(t)))
+                    .collect();
+                entries.sort();
+                format!("object({{{}}})", entries.join(", "))
+            }
+        },
         TyKind::Union(members) => {
+            let mut parts: Vec<String> = Vec::new();
+            for member in members.iter().filter(|m| !m.is_none(db)) {
+                let part = inner(member);
+                if !parts.contains(&part) {
+                    parts.push(part);
+                }
+            }
             let optional = members.iter().any(|m| m.is_none(db));
-            let parts: Vec<String> = members
-                .iter()
-                .filter(|m| !m.is_none(db))
-                .map(|t| pretty(db, *t))
-                .collect();
-            format!("{}{}", parts.join(" | "), if optional { "?" } else { "" })
+            match style {
+                Style::Message if parts.len() == 1 && optional => format!("{}?", parts[0]),
+                Style::Message => {
+                    if optional {
+                        parts.push("none".to_owned());
+                    }
+                    shortened(parts, " | ")
+                }
+                Style::Listing => {
+                    if optional {
+                        parts.push("none".to_owned());
+                    }
+                    match parts.as_slice() {
+                        [single] => single.clone(),
+                        _ => format!("union({})", shortened(parts, ", ")),
+                    }
+                }
+            }
         }
-        TyKind::Const(_, value) => value.pretty(),
+        TyKind::Const(underlying, value) => match value {
+            crate::ConstValue::String(_) => value.pretty(),
+            _ => inner(underlying),
+        },
         TyKind::Enum(enumeration) => {
             let values: Vec<String> = enumeration.values.iter().map(|v| v.pretty()).collect();
-            format!("enum({})", values.join(" | "))
+            match style {
+                Style::Message => format!("enum({})", shortened(values, " | ")),
+                Style::Listing => {
+                    format!("enum({}: {})", enumeration.token, shortened(values, " | "))
+                }
+            }
         }
         _ => display(db, ty).clone(),
     }
+}
+
+/// `parts` joined by `separator`, as many as fit in [`SHORTENED_WIDTH`] characters (at
+/// least one, at most [`SHORTENED_MEMBERS`]), then `… (K more)`.
+fn shortened(parts: Vec<String>, separator: &str) -> String {
+    let mut shown = 0;
+    let mut width = 0;
+    for part in &parts {
+        let next = width + part.chars().count() + if shown > 0 { separator.len() } else { 0 };
+        if shown > 0 && (next > SHORTENED_WIDTH || shown == SHORTENED_MEMBERS) {
+            break;
+        }
+        width = next;
+        shown += 1;
+    }
+    let more = parts.len() - shown;
+    let mut text = parts[..shown].join(separator);
+    if more > 0 {
+        text.push_str(&format!("{separator}… ({more} more)"));
+    }
+    text
 }
