@@ -119,6 +119,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             "__logicalName" => literal_string(infer, value, "__logicalName"),
             _ => {
                 infer.expr(value);
+                unknown_attribute(infer, attr, CONFIG_ATTRIBUTES, "a config");
             }
         }
     }
@@ -142,11 +143,14 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
                 infer.check_value(value, input_type(db, declared), "the output's value");
             }
         }
+        // A misspelt `value` is reported as such (one error per cause).
+        None if misspells(body, "value", OUTPUT_ATTRIBUTES) => {}
         None => {
+            let severity = infer.beyond_go_severity();
             infer
                 .push(
                     codes::MISSING_ATTRIBUTE,
-                    Severity::Error,
+                    severity,
                     Site::BlockOpen(BlockId::ROOT),
                     "this output has no `value`".to_owned(),
                 )
@@ -160,6 +164,7 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             "__logicalName" => literal_string(infer, body.attr(attr).value, "__logicalName"),
             _ => {
                 infer.expr(body.attr(attr).value);
+                unknown_attribute(infer, attr, OUTPUT_ATTRIBUTES, "an output");
             }
         }
     }
@@ -255,6 +260,8 @@ fn pulumi_block(infer: &mut Infer<'_>) {
                 input_type(db, Ty::string(db)),
                 "`requiredVersionRange`",
             );
+        } else {
+            unknown_attribute(infer, attr, &["requiredVersionRange"], "the `pulumi` block");
         }
     }
 }
@@ -264,9 +271,17 @@ fn package_block(infer: &mut Infer<'_>) {
     let mut blocks = vec![BlockId::ROOT];
     blocks.extend(body.find_blocks(BlockId::ROOT, "parameterization"));
     for block in blocks {
+        let (known, what): (&[&str], _) = if block == BlockId::ROOT {
+            (PACKAGE_ATTRIBUTES, "a `package` block")
+        } else {
+            (&["name", "version", "value"], "a `parameterization` block")
+        };
         for &attr in body.block(block).attrs.iter() {
             let data = body.attr(attr);
             literal_string(infer, data.value, &data.name);
+            if !known.contains(&data.name.as_str()) {
+                unknown_attribute(infer, attr, known, what);
+            }
         }
     }
     let named = body.find_attr(BlockId::ROOT, "baseProviderName").is_some()
@@ -281,6 +296,60 @@ fn package_block(infer: &mut Infer<'_>) {
             )
             .notes
             .push("set `baseProviderName = \"<package>\"`".to_owned());
+    }
+}
+
+/// Whether an attribute of the declaration's block is an unknown one closest to `name`.
+fn misspells(body: &crate::hir::Body, name: &str, known: &[&str]) -> bool {
+    (body.block(BlockId::ROOT).attrs.iter()).any(|&attr| {
+        let written = body.attr(attr).name.as_str();
+        !known.contains(&written)
+            && pcl_types::closest_name(written, known.iter().copied()) == Some(name)
+    })
+}
+
+const CONFIG_ATTRIBUTES: &[&str] = &[
+    "default",
+    "description",
+    "nullable",
+    "secret",
+    "__logicalName",
+];
+
+const OUTPUT_ATTRIBUTES: &[&str] = &["value", "description", "__logicalName"];
+
+const PACKAGE_ATTRIBUTES: &[&str] = &[
+    "baseProviderName",
+    "baseProviderVersion",
+    "baseProviderDownloadUrl",
+];
+
+/// An attribute a `config`, `output`, `pulumi` or `package` block does not take. Pulumi's
+/// binder ignores it, so a misspelt `default` silently makes a config required: an error
+/// beyond Go (a warning under `--lenient`), with the closest attribute suggested.
+fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&str], what: &str) {
+    let name = infer.body.attr(attr).name.clone();
+    let severity = infer.beyond_go_severity();
+    let at = infer.at(Site::AttrName(attr));
+    let suggestion = pcl_types::closest_name(&name, known.iter().copied()).map(str::to_owned);
+    let diagnostic = infer.push(
+        codes::UNKNOWN_ATTRIBUTE,
+        severity,
+        Site::AttrName(attr),
+        format!("{what} has no attribute `{name}`; it would be ignored"),
+    );
+    match suggestion {
+        Some(s) => {
+            diagnostic.notes.push(format!("did you mean `{s}`?"));
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: format!("replace with `{s}`"),
+                at,
+                replacement: s,
+            });
+        }
+        None => diagnostic
+            .notes
+            .push(format!("{what} takes {}", known.join(", "))),
     }
 }
 

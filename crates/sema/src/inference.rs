@@ -161,6 +161,16 @@ impl<'db> Infer<'db> {
         }
     }
 
+    /// The severity of a check Pulumi's binder does not make: an error, a warning under
+    /// `--lenient` (each such check has its row in `docs/deviations.md`).
+    pub(crate) fn beyond_go_severity(&self) -> Severity {
+        if crate::input::leniency(self.db).beyond_go {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+
     /// Report a problem with the program's expressions (a warning when lenient).
     pub(crate) fn report(
         &mut self,

@@ -437,13 +437,21 @@ pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<Struct
     if problems.is_empty() {
         return Vec::new();
     }
+    let lenient = crate::input::leniency(db).beyond_go;
     // Only now the offsets, which move with most edits.
     let offsets = parse(db, file).top_level_items();
     (problems.iter())
         .filter_map(|(item, problem)| {
             let (_, offset) = offsets.get(*item)?;
+            let severity = match problem.code {
+                pcl_diagnostics::codes::UNKNOWN_BLOCK if lenient => {
+                    pcl_diagnostics::Severity::Warning
+                }
+                _ => problem.severity,
+            };
             Some(StructureProblem {
                 range: problem.range + *offset,
+                severity,
                 ..problem.clone()
             })
         })
@@ -473,12 +481,18 @@ fn block_labels(
     let type_token = block.type_name()?;
     let type_name = type_token.text();
     let Some(kind) = DeclKind::from_block_type(type_name) else {
+        let note = match pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()) {
+            Some(known) => format!("did you mean `{known}`?"),
+            None => format!("PCL's top-level blocks are {}", BLOCK_TYPES.join(", ")),
+        };
         problems.push(StructureProblem {
             code: pcl_diagnostics::codes::UNKNOWN_BLOCK,
-            severity: pcl_diagnostics::Severity::Warning,
-            message: format!("unknown block type `{type_name}`: the block is ignored"),
+            // Beyond Go, which ignores the block: a warning only under `--lenient`
+            // (`structure_diagnostics`).
+            severity: pcl_diagnostics::Severity::Error,
+            message: format!("unknown block type `{type_name}`"),
             range: type_token.text_range(),
-            note: "PCL's top-level blocks are resource, read, config, output, component, hook, pulumi and package".to_owned(),
+            note,
         });
         return None;
     };
@@ -549,6 +563,18 @@ fn block_labels(
     });
     None
 }
+
+/// The top-level block types, for suggestions.
+const BLOCK_TYPES: &[&str] = &[
+    "resource",
+    "read",
+    "config",
+    "output",
+    "component",
+    "hook",
+    "pulumi",
+    "package",
+];
 
 /// A problem [`structure_diagnostics`] found.
 #[derive(Clone, PartialEq, Eq, Debug)]
