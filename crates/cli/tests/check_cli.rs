@@ -300,13 +300,13 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
     );
     expect![[r#"
         pcl check -q --deny-warnings -
-        stderr: warning[PCL4004]: unknown block type `terraform`: the block is ignored
+        stderr: error[PCL4004]: unknown block type `terraform`
         stderr:   ┌─ <stdin>:1:1
         stderr:   │
         stderr: 1 │ terraform {}
         stderr:   │ ^^^^^^^^^
         stderr:   │
-        stderr:   = PCL's top-level blocks are resource, read, config, output, component, hook, pulumi and package
+        stderr:   = PCL's top-level blocks are resource, read, config, output, component, hook, pulumi, package
         stderr:
         exit 1
     "#]].assert_eq(&deny);

@@ -114,7 +114,7 @@ fn traverse() {
             exit 0
             $ pcl type traverse tuple(int, string) [2]
             {"type": "dynamic", "error": true}
-            stderr: error[PCL3004]: at `[2]`: tuple index must be between 0 and 2
+            stderr: error[PCL3004]: at `[2]`: tuple index must be between 0 and 1
             exit 1
             $ pcl type traverse tuple(int, string) [<number>]
             {"type": "union(int, string)", "error": false}

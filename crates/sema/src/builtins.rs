@@ -9,7 +9,6 @@ use smol_str::SmolStr;
 use crate::diagnostics::Site;
 use crate::hir::{Expr, ExprId};
 use crate::inference::{Infer, all_assignable, eventual_of, lift};
-use crate::input::skip_resource_typecheck;
 use crate::items::token_package;
 use crate::resources::{get_schema_note, quoted_list};
 use crate::scope::Resolution;
@@ -360,6 +359,8 @@ fn generic<'db>(
                 match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
                     TyKind::List(e) => *e,
                     TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
+                    // Go's `SkipRangeTypechecking` drops this error.
+                    _ if infer.leniency.skip_range_typecheck => infer.dynamic(),
                     TyKind::Dynamic => infer.dynamic(),
                     _ => {
                         return Some(bad_argument(
@@ -563,12 +564,16 @@ fn schema_function<'db>(
     in_source: Option<pcl_schema::PackageSource>,
 ) -> Option<&'db FunctionTypes<'db>> {
     let db = infer.db;
-    let skip = skip_resource_typecheck(db);
-    let (code_missing, severity) = if skip {
-        (Some(codes::TYPECHECK_SKIPPED), Severity::Warning)
-    } else {
-        (None, Severity::Error)
+    // A missing package is a warning under either skip (Go warns `unknown package` once
+    // `SkipResourceTypechecking` let the program load); a missing function only under
+    // `SkipInvokeTypechecking`.
+    let leniency = infer.leniency;
+    let lenient = |skip: bool| match skip {
+        true => (Some(codes::TYPECHECK_SKIPPED), Severity::Warning),
+        false => (None, Severity::Error),
     };
+    let (code_missing, severity) =
+        lenient(leniency.skip_resource_typecheck || leniency.skip_invoke_typecheck);
     let package = match in_source {
         Some(_) => Some("the resource's package"),
         None => token_package(token),
@@ -597,6 +602,7 @@ fn schema_function<'db>(
         return None;
     };
     let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {
+        let (code_missing, severity) = lenient(leniency.skip_invoke_typecheck);
         let suggestions = pcl_schema::suggest_tokens(db, source, token);
         let diagnostic = infer.push(
             code_missing.unwrap_or(codes::UNKNOWN_FUNCTION),
@@ -688,6 +694,9 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     }
     let result = function.result;
     if !function.multi_argument_inputs.is_empty() {
+        if positional_misuse(infer, id, &token, args, types, function) {
+            return infer.dynamic();
+        }
         for (i, name) in function.multi_argument_inputs.iter().enumerate() {
             let Some(property) = function.inputs.iter().find(|p| *p.name == **name) else {
                 continue;
@@ -728,18 +737,78 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         }
         return Ty::promise(db, result);
     };
-    let args_ty = types.get(1).copied().unwrap_or_else(|| infer.dynamic());
     let expected = if function.has_inputs {
         properties_object(db, &function.input_shape_inputs)
     } else {
         Ty::optional(db, Ty::object(db, []))
     };
+    // The output form takes the arguments whole as an output too (`secret({..})`).
+    let expected = input_type(db, expected);
     infer.check_value(args_arg, expected, &format!("the arguments of '{token}'"));
-    if eventual_of(db, args_ty) == Some(true) || matches!(args_ty.kind(db), TyKind::Output(_)) {
+    // The output form, as `pulumi-language-pcl` binds (`PreferOutputVersionedInvokes`),
+    // whenever the function has a return type; without one there is no output form.
+    if function.has_result {
         Ty::output(db, result)
     } else {
         lift(db, Ty::promise(db, result), &types[1..])
     }
+}
+
+/// A `multiArgumentInputs` function called with one object instead of its positional
+/// arguments, or with more arguments than it takes: reported, `true`.
+fn positional_misuse<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    token: &str,
+    args: &[ExprId],
+    types: &[Ty<'db>],
+    function: &FunctionTypes<'db>,
+) -> bool {
+    let db = infer.db;
+    let names = function.multi_argument_inputs.join(", ");
+    if let (Some(&first), Some(&first_ty)) = (args.get(1), types.get(1)) {
+        let objects = [
+            properties_object(db, &function.inputs),
+            properties_object(db, &function.input_shape_inputs),
+        ];
+        let object_like = matches!(infer.body.expr(first), Expr::Object(_))
+            || (!first_ty.is_dynamic(db)
+                && objects
+                    .iter()
+                    .any(|o| pcl_types::conversion(db, *o, first_ty).exists()));
+        if object_like {
+            infer
+                .report(
+                    codes::INVALID_ARGUMENT,
+                    Site::Expr(first),
+                    format!("'{token}' takes positional arguments ({names}), not one object"),
+                )
+                .notes
+                .push(format!(
+                    "write `invoke(\"{token}\", {})`",
+                    function.multi_argument_inputs.join(", ")
+                ));
+            return true;
+        }
+    }
+    let most = 1 + function.multi_argument_inputs.len() + 1;
+    if args.len() > most {
+        infer
+            .report(
+                codes::WRONG_ARGUMENT_COUNT,
+                Site::Expr(id),
+                format!(
+                    "`invoke` of '{token}' takes at most {most} arguments, not {}",
+                    args.len()
+                ),
+            )
+            .notes
+            .push(format!(
+                "the token, then {names}, then the invoke options; pass `null` for an input you leave out"
+            ));
+        return true;
+    }
+    false
 }
 
 /// Check an invoke's options object.

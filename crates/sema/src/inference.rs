@@ -9,8 +9,8 @@
 
 use pcl_diagnostics::{Code, Severity, codes};
 use pcl_types::{
-    ConstValue, TraverseKey, Ty, TyKind, assignable, conversion, input_type, pretty,
-    resolve_outputs, resolve_promises, traverse, unify_types,
+    ConstValue, TraverseKey, TraverseProblem, Ty, TyKind, assignable, conversion, input_type,
+    pretty, resolve_outputs, resolve_promises, traverse, unify_types,
 };
 use smol_str::SmolStr;
 
@@ -18,7 +18,7 @@ use crate::builtins;
 use crate::declarations;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
-use crate::input::{File, Program, skip_resource_typecheck};
+use crate::input::{File, Leniency, Program, leniency, skip_resource_typecheck};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
     Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
@@ -122,8 +122,11 @@ pub(crate) struct Infer<'db> {
     /// Whether errors in expressions are reported as warnings (a resource whose schema
     /// is missing, under `--skip-resource-typecheck`).
     pub(crate) lenient: bool,
-    /// Names that are the resource's own input properties (in property-list options).
+    /// Traversal errors are warnings (`--skip-resource-typecheck`: Go's lenient
+    /// traversal of resources).
     pub(crate) skip_traversal_errors: bool,
+    /// The leniencies in force.
+    pub(crate) leniency: Leniency,
 }
 
 impl<'db> Infer<'db> {
@@ -140,6 +143,7 @@ impl<'db> Infer<'db> {
             splat_items: Vec::new(),
             lenient: false,
             skip_traversal_errors: skip_resource_typecheck(db),
+            leniency: leniency(db),
         }
     }
 
@@ -242,10 +246,7 @@ impl<'db> Infer<'db> {
                 let key_value = literal_value(body.expr(*key));
                 match key_value {
                     Some(value) => self.traverse(id, receiver, TraverseKey::Literal(value)),
-                    None => {
-                        let ty = self.traverse(id, receiver, TraverseKey::Unknown(key_ty));
-                        lift(db, ty, &[key_ty])
-                    }
+                    None => self.index(*base, *key, receiver, key_ty),
                 }
             }
             Expr::Splat { source, each } => {
@@ -362,9 +363,13 @@ impl<'db> Infer<'db> {
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
                 let at = self.at(Site::Expr(id));
+                let severity = match self.leniency.allow_missing_variables {
+                    true => Severity::Warning,
+                    false => self.severity(),
+                };
                 let mut diagnostic = SemaDiagnostic::new(
                     codes::UNDEFINED_NAME,
-                    self.severity(),
+                    severity,
                     format!("undefined name `{name}`"),
                     at,
                 );
@@ -423,7 +428,14 @@ impl<'db> Infer<'db> {
         let step = traverse(db, receiver, key);
         for problem in &step.problems {
             let mut severity = problem.severity(db);
-            if self.lenient || self.skip_traversal_errors {
+            let missing_property = matches!(
+                problem,
+                TraverseProblem::UnknownProperty { .. } | TraverseProblem::ObjectKeyNotString
+            );
+            if self.lenient
+                || self.skip_traversal_errors
+                || (missing_property && self.leniency.allow_missing_properties)
+            {
                 severity = Severity::Warning;
             }
             let message = problem.message(db);
@@ -436,6 +448,30 @@ impl<'db> Infer<'db> {
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// `collection[key]` with a key that is not a literal, as Go's `IndexExpression`
+    /// types it: the key converts to the collection's key type (`int` for lists and
+    /// tuples, `string` for maps and objects), and the result is the element type (the
+    /// safe unification of a tuple's elements or an object's properties), re-wrapped in
+    /// the collection's eventuals and lifted by the key's.
+    fn index(
+        &mut self,
+        collection: ExprId,
+        key: ExprId,
+        collection_ty: Ty<'db>,
+        key_ty: Ty<'db>,
+    ) -> Ty<'db> {
+        let db = self.db;
+        let (key_type, element) = self.collection_types(collection, collection_ty);
+        if !key_type.is_dynamic(db) {
+            let what = format!(
+                "an index of {}",
+                pretty(db, unwrap_iterable(db, collection_ty))
+            );
+            self.expect(key, input_type(db, key_type), &what);
+        }
+        lift(db, wrap_iterable(db, collection_ty, element), &[key_ty])
     }
 
     /// A `for` expression: a list, or with a key a map (of lists when grouped), lifted by
@@ -488,7 +524,11 @@ impl<'db> Infer<'db> {
             Some(types) => types,
             None => {
                 let message = format!("cannot iterate over a value of type {}", pretty(db, ty));
-                self.report(codes::NOT_ITERABLE, Site::Expr(at), message)
+                let severity = match self.leniency.skip_range_typecheck {
+                    true => Severity::Warning,
+                    false => self.severity(),
+                };
+                self.push(codes::NOT_ITERABLE, severity, Site::Expr(at), message)
                     .notes
                     .push("iterate over a list, a map, a tuple or an object".to_owned());
                 (self.dynamic(), self.dynamic())
@@ -626,7 +666,10 @@ impl<'db> Infer<'db> {
             }
         }
         for (name, ty) in fields {
-            if given.iter().any(|g| g.as_str() == &**name) || accepts_none(db, *ty) {
+            if given.iter().any(|g| g.as_str() == &**name)
+                || accepts_none(db, *ty)
+                || self.leniency.allow_missing_properties
+            {
                 continue;
             }
             ok = false;

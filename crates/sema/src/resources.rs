@@ -74,11 +74,12 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         infer.locals.push(("range".into(), var));
     }
     let what = format!("resource '{token}'");
+    // Go's `SkipResourceTypechecking` makes every error of the block a warning.
+    infer.lenient |= infer.leniency.skip_resource_typecheck;
     check_inputs(infer, inputs.as_deref(), &what);
     if let Some(Some(_)) = range_var {
         infer.locals.pop();
     }
-    infer.lenient = false;
     if let Some(options) = options {
         check_options(infer, options, inputs.as_deref(), range);
     }
@@ -269,8 +270,10 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
         }
     }
     let Some(inputs) = inputs else { return };
+    // Go's `AllowMissingProperties` makes every schema property optional.
     let missing: Vec<&Input<'db>> = (inputs.iter())
         .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
+        .filter(|_| !infer.leniency.allow_missing_properties)
         .collect();
     let root = body.block(BlockId::ROOT);
     let empty_body = root.attrs.is_empty() && root.blocks.is_empty();
@@ -479,7 +482,10 @@ fn check_options<'db>(
                         Ty::map(db, Ty::dynamic(db)),
                     ],
                 );
+                let lenient = infer.lenient;
+                infer.lenient |= infer.leniency.skip_range_typecheck;
                 infer.expect(data.value, input_type(db, expected), "option `range`");
+                infer.lenient = lenient;
             }
             Some(None) => property_list(infer, data.value, inputs, name),
             None => {
@@ -691,6 +697,8 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         infer.locals.push(("range".into(), var));
     }
     let name = infer.decl.name(db).clone();
+    // As Go's `binder_component.go`: component input errors are warnings when skipping.
+    infer.lenient |= infer.leniency.skip_resource_typecheck;
     check_inputs(infer, inputs.as_deref(), &format!("component '{name}'"));
     if let Some(Some(_)) = range_var {
         infer.locals.pop();

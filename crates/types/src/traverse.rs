@@ -81,8 +81,11 @@ impl<'db> TraverseProblem<'db> {
             TraverseProblem::MapKeyNotString => "map keys must be strings".to_owned(),
             TraverseProblem::ObjectKeyNotString => "object properties must be strings".to_owned(),
             TraverseProblem::TupleIndexNotInteger => "tuple indices must be integers".to_owned(),
+            TraverseProblem::TupleIndexOutOfRange { len: 0 } => {
+                "the tuple is empty: it has no index".to_owned()
+            }
             TraverseProblem::TupleIndexOutOfRange { len } => {
-                format!("tuple index must be between 0 and {len}")
+                format!("tuple index must be between 0 and {}", len - 1)
             }
             TraverseProblem::UnknownProperty { asked, candidates } => {
                 let names: Vec<&str> = candidates.iter().map(|name| &**name).collect();
