@@ -540,10 +540,7 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 1, 1) {
                 return Some(infer.dynamic());
             }
-            if !matches!(
-                resolve_outputs(db, first).kind(db),
-                TyKind::Object(_) | TyKind::Dynamic
-            ) {
+            if single_resource(infer, first_arg, first).is_none() {
                 bad_argument(
                     infer,
                     first_arg,
@@ -679,7 +676,11 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         return infer.dynamic();
     };
     let Some(function) = schema_function(infer, token_arg, &token, None) else {
-        if let Some(&options) = args.get(2) {
+        // Without the function, the options are known only when written as an object
+        // (a positional function takes them later).
+        if let Some(&options) = args.get(2)
+            && matches!(infer.body.expr(options), Expr::Object(_))
+        {
             invoke_options(infer, options);
         }
         return infer.dynamic();
@@ -826,6 +827,56 @@ fn invoke_options(infer: &mut Infer<'_>, options: ExprId) {
     infer.check_value(options, input_type(db, expected), "the invoke options");
 }
 
+/// Whether the value of `at` (of type `ty`) is a single resource, as Go asks of the
+/// argument of `pulumiResourceType` and the receiver of `call`: its type is a resource's
+/// object type (not a list or map of them, not an output), and it is not an object
+/// literal. `Some(Some(decl))` when the resource declaration it comes from is known
+/// (`bucket`, `buckets[0]`), `Some(None)` when it is reached otherwise (`x.bucket`, or a
+/// resource without schema, which is `dynamic`).
+fn single_resource<'db>(
+    infer: &Infer<'db>,
+    at: ExprId,
+    ty: Ty<'db>,
+) -> Option<Option<crate::items::DeclId<'db>>> {
+    let db = infer.db;
+    if ty.is_dynamic(db) {
+        return Some(None);
+    }
+    let TyKind::Object(properties) = ty.kind(db) else {
+        return None;
+    };
+    let mut root = at;
+    while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = infer.body.expr(root) {
+        root = *base;
+    }
+    let from_declaration = match infer.body.expr(root) {
+        Expr::Name(name) => match infer.bindings_of(name) {
+            Some(Resolution::Decl(decl))
+                if matches!(
+                    decl.kind(db),
+                    crate::items::DeclKind::Resource | crate::items::DeclKind::Read
+                ) =>
+            {
+                Some(decl)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(decl) = from_declaration {
+        // `buckets[0]`, `bucket`; not `bucket.tags` (an object property of it).
+        let direct =
+            root == at || matches!(infer.body.expr(at), Expr::Index { base, .. } if *base == root);
+        return direct.then_some(Some(decl));
+    }
+    // Reached through a local or an object: a resource's object type has its `urn`.
+    let is_resource = !matches!(infer.body.expr(at), Expr::Object(_))
+        && properties
+            .iter()
+            .any(|(name, t)| &**name == "urn" && *t == Ty::output(db, Ty::string(db)));
+    is_resource.then_some(None)
+}
+
 /// `call(resource, "method", {args})`.
 fn method_call<'db>(
     infer: &mut Infer<'db>,
@@ -851,23 +902,16 @@ fn method_call<'db>(
         );
         return infer.dynamic();
     };
-    let receiver = match infer.body.expr(args[0]) {
-        Expr::Name(name) => match infer.bindings_of(name) {
-            Some(Resolution::Decl(decl))
-                if matches!(decl.kind(db), crate::items::DeclKind::Resource) =>
-            {
-                Some(decl)
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    let Some(receiver) = receiver else {
+    let Some(receiver) = single_resource(infer, args[0], types[0]) else {
         infer.report(
             codes::INVALID_ARGUMENT,
             Site::Expr(args[0]),
             "the receiver of `call` must be a single resource".to_owned(),
         );
+        return infer.dynamic();
+    };
+    // A resource reached through a local: its schema is not known here.
+    let Some(receiver) = receiver else {
         return infer.dynamic();
     };
     let token = crate::hir::body(db, receiver)

@@ -3,6 +3,7 @@
 
 use pcl_diagnostics::{Severity, codes};
 use pcl_types::{Name, Ty, TyKind, input_type};
+use smol_str::SmolStr;
 
 use crate::config_type::parse_config_type;
 use crate::diagnostics::Site;
@@ -284,6 +285,7 @@ fn package_block(infer: &mut Infer<'_>) {
             }
         }
     }
+    duplicate_package(infer);
     let named = body.find_attr(BlockId::ROOT, "baseProviderName").is_some()
         || !body.block(BlockId::ROOT).labels.is_empty();
     if !named {
@@ -350,6 +352,92 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
         None => diagnostic
             .notes
             .push(format!("{what} takes {}", known.join(", "))),
+    }
+}
+
+/// What a `package` block says: the package it defines (the parameterization's name,
+/// else the base provider's) and its literal fields, which two blocks of one package
+/// must agree on. `None` when it names no package.
+fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr, SmolStr)>)> {
+    let literal = |block: BlockId, name: &str| {
+        let attr = body.find_attr(block, name)?;
+        match body.expr(body.attr(attr).value) {
+            Expr::String(text) => Some(text.clone()),
+            _ => None,
+        }
+    };
+    let parameterization = body.find_blocks(BlockId::ROOT, "parameterization").next();
+    let base = literal(BlockId::ROOT, "baseProviderName")
+        .or_else(|| body.block(BlockId::ROOT).labels.first().cloned())?;
+    let name = parameterization
+        .and_then(|p| literal(p, "name"))
+        .unwrap_or_else(|| base.clone());
+    let mut fields = vec![(SmolStr::new("baseProviderName"), base)];
+    for field in ["baseProviderVersion", "baseProviderDownloadUrl"] {
+        fields.extend(literal(BlockId::ROOT, field).map(|v| (SmolStr::new(field), v)));
+    }
+    if let Some(p) = parameterization {
+        for field in ["name", "version", "value"] {
+            fields.extend(literal(p, field).map(|v| (SmolStr::new(field), v)));
+        }
+    }
+    Some((name, fields))
+}
+
+/// A second `package` block for one package, as Go's `ReadPackageDescriptors`: in the
+/// same file always an error, in another file only when the two disagree.
+fn duplicate_package(infer: &mut Infer<'_>) {
+    let db = infer.db;
+    let Some((name, fields)) = package_descriptor(infer.body) else {
+        return;
+    };
+    let program = infer.decl.program(db);
+    let file = infer.decl.file(db);
+    for &other in crate::items::program_decls(db, program).iter() {
+        if other == infer.decl {
+            return;
+        }
+        if other.kind(db) != DeclKind::Package {
+            continue;
+        }
+        let Some((other_name, other_fields)) = package_descriptor(crate::hir::body(db, other))
+        else {
+            continue;
+        };
+        if other_name != name {
+            continue;
+        }
+        let same_file = other.file(db) == file;
+        if !same_file && other_fields == fields {
+            continue;
+        }
+        let (message, label) = if same_file {
+            (
+                format!("package `{name}` is already defined in this file"),
+                "first defined here".to_owned(),
+            )
+        } else {
+            (
+                format!("package `{name}` is already defined with different parameters"),
+                format!("defined here, in {}", other.file(db).path(db)),
+            )
+        };
+        let diagnostic = infer.push(
+            codes::DUPLICATE_DECLARATION,
+            Severity::Error,
+            Site::BlockType(BlockId::ROOT),
+            message,
+        );
+        diagnostic.labels.push((
+            crate::diagnostics::Located::new(other, Site::BlockType(BlockId::ROOT)),
+            label,
+        ));
+        diagnostic.notes.push(if same_file {
+            "describe each package once per file".to_owned()
+        } else {
+            "make the blocks identical, or keep one of them".to_owned()
+        });
+        return;
     }
 }
 

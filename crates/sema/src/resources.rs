@@ -415,7 +415,6 @@ fn option_type<'db>(db: &'db dyn pcl_types::Db, name: &str) -> Option<Option<Ty<
             ),
         ),
         "envVarMappings" => Ty::map(db, Ty::string(db)),
-        "hooks" => dynamic,
         _ if PROPERTY_LIST_OPTIONS.contains(&name) => return Some(None),
         _ => return None,
     }))
@@ -467,6 +466,11 @@ fn check_options<'db>(
     for &attr in body.block(options).attrs.iter() {
         let data = body.attr(attr);
         let name = data.name.as_str();
+        if name == "hooks" {
+            infer.expr(data.value);
+            hooks_option(infer, data.value);
+            continue;
+        }
         match option_type(db, name) {
             Some(Some(ty)) => {
                 infer.expr(data.value);
@@ -504,6 +508,104 @@ fn check_options<'db>(
                         .notes
                         .push(format!("the options are: {}", OPTION_NAMES.join(", "))),
                 }
+            }
+        }
+    }
+}
+
+/// The lifecycle points a resource option `hooks` binds hooks to.
+const HOOK_NAMES: &[&str] = &[
+    "beforeCreate",
+    "afterCreate",
+    "beforeUpdate",
+    "afterUpdate",
+    "beforeDelete",
+    "afterDelete",
+    "onError",
+];
+
+/// `hooks = { beforeCreate = [hook, ...], onError = [errorHook] }`, checked as Go's
+/// `bindResourceOptions` does: an object of known names, each a list, resource hooks
+/// everywhere but `onError`, which takes error hooks.
+fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
+    let db = infer.db;
+    let body = infer.body;
+    let not_an_object = |infer: &mut Infer<'_>, at: ExprId| {
+        infer
+            .report(
+                codes::TYPE_MISMATCH,
+                Site::Expr(at),
+                "option `hooks` must be an object mapping hook names to lists of hooks".to_owned(),
+            )
+            .notes
+            .push("for example: hooks = { beforeCreate = [myHook] }".to_owned());
+    };
+    let Expr::Object(items) = body.expr(value) else {
+        not_an_object(infer, value);
+        return;
+    };
+    for &(key, list) in items.iter() {
+        let Expr::String(point) = body.expr(key) else {
+            continue;
+        };
+        if !HOOK_NAMES.contains(&point.as_str()) {
+            let suggestion =
+                pcl_types::closest_name(point, HOOK_NAMES.iter().copied()).map(str::to_owned);
+            let at = infer.at(Site::Expr(key));
+            let diagnostic = infer.report(
+                codes::UNKNOWN_ATTRIBUTE,
+                Site::Expr(key),
+                format!("unknown hook name `{point}`"),
+            );
+            match suggestion {
+                Some(s) => {
+                    diagnostic.notes.push(format!("did you mean `{s}`?"));
+                    diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                        message: format!("replace with `{s}`"),
+                        at,
+                        replacement: s,
+                    });
+                }
+                None => diagnostic
+                    .notes
+                    .push(format!("the hook names are {}", HOOK_NAMES.join(", "))),
+            }
+        }
+        let Expr::Tuple(hooks) = body.expr(list) else {
+            not_an_object(infer, list);
+            continue;
+        };
+        let wants_error_hook = point == "onError";
+        for &hook in hooks.iter() {
+            let Expr::Name(name) = body.expr(hook) else {
+                continue;
+            };
+            let Some(crate::scope::Resolution::Decl(decl)) = infer.bindings_of(name) else {
+                continue;
+            };
+            if decl.kind(db) != DeclKind::Hook {
+                continue;
+            }
+            let kind = crate::hir::body(db, decl)
+                .block(BlockId::ROOT)
+                .labels
+                .first()
+                .cloned()
+                .unwrap_or_default();
+            if (kind == "error") != wants_error_hook {
+                let needed = if wants_error_hook {
+                    "an error"
+                } else {
+                    "a resource"
+                };
+                infer
+                    .report(
+                        codes::TYPE_MISMATCH,
+                        Site::Expr(hook),
+                        format!("cannot bind {kind} hook `{name}` to `{point}`"),
+                    )
+                    .notes
+                    .push(format!("`{point}` takes {needed} hook"));
             }
         }
     }
