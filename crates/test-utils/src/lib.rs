@@ -29,6 +29,8 @@ pub fn test_data_dir() -> PathBuf {
 /// clone: when `PCL_CORPUS` is unset and `../shared/corpus` does not exist, with one line
 /// on stderr saying how to run them. A `PCL_CORPUS` naming a missing directory panics, and
 /// so does a missing corpus when `CI` is set to anything non-empty.
+// The skip note is for the person running the tests: it goes to stderr.
+#[allow(clippy::print_stderr)]
 pub fn corpus_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PCL_CORPUS").filter(|dir| !dir.is_empty()) {
         let dir = PathBuf::from(dir);
