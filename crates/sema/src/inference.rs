@@ -127,6 +127,9 @@ pub(crate) struct Infer<'db> {
     pub(crate) skip_traversal_errors: bool,
     /// The leniencies in force.
     pub(crate) leniency: Leniency,
+    /// Whether the checks of constant values are warnings (the arguments of an invoke
+    /// under `--skip-invoke-typecheck`).
+    pub(crate) demote_value_checks: bool,
 }
 
 impl<'db> Infer<'db> {
@@ -144,6 +147,7 @@ impl<'db> Infer<'db> {
             lenient: false,
             skip_traversal_errors: skip_resource_typecheck(db),
             leniency: leniency(db),
+            demote_value_checks: false,
         }
     }
 
@@ -619,6 +623,7 @@ impl<'db> Infer<'db> {
         }
         let actual = self.ty_of(id);
         if converts(db, expected, actual) {
+            self.check_constant(id, expected, what);
             return true;
         }
         self.mismatch(id, expected, actual, what);
@@ -648,12 +653,17 @@ impl<'db> Infer<'db> {
                     let suggestion = pcl_types::closest_name(&name, names).map(str::to_owned);
                     let message = format!("'{name}' is not a property of {what}; it is ignored");
                     let at = self.at(Site::Expr(key));
-                    let diagnostic = self.push(
-                        codes::UNKNOWN_PROPERTY,
-                        Severity::Warning,
-                        Site::Expr(key),
-                        message,
-                    );
+                    // Go drops the property silently: an error beyond Go, demoted as the
+                    // value checks are and by `--allow-missing-properties`.
+                    let severity = match self.lenient
+                        || self.demote_value_checks
+                        || self.leniency.allow_missing_properties
+                    {
+                        true => Severity::Warning,
+                        false => self.beyond_go_severity(),
+                    };
+                    let diagnostic =
+                        self.push(codes::UNKNOWN_PROPERTY, severity, Site::Expr(key), message);
                     if let Some(s) = suggestion {
                         diagnostic.notes.push(format!("did you mean '{s}'?"));
                         diagnostic.fixes.push(crate::diagnostics::SemaFix {
@@ -754,7 +764,7 @@ fn literal_target_element<'db>(
 }
 
 /// The members of `ty` that are not `none`, eventual or `dynamic`.
-fn plain_alternatives<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Vec<Ty<'db>> {
+pub(crate) fn plain_alternatives<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Vec<Ty<'db>> {
     match ty.kind(db) {
         TyKind::Union(members) => (members.iter().copied())
             .filter(|m| {

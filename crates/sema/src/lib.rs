@@ -35,6 +35,7 @@ mod builtins;
 
 pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature};
 mod config_type;
+mod constants;
 mod declarations;
 mod diagnostics;
 mod hir;

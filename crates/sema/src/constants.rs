@@ -1,0 +1,268 @@
+//! Checks of constant values that go beyond Pulumi's binder: Go converts a string to a
+//! number or a bool, a bool to a number, and any string to an enum "unsafely", so
+//! `length = "six"` or `color = "rde"` bind and fail only at deploy time. A constant is a
+//! literal, a template without interpolations, or a local whose value is a constant
+//! (transitively); a config is never one. Values known only at run time are not judged.
+
+use pcl_diagnostics::{Severity, codes};
+use pcl_syntax::ast::NumberValue;
+use pcl_types::{ConstValue, Ty, TyKind, pretty};
+
+use crate::diagnostics::{SemaFix, Site};
+use crate::hir::{Body, Expr, ExprId};
+use crate::inference::{Infer, literal_value, plain_alternatives};
+use crate::items::DeclKind;
+use crate::scope::Resolution;
+
+/// How far a chain of locals (`a = b`, `b = "x"`) is followed to its constant.
+const LOCAL_CHAIN_LIMIT: usize = 16;
+
+/// Why a constant does not fit a type.
+enum Misfit {
+    NotANumber,
+    NotWhole,
+    NotABool,
+    /// Not a member of a closed enum: its members, and the closest, when one is close.
+    NotAMember(String, Option<String>),
+    /// Not the schema's constant.
+    NotTheConst(ConstValue),
+}
+
+/// What a constant is to one alternative of the expected type.
+enum Fit {
+    Fits,
+    Misfits(Misfit),
+}
+
+impl<'db> Infer<'db> {
+    /// The constant value of `id`, when it has one.
+    pub(crate) fn constant_of(&self, id: ExprId) -> Option<ConstValue> {
+        match self.body.expr(id) {
+            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == name) => {
+                match self.bindings_of(name)? {
+                    Resolution::Decl(decl) if decl.kind(self.db) == DeclKind::Local => {
+                        local_constant(self.db, decl, LOCAL_CHAIN_LIMIT)
+                    }
+                    _ => None,
+                }
+            }
+            expr => literal_value(expr),
+        }
+    }
+
+    /// Judge the constant value of `id` (if it has one) against `expected`, whose
+    /// conversion from the value's type exists: a misfit is an error (a warning when the
+    /// value checks are demoted), a string close to an enum member a warning.
+    pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &str) {
+        let Some(value) = self.constant_of(id) else {
+            return;
+        };
+        if matches!(value, ConstValue::Null) {
+            return;
+        }
+        let db = self.db;
+        let alternatives = plain_alternatives(db, expected);
+        let mut misfit = None;
+        let mut fits = false;
+        for &alternative in &alternatives {
+            match fit(db, alternative, &value) {
+                Fit::Fits => {
+                    fits = true;
+                    break;
+                }
+                Fit::Misfits(why) => misfit = misfit.or(Some(why)),
+            }
+        }
+        let at = self.at(Site::Expr(id));
+        let shown = value.pretty();
+        if fits {
+            // A string input that also names values (`oneOf: [string, enum]`): a value
+            // close to one of them is probably a typo of it, in every mode.
+            if let Some(member) = close_enum_member(db, &alternatives, &value) {
+                let quoted = ConstValue::String(member.as_str().into()).pretty();
+                let diagnostic = self.push(
+                    codes::TYPE_MISMATCH,
+                    Severity::Warning,
+                    Site::Expr(id),
+                    format!("{shown} is close to {quoted}, one of the values {what} names"),
+                );
+                diagnostic.notes.push(format!("did you mean {quoted}?"));
+                diagnostic.fixes.push(SemaFix {
+                    message: format!("replace with {quoted}"),
+                    at,
+                    replacement: quoted,
+                });
+            }
+            return;
+        }
+        let Some(misfit) = misfit else {
+            return;
+        };
+        let severity = match self.lenient || self.demote_value_checks {
+            true => Severity::Warning,
+            false => self.beyond_go_severity(),
+        };
+        let expected_text = pretty(db, Ty::union(db, alternatives.iter().copied()));
+        let (message, note, fix) = match misfit {
+            Misfit::NotANumber => (
+                format!("{what} must be {expected_text}, and {shown} is not a number"),
+                "Pulumi would fail to convert it when it deploys".to_owned(),
+                None,
+            ),
+            Misfit::NotWhole => (
+                format!("{what} must be {expected_text}, and {shown} is not a whole number"),
+                "round it to a whole number".to_owned(),
+                None,
+            ),
+            Misfit::NotABool => (
+                format!("{what} must be {expected_text}, and {shown} is not `true` or `false`"),
+                "write `true` or `false`".to_owned(),
+                None,
+            ),
+            Misfit::NotAMember(members, suggestion) => {
+                let note = match &suggestion {
+                    Some(s) => format!("did you mean {s}?"),
+                    None => {
+                        "write one of them, or a value known only when the program runs".to_owned()
+                    }
+                };
+                (
+                    format!("{what} must be one of {members}, not {shown}"),
+                    note,
+                    suggestion,
+                )
+            }
+            Misfit::NotTheConst(constant) => (
+                format!("{what} must be {}, not {shown}", constant.pretty()),
+                format!("write {}, or leave it out", constant.pretty()),
+                Some(constant.pretty()),
+            ),
+        };
+        let diagnostic = self.push(codes::TYPE_MISMATCH, severity, Site::Expr(id), message);
+        diagnostic.notes.push(note);
+        if let Some(replacement) = fix {
+            diagnostic.fixes.push(SemaFix {
+                message: format!("replace with {replacement}"),
+                at,
+                replacement,
+            });
+        }
+    }
+}
+
+/// The constant a local's value is, following names of other locals.
+fn local_constant<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+    limit: usize,
+) -> Option<ConstValue> {
+    let body: &Body = crate::hir::body(db, decl);
+    let value = body.value?;
+    match body.expr(value) {
+        Expr::Name(name) if limit > 0 => {
+            match crate::scope::bind(db, decl).names.get(name.as_str()) {
+                Some(Resolution::Decl(target))
+                    if target.kind(db) == DeclKind::Local && *target != decl =>
+                {
+                    local_constant(db, *target, limit - 1)
+                }
+                _ => None,
+            }
+        }
+        expr => literal_value(expr),
+    }
+}
+
+/// A number as cty reads a string: an optional sign, then a number literal.
+fn parse_number(text: &str) -> Option<NumberValue> {
+    NumberValue::parse_signed(text.strip_prefix('+').unwrap_or(text)).ok()
+}
+
+/// How `value` fits one plain alternative of an expected type.
+fn fit<'db>(db: &'db dyn pcl_types::Db, alternative: Ty<'db>, value: &ConstValue) -> Fit {
+    let number = |value: &ConstValue| match value {
+        ConstValue::Number(n) => Some(n.clone()),
+        ConstValue::String(s) => parse_number(s),
+        _ => None,
+    };
+    match alternative.kind(db) {
+        TyKind::Int => match number(value) {
+            Some(n) if n.is_integer() => Fit::Fits,
+            Some(_) => Fit::Misfits(Misfit::NotWhole),
+            None => Fit::Misfits(Misfit::NotANumber),
+        },
+        TyKind::Number => match number(value) {
+            Some(_) => Fit::Fits,
+            None => Fit::Misfits(Misfit::NotANumber),
+        },
+        TyKind::Bool => match value {
+            ConstValue::Bool(_) => Fit::Fits,
+            ConstValue::String(s) if matches!(s.as_str(), "true" | "false" | "1" | "0") => {
+                Fit::Fits
+            }
+            _ => Fit::Misfits(Misfit::NotABool),
+        },
+        TyKind::Enum(enumeration) => {
+            if enumeration.values.iter().any(|member| same(member, value)) {
+                return Fit::Fits;
+            }
+            let members: Vec<String> = enumeration.values.iter().map(|m| m.pretty()).collect();
+            Fit::Misfits(Misfit::NotAMember(
+                members.join(", "),
+                closest_member(&enumeration.values, value),
+            ))
+        }
+        TyKind::Const(_, constant) if same(constant, value) => Fit::Fits,
+        TyKind::Const(_, constant) => Fit::Misfits(Misfit::NotTheConst(constant.clone())),
+        _ => Fit::Fits,
+    }
+}
+
+/// Whether two constants are the same value (numbers by value).
+fn same(a: &ConstValue, b: &ConstValue) -> bool {
+    match (a, b) {
+        (ConstValue::Number(x), ConstValue::Number(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// The member closest to a string constant, quoted, when one is close.
+fn closest_member(members: &[ConstValue], value: &ConstValue) -> Option<String> {
+    let ConstValue::String(text) = value else {
+        return None;
+    };
+    let names: Vec<&str> = (members.iter())
+        .filter_map(|m| match m {
+            ConstValue::String(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    pcl_types::closest_name(text, names.iter().copied())
+        .map(|m| ConstValue::String(m.into()).pretty())
+}
+
+/// The member of an enum among `alternatives` that a string constant accepted as a
+/// plain string is close to.
+fn close_enum_member<'db>(
+    db: &'db dyn pcl_types::Db,
+    alternatives: &[Ty<'db>],
+    value: &ConstValue,
+) -> Option<String> {
+    let ConstValue::String(text) = value else {
+        return None;
+    };
+    alternatives
+        .iter()
+        .find_map(|alternative| match alternative.kind(db) {
+            TyKind::Enum(enumeration) if !enumeration.values.iter().any(|m| same(m, value)) => {
+                let names: Vec<&str> = (enumeration.values.iter())
+                    .filter_map(|m| match m {
+                        ConstValue::String(s) => Some(s.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                pcl_types::closest_name(text, names.iter().copied()).map(str::to_owned)
+            }
+            _ => None,
+        })
+}

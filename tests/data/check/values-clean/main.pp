@@ -1,0 +1,24 @@
+# pcl-check-args: --schema-dir ../schemas
+# The same program written right: strings that are numbers or booleans convert.
+config count "int" {
+  default = "2"
+}
+
+resource app "kube:apps:Deployment" {
+  replicas    = "3"
+  paused      = "false"
+  ratio       = 0.5
+  color       = "red"
+  serviceType = "LoadBalancer"
+  kind        = "Deployment"
+  spec = {
+    replicas = count
+    template = "web"
+  }
+}
+
+resource custom "kube:apps:Deployment" {
+  serviceType = "MyOwnType"
+}
+
+zone = invoke("kube:index:getZone", { region = "eu", count = 1 })

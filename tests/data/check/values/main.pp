@@ -1,0 +1,32 @@
+# pcl-check-args: --schema-dir ../schemas
+# A new user's mistakes with constant values: each binds in Pulumi's Go binder (as an
+# unsafe conversion or an ignored property) and fails at deploy.
+six = "six"
+
+resource app "kube:apps:Deployment" {
+  replicas    = six
+  paused      = "no"
+  ratio       = true
+  color       = "rde"
+  serviceType = "LoadBalencer"
+  kind        = "Deploymnet"
+  spec = {
+    replcas  = 3
+    template = "web"
+  }
+}
+
+resource half "kube:apps:Deployment" {
+  replicas = 2.5
+  paused   = 1
+}
+
+zone = invoke("kube:index:getZone", { region = "eu", count = "many" })
+
+config count "int" {
+  default = "two"
+}
+
+output total "int" {
+  value = "lots"
+}
