@@ -17,15 +17,15 @@ use crate::scope::Resolution;
 /// How far a chain of locals (`a = b`, `b = "x"`) is followed to its constant.
 const LOCAL_CHAIN_LIMIT: usize = 16;
 
-/// Why a constant does not fit a type.
+/// What a constant that does not fit a type should have been.
 enum Misfit {
-    NotANumber,
-    NotWhole,
-    NotABool,
+    Number,
+    WholeNumber,
+    Bool,
     /// Not a member of a closed enum: its members, and the closest, when one is close.
-    NotAMember(String, Option<String>),
+    Member(String, Option<String>),
     /// Not the schema's constant.
-    NotTheConst(ConstValue),
+    Const(ConstValue),
 }
 
 /// What a constant is to one alternative of the expected type.
@@ -104,22 +104,22 @@ impl<'db> Infer<'db> {
         };
         let expected_text = pretty(db, Ty::union(db, alternatives.iter().copied()));
         let (message, note, fix) = match misfit {
-            Misfit::NotANumber => (
+            Misfit::Number => (
                 format!("{what} must be {expected_text}, and {shown} is not a number"),
                 "Pulumi would fail to convert it when it deploys".to_owned(),
                 None,
             ),
-            Misfit::NotWhole => (
+            Misfit::WholeNumber => (
                 format!("{what} must be {expected_text}, and {shown} is not a whole number"),
                 "round it to a whole number".to_owned(),
                 None,
             ),
-            Misfit::NotABool => (
+            Misfit::Bool => (
                 format!("{what} must be {expected_text}, and {shown} is not `true` or `false`"),
                 "write `true` or `false`".to_owned(),
                 None,
             ),
-            Misfit::NotAMember(members, suggestion) => {
+            Misfit::Member(members, suggestion) => {
                 let note = match &suggestion {
                     Some(s) => format!("did you mean {s}?"),
                     None => {
@@ -132,7 +132,7 @@ impl<'db> Infer<'db> {
                     suggestion,
                 )
             }
-            Misfit::NotTheConst(constant) => (
+            Misfit::Const(constant) => (
                 format!("{what} must be {}, not {shown}", constant.pretty()),
                 format!("write {}, or leave it out", constant.pretty()),
                 Some(constant.pretty()),
@@ -188,32 +188,32 @@ fn fit<'db>(db: &'db dyn pcl_types::Db, alternative: Ty<'db>, value: &ConstValue
     match alternative.kind(db) {
         TyKind::Int => match number(value) {
             Some(n) if n.is_integer() => Fit::Fits,
-            Some(_) => Fit::Misfits(Misfit::NotWhole),
-            None => Fit::Misfits(Misfit::NotANumber),
+            Some(_) => Fit::Misfits(Misfit::WholeNumber),
+            None => Fit::Misfits(Misfit::Number),
         },
         TyKind::Number => match number(value) {
             Some(_) => Fit::Fits,
-            None => Fit::Misfits(Misfit::NotANumber),
+            None => Fit::Misfits(Misfit::Number),
         },
         TyKind::Bool => match value {
             ConstValue::Bool(_) => Fit::Fits,
             ConstValue::String(s) if matches!(s.as_str(), "true" | "false" | "1" | "0") => {
                 Fit::Fits
             }
-            _ => Fit::Misfits(Misfit::NotABool),
+            _ => Fit::Misfits(Misfit::Bool),
         },
         TyKind::Enum(enumeration) => {
             if enumeration.values.iter().any(|member| same(member, value)) {
                 return Fit::Fits;
             }
             let members: Vec<String> = enumeration.values.iter().map(|m| m.pretty()).collect();
-            Fit::Misfits(Misfit::NotAMember(
+            Fit::Misfits(Misfit::Member(
                 members.join(", "),
                 closest_member(&enumeration.values, value),
             ))
         }
         TyKind::Const(_, constant) if same(constant, value) => Fit::Fits,
-        TyKind::Const(_, constant) => Fit::Misfits(Misfit::NotTheConst(constant.clone())),
+        TyKind::Const(_, constant) => Fit::Misfits(Misfit::Const(constant.clone())),
         _ => Fit::Fits,
     }
 }
