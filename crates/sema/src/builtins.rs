@@ -361,7 +361,9 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 2, 2) {
                 return Some(infer.dynamic());
             }
-            infer.expect(args[1], input_type(db, Ty::int(db)), "the index");
+            if infer.expect(args[1], input_type(db, Ty::int(db)), "the index") {
+                infer.check_constant(args[1], Ty::int(db), "the index");
+            }
             let element =
                 match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
                     TyKind::List(e) => *e,

@@ -266,3 +266,94 @@ fn close_enum_member<'db>(
             _ => None,
         })
 }
+
+impl<'db> Infer<'db> {
+    /// The parts of a template with interpolations: a resource, an object or a collection
+    /// interpolated into a string prints as nothing useful at deploy time (Go converts
+    /// any value to a string there).
+    pub(crate) fn check_template_parts(&mut self, parts: &[ExprId]) {
+        let db = self.db;
+        for &part in parts {
+            if matches!(self.body.expr(part), Expr::String(_)) {
+                continue;
+            }
+            let ty = crate::inference::unwrap_iterable(
+                db,
+                pcl_types::resolve_outputs(db, self.ty_of(part)),
+            );
+            let what = match ty.kind(db) {
+                TyKind::Object(properties) if properties.iter().any(|(n, _)| &**n == "urn") => {
+                    "a resource"
+                }
+                TyKind::Object(_) | TyKind::Named(_) => "an object",
+                TyKind::List(_) | TyKind::Tuple(_) | TyKind::Set(_) => "a list",
+                TyKind::Map(_) => "a map",
+                _ => continue,
+            };
+            let severity = self.beyond_go_severity();
+            let diagnostic = self.push(
+                codes::TYPE_MISMATCH,
+                severity,
+                Site::Expr(part),
+                format!("{what} is interpolated into a string"),
+            );
+            diagnostic.notes.push(match what {
+                "a resource" => {
+                    "interpolate one of its attributes, such as `.id` or `.urn`".to_owned()
+                }
+                "a list" => "interpolate one element, or `join(\",\", list)`".to_owned(),
+                _ => "interpolate one of its attributes, or `toJSON(value)`".to_owned(),
+            });
+        }
+    }
+
+    /// `resources.attr` on a ranged resource (a list or map of them): Go reads the name
+    /// as an index and types it as a whole resource; the user meant one resource's
+    /// attribute, or every resource's. Reported with the fix; `true` when reported.
+    pub(crate) fn check_ranged_attribute(
+        &mut self,
+        id: ExprId,
+        base: ExprId,
+        name: &str,
+        receiver: Ty<'db>,
+    ) -> bool {
+        let db = self.db;
+        let collection =
+            crate::inference::unwrap_iterable(db, pcl_types::resolve_outputs(db, receiver));
+        let (element, indexed) = match collection.kind(db) {
+            TyKind::List(e) => (*e, "[0]"),
+            TyKind::Map(e) => (*e, "[\"key\"]"),
+            _ => return false,
+        };
+        let has_attribute = pcl_types::object_properties(db, element)
+            .is_some_and(|properties| properties.iter().any(|(n, _)| &**n == name));
+        let Expr::Name(base_name) = self.body.expr(base) else {
+            return false;
+        };
+        if !has_attribute {
+            return false;
+        }
+        let base_name = base_name.clone();
+        let at = self.at(Site::Expr(id));
+        let severity = self.beyond_go_severity();
+        let one = format!("{base_name}{indexed}.{name}");
+        let diagnostic = self.push(
+            codes::INVALID_INDEX,
+            severity,
+            Site::Expr(id),
+            format!("`{base_name}` is a collection of resources (it has a `range`): `.{name}` needs one of them"),
+        );
+        let all = if indexed == "[0]" {
+            format!(", or `{base_name}[*].{name}` for all of them")
+        } else {
+            String::new()
+        };
+        diagnostic.notes.push(format!("write `{one}` for one{all}"));
+        diagnostic.fixes.push(SemaFix {
+            message: format!("replace with `{one}`"),
+            at,
+            replacement: one,
+        });
+        true
+    }
+}

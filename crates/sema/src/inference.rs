@@ -228,6 +228,7 @@ impl<'db> Infer<'db> {
             Expr::String(_) => Ty::string(db),
             Expr::Template(parts) => {
                 let types: Vec<Ty<'db>> = parts.iter().map(|&p| self.expr(p)).collect();
+                self.check_template_parts(parts);
                 lift(db, Ty::string(db), &types)
             }
             Expr::TemplateJoin(inner) => {
@@ -242,6 +243,9 @@ impl<'db> Infer<'db> {
             Expr::Name(name) => self.name(id, name),
             Expr::GetAttr { base, name } => {
                 let receiver = self.expr(*base);
+                if self.check_ranged_attribute(id, *base, name, receiver) {
+                    return self.dynamic();
+                }
                 self.traverse(id, receiver, TraverseKey::Attr(name.clone()))
             }
             Expr::Index { base, key } => {
@@ -249,7 +253,16 @@ impl<'db> Infer<'db> {
                 let key_ty = self.expr(*key);
                 let key_value = literal_value(body.expr(*key));
                 match key_value {
-                    Some(value) => self.traverse(id, receiver, TraverseKey::Literal(value)),
+                    Some(value) => {
+                        // Go reads a string key of a list as a number at deploy time.
+                        if matches!(
+                            unwrap_iterable(db, resolve_outputs(db, receiver)).kind(db),
+                            TyKind::List(_)
+                        ) {
+                            self.check_constant(*key, Ty::int(db), "a list index");
+                        }
+                        self.traverse(id, receiver, TraverseKey::Literal(value))
+                    }
                     None => self.index(*base, *key, receiver, key_ty),
                 }
             }
@@ -381,6 +394,9 @@ impl<'db> Infer<'db> {
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
                         .with_replacement(at, &s),
+                    None if name == "range" => diagnostic.with_note(
+                        "`range` exists only inside a resource or component whose options set `range`",
+                    ),
                     None => diagnostic.with_note(
                         "declare it as a local (`name = value`), a config, a resource or a component",
                     ),
@@ -556,10 +572,17 @@ impl<'db> Infer<'db> {
     /// declaration the value comes from, when it is a reference.
     fn mismatch(&mut self, id: ExprId, expected: Ty<'db>, actual: Ty<'db>, what: &str) {
         let db = self.db;
+        let is_resource = matches!(
+            resolve_outputs(db, actual).kind(db),
+            TyKind::Object(properties) if properties.iter().any(|(n, _)| &**n == "urn")
+        );
+        let actual_text = match is_resource {
+            true => "a resource".to_owned(),
+            false => pretty(db, actual),
+        };
         let message = format!(
-            "{what} must be {}, not {}",
+            "{what} must be {}, not {actual_text}",
             pretty(db, strip_input(db, expected)),
-            pretty(db, actual)
         );
         let mut root = id;
         while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = self.body.expr(root) {

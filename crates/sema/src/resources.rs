@@ -475,6 +475,9 @@ fn check_options<'db>(
             Some(Some(ty)) => {
                 infer.expr(data.value);
                 infer.check_value(data.value, input_type(db, ty), &format!("option `{name}`"));
+                if name == "dependsOn" {
+                    depends_on_resources(infer, data.value);
+                }
             }
             Some(None) if Some(data.value) == range => {
                 let expected = Ty::union(
@@ -509,6 +512,63 @@ fn check_options<'db>(
                         .push(format!("the options are: {}", OPTION_NAMES.join(", "))),
                 }
             }
+        }
+    }
+}
+
+/// `dependsOn = ["bucket"]`: Go takes any list, and the deploy fails on an element that is
+/// not a resource. An error beyond Go for elements that are plain values, with the fix
+/// when a string names a resource.
+fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
+    let db = infer.db;
+    let Expr::Tuple(elements) = infer.body.expr(value) else {
+        return;
+    };
+    for &element in elements.iter() {
+        let ty = infer.ty_of(element);
+        let plain = match ty.kind(db) {
+            TyKind::Const(underlying, _) => *underlying,
+            _ => ty,
+        };
+        let kind = match plain.kind(db) {
+            TyKind::String => "a string",
+            TyKind::Int | TyKind::Number => "a number",
+            TyKind::Bool => "a bool",
+            _ => continue,
+        };
+        let named = match infer.body.expr(element) {
+            Expr::String(text) => {
+                let scope = program_scope(db, infer.decl.program(db));
+                (scope.names.get(text.as_str()))
+                    .filter(|decl| {
+                        matches!(decl.kind(db), DeclKind::Resource | DeclKind::Component)
+                    })
+                    .map(|_| text.clone())
+            }
+            _ => None,
+        };
+        let at = infer.at(Site::Expr(element));
+        let severity = infer.beyond_go_severity();
+        let diagnostic = infer.push(
+            codes::TYPE_MISMATCH,
+            severity,
+            Site::Expr(element),
+            format!("a `dependsOn` element must be a resource, not {kind}"),
+        );
+        match named {
+            Some(name) => {
+                diagnostic.notes.push(format!(
+                    "refer to the resource itself: `{name}`, without quotes"
+                ));
+                diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                    message: format!("replace with `{name}`"),
+                    at,
+                    replacement: name.to_string(),
+                });
+            }
+            None => diagnostic
+                .notes
+                .push("list the resources this one waits for, by name".to_owned()),
         }
     }
 }

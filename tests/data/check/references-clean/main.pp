@@ -1,0 +1,26 @@
+# The same references written right.
+resource site "web:index:Bucket" {
+  name = "site"
+}
+
+resource pages "web:index:Page" {
+  options {
+    range = 2
+  }
+  bucket  = site.name
+  key     = "page-${range.value}"
+  content = "<p>served from ${site.websiteEndpoint}</p>"
+}
+
+resource late "web:index:Bucket" {
+  name = pages[0].etag
+  tags = { all = join(",", pages[*].etag) }
+  options {
+    dependsOn = [site, pages]
+  }
+}
+
+config names "list(string)" {}
+
+first  = names[0]
+second = element(names, 1)

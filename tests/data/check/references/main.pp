@@ -1,0 +1,26 @@
+# References a deploy would reject, though Pulumi's binder accepts them.
+resource site "web:index:Bucket" {
+  name = "site"
+}
+
+resource pages "web:index:Page" {
+  options {
+    range = 2
+  }
+  bucket  = site.name
+  key     = "page-${range.value}"
+  content = "<p>served from ${site}</p>"
+}
+
+resource late "web:index:Bucket" {
+  name = pages.etag
+  options {
+    dependsOn = ["site", 42]
+  }
+}
+
+config names "list(string)" {}
+
+first  = names["first"]
+second = element(names, "second")
+outside = range.value
