@@ -1,8 +1,8 @@
 //! Applying `# pcl-ignore` suppressions (found by `pcl_sema::file_suppressions`) to a
-//! file's diagnostics. A suppression that silences nothing is itself a warning, so stale
-//! ones do not pile up.
+//! file's diagnostics, then merging what is one cause into one diagnostic. A suppression
+//! that silences nothing is itself a warning, so stale ones do not pile up.
 
-use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
+use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Label, Span, codes};
 use pcl_sema::Suppression;
 
 /// Drop the diagnostics that suppressions silence, and warn about unused ones.
@@ -47,4 +47,43 @@ pub(crate) fn apply_suppressions(
         }
     }
     diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
+}
+
+/// One diagnostic per package per file for a missing schema (`PCL4009`, or `PCL4018`
+/// under `--skip-resource-typecheck`): the first use that is not suppressed carries it,
+/// the file's other uses are its labels. Runs after the suppressions, so a `pcl-ignore`
+/// before a use moves the diagnostic to the next use. `diagnostics` are sorted.
+pub(crate) fn merge_missing_schemas(diagnostics: &mut Vec<Diagnostic>) {
+    let mut first: Vec<(Code, String, usize)> = Vec::new();
+    let mut keep = vec![true; diagnostics.len()];
+    for i in 0..diagnostics.len() {
+        let diagnostic = &diagnostics[i];
+        let missing = matches!(
+            diagnostic.code,
+            codes::UNKNOWN_PACKAGE | codes::TYPECHECK_SKIPPED
+        ) && diagnostic
+            .message
+            .starts_with("no schema found for package");
+        let Some(span) = diagnostic.span().filter(|_| missing) else {
+            continue;
+        };
+        let found = (first.iter())
+            .find(|(code, message, _)| *code == diagnostic.code && *message == diagnostic.message)
+            .map(|(_, _, at)| *at);
+        match found {
+            Some(at) => {
+                keep[i] = false;
+                diagnostics[at].labels.push(Label {
+                    span,
+                    message: "also used here".to_owned(),
+                });
+            }
+            None => first.push((diagnostic.code, diagnostic.message.clone(), i)),
+        }
+    }
+    let mut index = 0;
+    diagnostics.retain(|_| {
+        index += 1;
+        keep[index - 1]
+    });
 }
