@@ -311,7 +311,11 @@ fn traverse_union<'db>(
         [single] => return Traversal::ok(*single),
         _ => return Traversal::ok(Ty::union(db, results)),
     }
-    problems.push(TraverseProblem::NotTraversable { receiver });
+    // One error per cause: the members' problems explain the failure; Go adds "cannot
+    // traverse" on top of them (docs/deviations.md).
+    if problems.is_empty() {
+        problems.push(TraverseProblem::NotTraversable { receiver });
+    }
     Traversal {
         ty: Ty::dynamic(db),
         problems: problems.into_boxed_slice(),
