@@ -144,8 +144,10 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
                 infer.check_value(value, input_type(db, declared), "the output's value");
             }
         }
-        // A misspelt `value` is reported as such (one error per cause).
+        // A misspelt `value` is reported as such, a missing `{` by the parser (one error
+        // per cause).
         None if misspells(body, "value", OUTPUT_ATTRIBUTES) => {}
+        None if !body.block(BlockId::ROOT).opened => {}
         None => {
             let severity = infer.beyond_go_severity();
             infer
@@ -198,7 +200,7 @@ fn hook(infer: &mut Infer<'_>) {
     } else {
         &["command", "ignoreErrors", "onDryRun"]
     };
-    if body.find_attr(BlockId::ROOT, "command").is_none() {
+    if body.find_attr(BlockId::ROOT, "command").is_none() && body.block(BlockId::ROOT).opened {
         infer
             .push(
                 codes::MISSING_ATTRIBUTE,

@@ -147,6 +147,9 @@ pub struct BlockData {
     pub labels: Box<[SmolStr]>,
     pub attrs: Box<[AttrId]>,
     pub blocks: Box<[BlockId]>,
+    /// Whether the block has its `{` (a syntax error otherwise, already reported: its
+    /// body is not judged for what it lacks).
+    pub opened: bool,
 }
 
 /// A declaration's body. For a local, `value` is its expression and block 0 is empty.
@@ -286,6 +289,7 @@ impl Lowerer {
             labels: labels.iter().map(|(l, _)| l.clone()).collect(),
             attrs: Box::default(),
             blocks: Box::default(),
+            opened: open.is_some(),
         });
         self.block_types.push(type_range);
         self.block_labels

@@ -270,10 +270,12 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
         }
     }
     let Some(inputs) = inputs else { return };
-    // Go's `AllowMissingProperties` makes every schema property optional.
+    // Go's `AllowMissingProperties` makes every schema property optional; a block without
+    // its `{` has a syntax error, which is the one to report.
+    let opened = body.block(BlockId::ROOT).opened;
     let missing: Vec<&Input<'db>> = (inputs.iter())
         .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
-        .filter(|_| !infer.leniency.allow_missing_properties)
+        .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();
     let root = body.block(BlockId::ROOT);
     let empty_body = root.attrs.is_empty() && root.blocks.is_empty();
