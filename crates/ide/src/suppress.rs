@@ -87,3 +87,15 @@ pub(crate) fn merge_missing_schemas(diagnostics: &mut Vec<Diagnostic>) {
         keep[index - 1]
     });
 }
+
+/// Syntax errors first (a missing `{` before the "unclosed" errors it causes at outer
+/// braces), then everything else, each by position: in a file with syntax errors, what
+/// the checker reports may follow from them.
+pub(crate) fn order_by_cause(diagnostics: &mut [Diagnostic]) {
+    let rank = |d: &Diagnostic| match d.code {
+        codes::UNCLOSED_DELIMITER => 1,
+        code if code.to_string().starts_with("PCL1") => 0,
+        _ => 2,
+    };
+    diagnostics.sort_by_key(|d| (rank(d), d.span().map(|s| (s.range.start(), s.range.end()))));
+}

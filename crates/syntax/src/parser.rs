@@ -244,6 +244,11 @@ impl<'t> Parser<'t> {
         self.input.line_indent.get(self.pos).copied().unwrap_or(0)
     }
 
+    /// Whether the file's brackets do not balance.
+    pub(crate) fn unbalanced(&self) -> bool {
+        self.input.unbalanced
+    }
+
     /// Whether the current token starts a line indented no deeper than `open_indent`, in a file
     /// whose brackets do not balance: then it most likely does not belong to an unclosed
     /// construct opened on a line with that indentation.

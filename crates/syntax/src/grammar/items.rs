@@ -163,11 +163,27 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
 // a = 1
 fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
     let m = p.start();
+    let indent = p.line_indent();
     p.bump();
     p.bump();
     let significant = p.set_newlines_significant(true);
     let value = if p.at_line_start() || p.at(EOF) {
-        p.error_expected("an expression after `=`");
+        // `website =` with the object's attributes on the next, deeper lines, in a file
+        // whose braces do not balance: the object's `{` is missing.
+        if p.unbalanced()
+            && p.line_indent() > indent
+            && p.at(IDENT)
+            && p.nth(1) == EQ
+            && !p.nth_at_line_start(1)
+        {
+            p.error(
+                codes::EXPECTED_TOKEN,
+                "expected `{` after `=`: the object's attributes follow on the next lines"
+                    .to_owned(),
+            );
+        } else {
+            p.error_expected("an expression after `=`");
+        }
         None
     } else {
         super::expressions::expr(p)

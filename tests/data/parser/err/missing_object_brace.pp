@@ -1,0 +1,5 @@
+resource "site" "web:index:Bucket" {
+  website =
+    indexDocument = "index.html"
+  }
+}
