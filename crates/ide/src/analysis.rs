@@ -288,6 +288,23 @@ fn cycle_diagnostic<'db>(db: &'db RootDatabase, cycle: &[DeclId<'db>]) -> SemaDi
     for &member in &cycle[1..] {
         diagnostic = diagnostic.with_label(Located::new(member, Site::Name), "part of the cycle");
     }
+    // The references that make the cycle, each member's to the next, the last one's
+    // closing it.
+    for (i, &member) in cycle.iter().enumerate() {
+        let next = cycle[(i + 1) % cycle.len()];
+        let target = next.name(db);
+        let body = pcl_sema::body(db, member);
+        let reference = (body.exprs.iter().enumerate())
+            .find(|(_, e)| matches!(e, pcl_sema::Expr::Name(n) if n == target));
+        if let Some((index, _)) = reference {
+            let at = Located::new(member, Site::Expr(pcl_sema::ExprId(index as u32)));
+            let label = match i + 1 == cycle.len() {
+                true if cycle.len() > 1 => format!("`{target}` here closes the cycle"),
+                _ => format!("refers to `{target}`"),
+            };
+            diagnostic = diagnostic.with_label(at, label);
+        }
+    }
     diagnostic
 }
 
