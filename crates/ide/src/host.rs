@@ -249,6 +249,7 @@ impl AnalysisHost {
     /// the component programs they instantiate (from disk). What is found nowhere is left
     /// for checking to report where it is used.
     pub fn load_dependencies(&mut self) {
+        let mut missing: BTreeMap<SmolStr, Box<[SmolStr]>> = BTreeMap::new();
         loop {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
@@ -270,17 +271,29 @@ impl AnalysisHost {
                     if self.programs.contains_key(&dir) {
                         continue;
                     }
-                    if let Ok(files) = read_program_files(Path::new(dir.as_str()))
-                        && !files.is_empty()
-                    {
-                        self.set_program(&dir, files);
-                        changed = true;
+                    match read_program_files(Path::new(dir.as_str())) {
+                        Ok(files) if !files.is_empty() => {
+                            self.set_program(&dir, files);
+                            changed = true;
+                        }
+                        _ => {
+                            missing.insert(dir.clone(), program_dirs_beside(&dir));
+                        }
                     }
                 }
             }
             if !changed {
-                return;
+                break;
             }
+        }
+        missing.retain(|dir, _| !self.programs.contains_key(dir));
+        if let Some(workspace) = Workspace::try_get(&self.db)
+            && **workspace.missing_dirs(&self.db) != missing
+        {
+            workspace
+                .set_missing_dirs(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(Arc::new(missing));
         }
     }
 
@@ -299,6 +312,34 @@ impl AnalysisHost {
 /// `dir` as programs are keyed: lexically normalised, `/` separated.
 pub fn normalise_dir(dir: &str) -> SmolStr {
     join_dir(dir, ".")
+}
+
+/// The names of the directories beside `dir` that hold `.pp` files, sorted.
+fn program_dirs_beside(dir: &str) -> Box<[SmolStr]> {
+    let Some(parent) = Path::new(dir).parent() else {
+        return Box::default();
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Box::default();
+    };
+    let holds_program = |path: &Path| {
+        std::fs::read_dir(path).is_ok_and(|mut entries| {
+            entries.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "pp")))
+        })
+    };
+    let mut names: Vec<SmolStr> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|path| path.is_dir() && holds_program(path))
+        .filter_map(|path| path.file_name().map(|n| SmolStr::new(n.to_string_lossy())))
+        .collect();
+    names.sort();
+    names.into_boxed_slice()
 }
 
 /// The `.pp` files directly in `dir`, sorted, with their texts.

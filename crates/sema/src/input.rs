@@ -74,6 +74,11 @@ pub struct Program {
 pub struct Workspace {
     #[returns(ref)]
     pub programs: Arc<BTreeMap<SmolStr, Program>>,
+    /// For each component directory the driver found no program in: the directories
+    /// beside it that hold one (their names), for "did you mean".
+    #[default]
+    #[returns(ref)]
+    pub missing_dirs: Arc<BTreeMap<SmolStr, Box<[SmolStr]>>>,
 }
 
 /// How leniently programs are bound: Pulumi's binder options, each named after the Go

@@ -883,6 +883,22 @@ fn infer_decl<'db>(
     infer(db, decl)
 }
 
+/// `source` with its last segment replaced by the closest directory beside `dir` that
+/// holds a program (`./dbCredential` → `./dbCredentials`), when one is close.
+fn sibling_suggestion(db: &dyn salsa::Database, dir: &str, source: &str) -> Option<String> {
+    let workspace = crate::input::Workspace::try_get(db)?;
+    let siblings = workspace.missing_dirs(db).get(dir)?;
+    let (parent, last) = source
+        .trim_end_matches('/')
+        .rsplit_once('/')
+        .unwrap_or(("", source));
+    let closest = pcl_types::closest_name(last, siblings.iter().map(|s| s.as_str()))?;
+    Some(match parent {
+        "" => closest.to_owned(),
+        _ => format!("{parent}/{closest}"),
+    })
+}
+
 /// The program a component instantiates, reporting why there is none.
 fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Program> {
     let db = infer.db;
@@ -908,8 +924,28 @@ fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Pr
         return None;
     }
     let Some(target) = program_at(db, &dir) else {
-        infer.push(codes::INVALID_COMPONENT, Severity::Error, Site::Label(BlockId::ROOT, 1), format!("no PCL program in '{dir}'"))
-            .notes.push("a component's source is a directory, relative to this program, that holds .pp files".to_owned());
+        let suggestion = sibling_suggestion(db, &dir, &source);
+        let at = infer.at(Site::Label(BlockId::ROOT, 1));
+        let diagnostic = infer.push(
+            codes::INVALID_COMPONENT,
+            Severity::Error,
+            Site::Label(BlockId::ROOT, 1),
+            format!("no PCL program in '{dir}'"),
+        );
+        match suggestion {
+            Some(path) => {
+                diagnostic.notes.push(format!("did you mean '{path}'?"));
+                diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                    message: format!("replace with \"{path}\""),
+                    at,
+                    replacement: format!("\"{path}\""),
+                });
+            }
+            None => diagnostic.notes.push(
+                "a component's source is a directory, relative to this program, that holds .pp files"
+                    .to_owned(),
+            ),
+        }
         return None;
     };
     if component_closure(db, target).contains(&program) {

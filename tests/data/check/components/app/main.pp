@@ -15,3 +15,7 @@ output "subnet" {
 
 component "gone" "./missing" {
 }
+
+component "mistyped" "./netwrk" {
+  cidr = "10.1.0.0/16"
+}
