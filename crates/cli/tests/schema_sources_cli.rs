@@ -222,3 +222,34 @@ fn a_package_found_nowhere_lists_every_directory_and_the_fix() {
         exit 1
     "#]].assert_eq(&transcript);
 }
+
+#[test]
+fn a_program_uses_one_version_per_package() {
+    let data = data();
+    let cache = data.join("schema-sources/xdg-cache");
+    let options = common::scratch(
+        "sources-options",
+        &[(
+            "main.pp",
+            b"resource a \"plain:index:Thing\" {\n  pulumiCache200 = \"the highest version asked for\"\n  options {\n    version = \"1.0.0\"\n  }\n}\n\nresource b \"plain:index:Thing\" {\n  options {\n    version = \"2.0.0\"\n  }\n}\n",
+        )],
+    );
+    let block = common::scratch(
+        "sources-package-block",
+        &[(
+            "main.pp",
+            b"package {\n  baseProviderName    = \"plain\"\n  baseProviderVersion = \"2.0.0\"\n}\n\nresource a \"plain:index:Thing\" {\n  pulumiCache200 = \"the package block's version\"\n}\n",
+        )],
+    );
+    let mut transcript = run_in(&["check", "--color", "never", "."], &options, &cache);
+    transcript += &run_in(&["check", "--color", "never", "."], &block, &cache);
+    expect![[r#"
+        $ pcl check --color never .
+        stderr: checked 1 program, 1 file (12 lines, 198 B) in <time>: no errors
+        exit 0
+        $ pcl check --color never .
+        stderr: checked 1 program, 1 file (8 lines, 161 B) in <time>: no errors
+        exit 0
+    "#]]
+    .assert_eq(&transcript);
+}

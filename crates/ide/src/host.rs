@@ -259,8 +259,7 @@ impl AnalysisHost {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                let packages = required_packages(&self.db, program).to_vec();
-                for (name, version) in packages {
+                for (name, version) in program_packages(required_packages(&self.db, program)) {
                     let key = (name.clone(), version.clone());
                     if !self.requested_packages.insert(key)
                         || pcl_schema::package_named(&self.db, &name).is_some()
@@ -327,6 +326,17 @@ impl AnalysisHost {
         }
         res
     }
+}
+
+/// One version per package per program: the highest any resource or `package` block asks
+/// for, else none (the unversioned resolution). `packages` is sorted by name.
+fn program_packages(packages: &[(SmolStr, Option<SmolStr>)]) -> Vec<(SmolStr, Option<SmolStr>)> {
+    let mut res: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
+    for group in packages.chunk_by(|a, b| a.0 == b.0) {
+        let version = pcl_schema::program_version(group.iter().filter_map(|(_, v)| v.as_deref()));
+        res.push((group[0].0.clone(), version.map(SmolStr::new)));
+    }
+    res
 }
 
 /// `dir` as programs are keyed: lexically normalised, `/` separated.

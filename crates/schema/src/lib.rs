@@ -51,7 +51,7 @@ pub use lower::{
 };
 pub use search::{
     CACHE_HOME_VARIABLE, Candidate, PULUMI_HOME_VARIABLE, Parameterization, SCHEMA_PATH_VARIABLE,
-    SearchPath, cache_file_name, is_hashed,
+    SearchPath, cache_file_name, is_hashed, program_version,
 };
 pub use source::{
     LoadedPackages, MissingPackages, PackageSource, missing_package_notes, package_key,

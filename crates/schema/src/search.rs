@@ -295,6 +295,24 @@ impl SearchPath {
     }
 }
 
+/// The version a program uses of a package its resources ask for at `versions` (one
+/// version per package per program): the highest that parses as semver, else the last
+/// in order; `None` when none is asked for.
+pub fn program_version<'a>(versions: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(&str, Option<Version>)> = None;
+    for version in versions {
+        let parsed = Version::parse(version.trim_start_matches('v')).ok();
+        let better = match &best {
+            None => true,
+            Some((_, current)) => parsed >= *current,
+        };
+        if better {
+            best = Some((version, parsed));
+        }
+    }
+    best.map(|(version, _)| version)
+}
+
 /// The highest versioned candidate; a file without a version sorts below every versioned
 /// one; among equals, the first.
 fn highest(candidates: Vec<Candidate>) -> Option<Candidate> {
