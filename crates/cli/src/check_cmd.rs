@@ -23,7 +23,8 @@ the other .pp files of its directory, showing only its own diagnostics; `-` read
 file from standard input. Components are loaded from the directories they name.
 
 Schemas: resource and function types come from Pulumi package schemas (NAME.json or
-NAME-VERSION.json) found in the --schema-dir directories, then in PCL_SCHEMA_PATH. Get one
+NAME-VERSION.json) found in the --schema-dir directories, then in PCL_SCHEMA_PATH, then in
+Pulumi's schema cache ($PULUMI_HOME/schemas) and ours ($XDG_CACHE_HOME/pcl/schemas). Get one
 with `pulumi package get-schema NAME > DIR/NAME.json`.
 
 Suppressions: a comment `# pcl-ignore PCL4008` on the line before a statement silences
@@ -69,6 +70,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     for error in &io_errors {
         reporter.message(Severity::Error, error);
     }
+    reporter.places(&host.take_schema_messages());
     let analysis = host.analysis();
     let mut totals = Totals::default();
     let mut warnings = 0;

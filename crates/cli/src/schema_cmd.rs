@@ -5,7 +5,8 @@
 //! property marked required or optional. `--check` lowers every item and reports every
 //! problem with its JSON pointer.
 //!
-//! Schemas are found in the `--schema-dir` directories, then in `PCL_SCHEMA_PATH`.
+//! Schemas are found in the `--schema-dir` directories, then in `PCL_SCHEMA_PATH`, then
+//! in Pulumi's schema cache and ours (see `pcl_schema::SearchPath`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -30,7 +31,10 @@ Targets:
   FILE               a schema file; `-` reads one from standard input
 
 Schemas are looked up as NAME.json, NAME-VERSION.json or NAME/schema.json in each
---schema-dir, then in the directories of PCL_SCHEMA_PATH.
+--schema-dir, then in the directories of PCL_SCHEMA_PATH, then in Pulumi's schema cache
+($PULUMI_HOME/schemas, default $HOME/.pulumi/schemas) and ours ($XDG_CACHE_HOME/pcl/schemas,
+default $HOME/.cache/pcl/schemas). Without a version, a package not in the first two is
+the version of its installed plugin ($PULUMI_HOME/plugins), else the highest cached.
 
 Exit codes:
   0  success
@@ -107,6 +111,7 @@ pub(crate) fn run(args: SchemaArgs, color: ColorWhen) -> ExitCode {
         };
         (loader.load(&mut db, name, version), None)
     };
+    reporter.places(&loader.take_notes());
     let source = match loaded {
         Ok(source) => source,
         Err(error) => {
@@ -257,7 +262,7 @@ fn package_name(db: &RootDatabase, source: PackageSource) -> SmolStr {
 /// Not found or invalid: exit 1 (the input is wrong); unreadable or not a name: exit 2.
 fn load_failure_code(error: &LoadError) -> ExitCode {
     match error {
-        LoadError::NotFound { .. } | LoadError::Schema(_) => ExitCode::from(1),
+        LoadError::NotFound(_) | LoadError::Schema(_) => ExitCode::from(1),
         LoadError::InvalidName { .. } | LoadError::Io { .. } => ExitCode::from(2),
     }
 }

@@ -74,6 +74,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
     for error in &errors {
         reporter.message(Severity::Error, error);
     }
+    reporter.places(&host.take_schema_messages());
     let analysis = host.analysis();
     let mut all = Vec::new();
     for program in &loaded {

@@ -239,7 +239,7 @@ fn schema_object_types() {
             {"assignable": false, "conversion": "none", "unify": {"safe": "object({bogus = union(bool, none), children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = union(none, string)})", "unsafe": "object({bogus = union(bool, none), children = union(list(object(recursion:index:Node)), none), next = union(none, object(recursion:index:Node)), value = union(none, string)})"}}
             exit 0
             $ pcl type show --schema-dir $DATA/schemas object(missing:index:Node)
-            stderr: error: cannot load the schema of `missing:index:Node`: no schema for package `missing` in $DATA/schemas (looked for missing.json, missing-VERSION.json and missing/schema.json)
+            stderr: error: cannot load the schema of `missing:index:Node`: no schema for package `missing`; looked in, in order: $DATA/schemas, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for missing.json, missing-VERSION.json and missing/schema.json); fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema missing > .pcl-test-home/cache/pcl/schemas/missing.json.tmp && mv .pcl-test-home/cache/pcl/schemas/missing.json.tmp .pcl-test-home/cache/pcl/schemas/missing.json`
             exit 2
             $ pcl type traverse list(int) [<list(int)>]
             {"type": "int", "error": true}

@@ -66,6 +66,8 @@ codes! {
     SCHEMA_UNREADABLE = 2009 "schema-unreadable";
     /// A token names no resource, function or type of its package.
     UNKNOWN_SCHEMA_TOKEN = 2010 "unknown-schema-token";
+    /// An unversioned package checked against a cached schema of another version than its installed plugin's.
+    SCHEMA_VERSION_SUBSTITUTED = 2011 "schema-version-substituted";
 
     // Types: type strings and traversal (`pcl-types`).
     /// A type string that does not parse.

@@ -30,6 +30,8 @@ pub struct AnalysisHost {
     edited: FxHashSet<File>,
     /// Packages the pull loop has looked for (found or not), so it never retries them.
     requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// Why each package found nowhere was not found (the `MissingPackages` input's value).
+    missing: BTreeMap<SmolStr, Arc<[String]>>,
 }
 
 impl AnalysisHost {
@@ -52,6 +54,9 @@ impl AnalysisHost {
         let _ = pcl_schema::LoadedPackages::builder(Arc::new(BTreeMap::new()))
             .durability(Durability::HIGH)
             .new(&db);
+        let _ = pcl_schema::MissingPackages::builder(Arc::new(BTreeMap::new()))
+            .durability(Durability::HIGH)
+            .new(&db);
         let _ = Workspace::builder(Arc::new(BTreeMap::new()))
             .durability(Durability::MEDIUM)
             .new(&db);
@@ -62,6 +67,7 @@ impl AnalysisHost {
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
             requested_packages: BTreeSet::new(),
+            missing: BTreeMap::new(),
         }
     }
 
@@ -254,17 +260,23 @@ impl AnalysisHost {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                let packages = required_packages(&self.db, program).to_vec();
-                for (name, version) in packages {
+                for (name, version) in program_packages(required_packages(&self.db, program)) {
                     let key = (name.clone(), version.clone());
                     if !self.requested_packages.insert(key)
                         || pcl_schema::package_named(&self.db, &name).is_some()
                     {
                         continue;
                     }
-                    if let Ok(read) = self.loader.read(&name, version.as_deref()) {
-                        self.loader.apply(&mut self.db, read);
-                        changed = true;
+                    match self.loader.read(&name, version.as_deref()) {
+                        Ok(read) => {
+                            self.loader.apply(&mut self.db, read);
+                            self.missing.remove(&name);
+                            changed = true;
+                        }
+                        Err(error @ pcl_schema::LoadError::NotFound(_)) => {
+                            self.missing.insert(name.clone(), error.notes().into());
+                        }
+                        Err(_) => {}
                     }
                 }
                 for dir in self.component_dirs(program) {
@@ -295,6 +307,26 @@ impl AnalysisHost {
                 .with_durability(Durability::MEDIUM)
                 .to(Arc::new(missing));
         }
+        self.sync_missing();
+    }
+
+    /// Sets the `MissingPackages` input when what the host knows changed.
+    fn sync_missing(&mut self) {
+        if let Some(input) = pcl_schema::MissingPackages::try_get(&self.db)
+            && **input.notes(&self.db) != self.missing
+        {
+            input
+                .set_notes(&mut self.db)
+                .with_durability(Durability::HIGH)
+                .to(Arc::new(self.missing.clone()));
+        }
+    }
+
+    /// What loading schemas had to tell the user since the last call (a schema of
+    /// another version than the installed plugin's used), as diagnostics placed at the
+    /// package.
+    pub fn take_schema_messages(&mut self) -> Vec<pcl_diagnostics::Diagnostic> {
+        self.loader.take_notes()
     }
 
     fn component_dirs(&self, program: Program) -> Vec<SmolStr> {
@@ -307,6 +339,17 @@ impl AnalysisHost {
         }
         res
     }
+}
+
+/// One version per package per program: the highest any resource or `package` block asks
+/// for, else none (the unversioned resolution). `packages` is sorted by name.
+fn program_packages(packages: &[(SmolStr, Option<SmolStr>)]) -> Vec<(SmolStr, Option<SmolStr>)> {
+    let mut res: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
+    for group in packages.chunk_by(|a, b| a.0 == b.0) {
+        let version = pcl_schema::program_version(group.iter().filter_map(|(_, v)| v.as_deref()));
+        res.push((group[0].0.clone(), version.map(SmolStr::new)));
+    }
+    res
 }
 
 /// `dir` as programs are keyed: lexically normalised, `/` separated.

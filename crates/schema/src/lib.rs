@@ -23,6 +23,8 @@ mod item;
 mod loader;
 mod lower;
 mod scan;
+mod search;
+mod sha256;
 mod source;
 mod spec;
 mod token;
@@ -41,13 +43,20 @@ pub use error::SchemaError;
 pub use index::{PackageIndex, Section, Span, package_index};
 pub use item::SchemaItem;
 pub use loader::{
-    Candidate, LoadError, ReadSchema, SCHEMA_PATH_VARIABLE, SchemaLoader, SearchPath,
+    LoadError, PackageNotFound, ReadSchema, SchemaLoader, fetch_command, version_note,
 };
 pub use lower::{
     ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
     TypeDefinition, function_types, named_object, resource_types, type_definition,
 };
-pub use source::{LoadedPackages, PackageSource, package_key, package_named};
+pub use search::{
+    CACHE_HOME_VARIABLE, Candidate, PULUMI_HOME_VARIABLE, Parameterization, SCHEMA_PATH_VARIABLE,
+    SearchPath, cache_file_name, is_hashed, program_version,
+};
+pub use source::{
+    LoadedPackages, MissingPackages, PackageSource, missing_package_notes, package_key,
+    package_named,
+};
 pub use spec::{ItemKind, ItemSpec, decode_item};
 pub use token::{ModuleFormat, canonical, decompose, package_of};
 

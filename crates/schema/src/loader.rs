@@ -1,8 +1,7 @@
-//! Finding and loading schema files: the search path (`--schema-dir` directories, then
-//! `PCL_SCHEMA_PATH`), file names (`NAME.json`, `NAME-VERSION.json`, `NAME/schema.json`),
-//! version choice (the version asked for, else the highest), and registering loaded
-//! packages as salsa inputs. This is the only part of the crate that does IO; drivers
-//! call it, queries never do.
+//! Loading schema files: reading the file the search path (`crate::search`) chooses and
+//! the packages it refers to, and registering loaded packages as salsa inputs. With
+//! `crate::search`, this is the only part of the crate that does IO; drivers call it,
+//! queries never do.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -11,30 +10,38 @@ use std::sync::Arc;
 
 use pcl_diagnostics::{Anchor, Code, Diagnostic, codes};
 use salsa::{Durability, Setter};
-use semver::Version;
 use smol_str::SmolStr;
 
 use crate::error::SchemaError;
 use crate::index::index_text;
+use crate::search::{SCHEMA_PATH_VARIABLE, SearchPath};
 use crate::{LoadedPackages, PackageSource};
-
-/// The environment variable holding extra schema directories (path-list syntax).
-pub const SCHEMA_PATH_VARIABLE: &str = "PCL_SCHEMA_PATH";
 
 /// The built-in `pulumi` package, used when no `pulumi` schema is on the search path.
 const BUILTIN_PULUMI: &str = include_str!("builtin_pulumi.json");
+
+/// A package found nowhere: what was asked for, where we looked, and what would fix it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PackageNotFound {
+    pub name: String,
+    pub version: Option<String>,
+    /// Every directory searched, in order.
+    pub searched: Vec<PathBuf>,
+    /// Package names on the search path that look like the one asked for.
+    pub suggestion: Option<String>,
+    /// Our cache, where a fetched schema goes.
+    pub cache: Option<PathBuf>,
+    /// For an unversioned package: the highest installed plugin version.
+    pub plugin: Option<String>,
+    /// For a package block's package: the exact (possibly hashed) cache file name.
+    pub cache_file: Option<String>,
+}
 
 /// Why a package could not be loaded.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum LoadError {
     /// No file on the search path names the package (or not that version).
-    NotFound {
-        name: String,
-        version: Option<String>,
-        searched: Vec<PathBuf>,
-        /// Package names on the search path that look like the one asked for.
-        suggestion: Option<String>,
-    },
+    NotFound(Box<PackageNotFound>),
     /// Not a package name (`^[a-zA-Z][-a-zA-Z0-9_]*$`), so never looked up as a file.
     InvalidName {
         name: String,
@@ -50,33 +57,10 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::NotFound {
-                name,
-                version,
-                searched,
-                suggestion,
-            } => {
-                let version = version
-                    .as_ref()
-                    .map(|v| format!(" version {v}"))
-                    .unwrap_or_default();
-                write!(f, "no schema for package `{name}`{version}")?;
-                if searched.is_empty() {
-                    write!(
-                        f,
-                        "; no schema directories given (use --schema-dir DIR or set {SCHEMA_PATH_VARIABLE})"
-                    )?;
-                } else {
-                    let dirs: Vec<String> =
-                        searched.iter().map(|d| d.display().to_string()).collect();
-                    write!(
-                        f,
-                        " in {} (looked for {name}.json, {name}-VERSION.json and {name}/schema.json)",
-                        dirs.join(", ")
-                    )?;
-                }
-                if let Some(suggestion) = suggestion {
-                    write!(f, "; did you mean `{suggestion}`?")?;
+            LoadError::NotFound(_) => {
+                write!(f, "{}", self.headline())?;
+                for note in self.notes() {
+                    write!(f, "; {note}")?;
                 }
                 Ok(())
             }
@@ -96,11 +80,80 @@ impl LoadError {
     /// The diagnostic code of this failure.
     pub fn code(&self) -> Code {
         match self {
-            LoadError::NotFound { .. } => codes::PACKAGE_NOT_FOUND,
+            LoadError::NotFound(_) => codes::PACKAGE_NOT_FOUND,
             LoadError::InvalidName { .. } => codes::INVALID_PACKAGE_NAME,
             LoadError::Io { .. } => codes::SCHEMA_UNREADABLE,
             LoadError::Schema(error) => error.code,
         }
+    }
+
+    /// The first line of the message, without the notes.
+    fn headline(&self) -> String {
+        match self {
+            LoadError::NotFound(not_found) => {
+                let PackageNotFound { name, version, .. } = &**not_found;
+                let version = version
+                    .as_ref()
+                    .map(|v| format!(" version {v}"))
+                    .unwrap_or_default();
+                format!("no schema for package `{name}`{version}")
+            }
+            _ => self.to_string(),
+        }
+    }
+
+    /// What the user should know beyond the headline: for a package found nowhere, where
+    /// we looked (each directory, in order) and what fixes it.
+    pub fn notes(&self) -> Vec<String> {
+        let LoadError::NotFound(not_found) = self else {
+            return Vec::new();
+        };
+        let PackageNotFound {
+            name,
+            version,
+            searched,
+            suggestion,
+            cache,
+            plugin,
+            cache_file,
+        } = &**not_found;
+        let mut notes = Vec::new();
+        if searched.is_empty() {
+            notes.push(format!(
+                "no schema directories given (use --schema-dir DIR or set {SCHEMA_PATH_VARIABLE})"
+            ));
+        } else {
+            let dirs: Vec<String> = searched.iter().map(|d| d.display().to_string()).collect();
+            let files = match cache_file {
+                Some(file) => format!("{name}-VERSION.json, and {file} in the caches"),
+                None => format!("{name}.json, {name}-VERSION.json and {name}/schema.json"),
+            };
+            notes.push(format!(
+                "looked in, in order: {} (for {files})",
+                dirs.join(", ")
+            ));
+        }
+        if let Some(suggestion) = suggestion.as_ref().filter(|s| *s != name) {
+            notes.push(format!("did you mean `{suggestion}`?"));
+        }
+        if cache_file.is_some() {
+            notes.push(
+                "a parameterized package is never fetched (its arguments cannot be recovered from the program): run `pulumi install` in the project, which caches its schema".to_owned(),
+            );
+            return notes;
+        }
+        if let Some(plugin) = plugin {
+            notes.push(format!(
+                "the installed plugin `{name}` is version {plugin}, and no schema of it is cached"
+            ));
+        }
+        if let Some(cache) = cache {
+            notes.push(format!(
+                "fix: run again with --fetch-schemas, or run `{}`",
+                fetch_command(name, version.as_deref().or(plugin.as_deref()), cache)
+            ));
+        }
+        notes
     }
 
     /// The failure as a diagnostic: a schema problem at its place in the file, anything
@@ -108,146 +161,79 @@ impl LoadError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         let origin = match self {
             LoadError::Schema(error) => return error.to_diagnostic(),
-            LoadError::NotFound { name, .. } | LoadError::InvalidName { name } => name.clone(),
+            LoadError::NotFound(not_found) => not_found.name.clone(),
+            LoadError::InvalidName { name } => name.clone(),
             LoadError::Io { path, .. } => path.display().to_string(),
         };
         let message = match self {
             LoadError::Io { message, .. } => message.clone(),
-            _ => self.to_string(),
+            _ => self.headline(),
         };
         let anchor = Anchor::Place {
             origin,
             location: String::new(),
         };
-        Diagnostic::error(self.code(), message, anchor)
+        let mut diagnostic = Diagnostic::error(self.code(), message, anchor);
+        diagnostic.notes = self.notes();
+        diagnostic
     }
 }
 
-/// The directories searched for schemas, in order.
-#[derive(Clone, Debug, Default)]
-pub struct SearchPath {
-    dirs: Vec<PathBuf>,
+/// A note that package `name`'s schema is not of the version Pulumi would use (`note` is
+/// [`crate::Candidate::note`]), placed at the package.
+pub fn version_note(name: &str, note: &str) -> Diagnostic {
+    let anchor = Anchor::Place {
+        origin: name.to_owned(),
+        location: String::new(),
+    };
+    let mut diagnostic = Diagnostic::warning(
+        codes::SCHEMA_VERSION_SUBSTITUTED,
+        format!("package `{name}`: {note}"),
+        anchor,
+    );
+    diagnostic.severity = pcl_diagnostics::Severity::Note;
+    diagnostic.notes.push(
+        "fetch the plugin's version with --fetch-schemas, or name a version in a `package` block or the resources' `options { version = ... }`".to_owned(),
+    );
+    diagnostic
 }
 
-/// A schema file found on the search path.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Candidate {
-    pub path: PathBuf,
-    /// The version its file name states, if any.
-    pub version: Option<Version>,
+/// The shell command that writes `name`'s schema (at `version`) into our cache the way
+/// `--fetch-schemas` does: through a temporary file and a rename.
+pub fn fetch_command(name: &str, version: Option<&str>, cache: &Path) -> String {
+    let (spec, file) = match version {
+        Some(version) => {
+            let version = version.trim_start_matches('v');
+            (
+                format!("{name}@{version}"),
+                format!("{name}-{version}.json"),
+            )
+        }
+        None => (name.to_owned(), format!("{name}.json")),
+    };
+    let target = cache.join(file);
+    let target = shell_quote(&target.display().to_string());
+    let tmp = format!("{}.tmp", target.trim_end_matches('\''));
+    let tmp = if target.ends_with('\'') {
+        format!("{tmp}'")
+    } else {
+        tmp
+    };
+    let mkdir = if cache.is_dir() {
+        String::new()
+    } else {
+        format!("mkdir -p {} && ", shell_quote(&cache.display().to_string()))
+    };
+    format!("{mkdir}pulumi package get-schema {spec} > {tmp} && mv {tmp} {target}")
 }
 
-impl SearchPath {
-    /// Exactly these directories.
-    pub fn new(dirs: Vec<PathBuf>) -> SearchPath {
-        SearchPath { dirs }
-    }
-
-    /// `dirs` (from `--schema-dir`), then the directories in `PCL_SCHEMA_PATH`.
-    pub fn from_args_and_env(dirs: Vec<PathBuf>) -> SearchPath {
-        let mut search = SearchPath { dirs };
-        if let Some(value) = std::env::var_os(SCHEMA_PATH_VARIABLE) {
-            search
-                .dirs
-                .extend(std::env::split_paths(&value).filter(|d| !d.as_os_str().is_empty()));
-        }
-        search
-    }
-
-    pub fn dirs(&self) -> &[PathBuf] {
-        &self.dirs
-    }
-
-    /// Every file on the search path that may hold package `name`.
-    pub fn candidates(&self, name: &str) -> Vec<Candidate> {
-        let mut found = Vec::new();
-        for dir in &self.dirs {
-            for path in [
-                dir.join(format!("{name}.json")),
-                dir.join(name).join("schema.json"),
-            ] {
-                if path.is_file() {
-                    found.push(Candidate {
-                        path,
-                        version: None,
-                    });
-                }
-            }
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            let prefix = format!("{name}-");
-            let mut versioned: Vec<Candidate> = entries
-                .filter_map(Result::ok)
-                .filter_map(|entry| {
-                    let file_name = entry.file_name().into_string().ok()?;
-                    let version = file_name.strip_prefix(&prefix)?.strip_suffix(".json")?;
-                    let version = Version::parse(version.trim_start_matches('v')).ok()?;
-                    Some(Candidate {
-                        path: entry.path(),
-                        version: Some(version),
-                    })
-                })
-                .collect();
-            versioned.sort_by(|a, b| a.path.cmp(&b.path));
-            found.extend(versioned);
-        }
-        found
-    }
-
-    /// The file to load for `name`: the one of the requested version (a file without a
-    /// version in its name is the fallback), else the highest version, else the first
-    /// unversioned file in search order.
-    pub fn find(&self, name: &str, version: Option<&str>) -> Result<Candidate, LoadError> {
-        if !is_package_name(name) {
-            return Err(LoadError::InvalidName {
-                name: name.to_owned(),
-            });
-        }
-        let candidates = self.candidates(name);
-        let wanted = version.and_then(|v| Version::parse(v.trim_start_matches('v')).ok());
-        let chosen = match &wanted {
-            Some(wanted) => candidates
-                .iter()
-                .find(|c| c.version.as_ref() == Some(wanted))
-                .or_else(|| candidates.iter().find(|c| c.version.is_none())),
-            None => candidates
-                .iter()
-                .filter(|c| c.version.is_some())
-                .max_by(|a, b| a.version.cmp(&b.version))
-                .or_else(|| candidates.first()),
-        };
-        chosen.cloned().ok_or_else(|| LoadError::NotFound {
-            name: name.to_owned(),
-            version: version.map(str::to_owned),
-            searched: self.dirs.clone(),
-            suggestion: self.closest_package(name),
-        })
-    }
-
-    /// The package name on the search path closest to `name`.
-    fn closest_package(&self, name: &str) -> Option<String> {
-        let mut names: Vec<String> = Vec::new();
-        for dir in &self.dirs {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            for entry in entries.filter_map(Result::ok) {
-                let Ok(file_name) = entry.file_name().into_string() else {
-                    continue;
-                };
-                let stem = file_name.strip_suffix(".json").unwrap_or(&file_name);
-                // `name-1.2.3` → `name`.
-                let package = match stem.find(|c: char| c.is_ascii_digit()) {
-                    Some(at) if at > 0 && stem[..at].ends_with(['-', 'v']) => {
-                        stem[..at].trim_end_matches('v').trim_end_matches('-')
-                    }
-                    _ => stem,
-                };
-                names.push(package.to_owned());
-            }
-        }
-        pcl_types::closest_name(name, names.iter().map(String::as_str)).map(str::to_owned)
+/// `s` as one shell word: as is when it holds only safe characters, else single-quoted.
+fn shell_quote(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+@%=:,".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
@@ -261,6 +247,20 @@ pub struct ReadSchema {
     text: Arc<str>,
     /// The file it was read from, when it came from disk (to read it again after a change).
     path: Option<PathBuf>,
+    /// Something to tell the user about the choice of file (see [`crate::Candidate::note`]).
+    note: Option<String>,
+}
+
+impl ReadSchema {
+    /// What the user should know about how this schema was chosen, if anything.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    /// The file, as messages name it.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
 }
 
 /// Reads schema files and registers them as inputs, in two steps so that an editor can
@@ -273,6 +273,8 @@ pub struct SchemaLoader {
     loaded: BTreeMap<SmolStr, PackageSource>,
     /// The loaded schemas that were read from files, with their paths.
     on_disk: Vec<(PackageSource, PathBuf)>,
+    /// Notes about the choice of files applied since the last [`SchemaLoader::take_notes`].
+    notes: Vec<Diagnostic>,
 }
 
 impl SchemaLoader {
@@ -281,6 +283,7 @@ impl SchemaLoader {
             search,
             loaded: BTreeMap::new(),
             on_disk: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -335,6 +338,7 @@ impl SchemaLoader {
             text,
         )?;
         res[0].path = Some(candidate.path);
+        res[0].note = candidate.note;
         Ok(res)
     }
 
@@ -364,6 +368,7 @@ impl SchemaLoader {
             file,
             text,
             path: None,
+            note: None,
         }];
         let mut pending = index.referenced_packages;
         let mut seen: Vec<SmolStr> = res[0].keys.clone();
@@ -391,6 +396,7 @@ impl SchemaLoader {
                     file,
                     text,
                     path: Some(candidate.path),
+                    note: None,
                 });
             }
         }
@@ -406,6 +412,9 @@ impl SchemaLoader {
     ) -> Vec<PackageSource> {
         let mut sources = Vec::with_capacity(schemas.len());
         for schema in schemas {
+            if let (Some(note), Some(name)) = (&schema.note, schema.keys.first()) {
+                self.notes.push(version_note(name, note));
+            }
             let source = PackageSource::builder(schema.file, schema.text)
                 .durability(Durability::HIGH)
                 .new(db);
@@ -436,6 +445,12 @@ impl SchemaLoader {
 }
 
 impl SchemaLoader {
+    /// What the user should know about the schemas applied since the last call (a
+    /// version other than the installed plugin's), as notes placed at their packages.
+    pub fn take_notes(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.notes)
+    }
+
     /// Reads again every loaded schema that came from a file and sets the text of those
     /// that changed (an editor saw the file change on disk). A file that cannot be read any
     /// more becomes empty text, so uses of its package report that it failed to load.
@@ -454,13 +469,6 @@ impl SchemaLoader {
         }
         changed
     }
-}
-
-/// Pulumi's package-name pattern, `^[a-zA-Z][-a-zA-Z0-9_]*$`.
-fn is_package_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 fn display_path(path: &Path) -> SmolStr {

@@ -61,3 +61,17 @@ pub fn package_key(name: &str, version: Option<&str>) -> SmolStr {
         None => SmolStr::new(name),
     }
 }
+
+/// Why each package the host looked for was found nowhere: the notes of its
+/// [`crate::LoadError`] (where we looked, what fixes it), by package name. Set by the
+/// host after loading; read by the checker for its "no schema found" errors.
+#[salsa::input(singleton, debug)]
+pub struct MissingPackages {
+    #[returns(ref)]
+    pub notes: Arc<BTreeMap<SmolStr, Arc<[String]>>>,
+}
+
+/// The notes explaining why package `name` was found nowhere, when the host looked for it.
+pub fn missing_package_notes(db: &dyn salsa::Database, name: &str) -> Option<Arc<[String]>> {
+    MissingPackages::try_get(db)?.notes(db).get(name).cloned()
+}

@@ -606,7 +606,7 @@ fn schema_function<'db>(
                 format!("no schema found for package '{package}'"),
             )
             .notes
-            .push(get_schema_note(package));
+            .push(get_schema_note(db, package));
         return None;
     };
     let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {

@@ -233,7 +233,10 @@ fn collect_packages(
         && let Some(block) = ast::Block::cast(syntax.clone())
         && let Some(name) = package_block_name(&block)
     {
-        packages.push((SmolStr::new(name), None));
+        packages.push((
+            SmolStr::new(name),
+            package_block_version(&block).map(SmolStr::new),
+        ));
     }
 }
 
@@ -309,6 +312,28 @@ pub(crate) fn package_block_name(block: &ast::Block) -> Option<String> {
     parameterized
         .or_else(|| literal(&body, "baseProviderName"))
         .or_else(|| block.labels().next().and_then(|l| l.value()))
+}
+
+/// The version of the package a `package` block describes: its parameterization's, else
+/// its base provider's.
+fn package_block_version(block: &ast::Block) -> Option<String> {
+    let body = block.body()?;
+    let literal = |body: &ast::Body, name: &str| {
+        let attr = body
+            .attributes()
+            .find(|a| a.name().is_some_and(|n| n.text() == name))?;
+        match attr.value()? {
+            ast::Expr::Template(template) => template.literal_value(),
+            _ => None,
+        }
+    };
+    match (body.blocks()).find(|b| {
+        b.type_name()
+            .is_some_and(|t| t.text() == "parameterization")
+    }) {
+        Some(parameterization) => literal(&parameterization.body()?, "version"),
+        None => literal(&body, "baseProviderVersion"),
+    }
 }
 
 /// A declaration's syntax: its green subtree (offset-free) and where it starts.

@@ -152,7 +152,7 @@ fn resolve_resource<'db>(
             infer,
             codes::UNKNOWN_PACKAGE,
             format!("no schema found for package '{package}'"),
-            Some(get_schema_note(package)),
+            Some(get_schema_note(db, package)),
         );
     };
     let resolved = resolve_token(db, source, token);
@@ -201,8 +201,12 @@ fn resolve_resource<'db>(
     }
 }
 
-/// How to get a package's schema, for messages about missing ones.
-pub(crate) fn get_schema_note(package: &str) -> String {
+/// How to get a package's schema, for messages about missing ones: where the host looked
+/// and what fixes it, when it looked.
+pub(crate) fn get_schema_note(db: &dyn salsa::Database, package: &str) -> String {
+    if let Some(notes) = pcl_schema::missing_package_notes(db, package) {
+        return notes.join("\n");
+    }
     format!(
         "get it with `pulumi package get-schema {package} > DIR/{package}.json`, then pass `--schema-dir DIR` or set PCL_SCHEMA_PATH"
     )

@@ -1,5 +1,6 @@
 # Another file describing the same package differently.
 package {
-  baseProviderName    = "tok"
-  baseProviderVersion = "1.2.4"
+  baseProviderName        = "tok"
+  baseProviderVersion     = "1.2.3"
+  baseProviderDownloadUrl = "https://example.com/tok"
 }
