@@ -9,6 +9,7 @@ use std::time::Instant;
 use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
 
+use crate::fetching::FetchArgs;
 use crate::leniency::LeniencyArgs;
 use crate::programs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals, plural};
@@ -43,6 +44,8 @@ pub(crate) struct CheckArgs {
     schema_dir: Vec<PathBuf>,
     #[command(flatten)]
     leniency: LeniencyArgs,
+    #[command(flatten)]
+    fetch: FetchArgs,
     /// Count warnings as errors for the exit code.
     #[arg(long)]
     deny_warnings: bool,
@@ -65,6 +68,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
+    host.set_fetching(args.fetch.fetching());
     let (loaded, read_errors) = programs::load(&mut host, requests);
     io_errors.extend(read_errors);
     for error in &io_errors {

@@ -9,6 +9,7 @@
 
 mod check_cmd;
 mod explain_cmd;
+mod fetching;
 mod fmt_cmd;
 mod inputs;
 mod leniency;

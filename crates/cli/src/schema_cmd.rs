@@ -14,7 +14,9 @@ use std::time::Instant;
 
 use pcl_diagnostics::{Anchor, Diagnostic, codes};
 use pcl_ide::RootDatabase;
-use pcl_schema::{LoadError, PackageSource, SchemaLoader, SearchPath};
+use pcl_schema::{FetchRequest, LoadError, PackageSource, SchemaLoader, SearchPath};
+
+use crate::fetching::{FetchArgs, fetch_for_schema_command};
 use smol_str::SmolStr;
 
 use crate::inputs::{Input, STDIN_NAME};
@@ -60,6 +62,8 @@ pub(crate) struct SchemaArgs {
     /// Do not print the summary line of `--check`.
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    fetch: FetchArgs,
 }
 
 pub(crate) fn run(args: SchemaArgs, color: ColorWhen) -> ExitCode {
@@ -90,6 +94,7 @@ pub(crate) fn run(args: SchemaArgs, color: ColorWhen) -> ExitCode {
     let mut db = RootDatabase::default();
     let mut loader = SchemaLoader::new(SearchPath::from_args_and_env(args.schema_dir.clone()));
     let target = args.target.as_str();
+    let mut fetch_messages = Vec::new();
     let is_file = target == "-" || target.ends_with(".json") || Path::new(target).is_file();
     let (loaded, token) = if is_file {
         (load_file(&mut db, &mut loader, target), args.token.clone())
@@ -102,15 +107,29 @@ pub(crate) fn run(args: SchemaArgs, color: ColorWhen) -> ExitCode {
             let message = pcl_schema::decompose(target).err().unwrap_or_default();
             return usage_error(&message);
         };
-        let loaded = loader.load(&mut db, package, version_of(package));
+        let loaded = load_or_fetch(
+            &mut db,
+            &mut loader,
+            (package, version_of(package)),
+            args.fetch,
+            &mut fetch_messages,
+        );
         (loaded, Some(target.to_owned()))
     } else {
         let (name, version) = match target.split_once('@') {
             Some((name, version)) => (name, Some(version)),
             None => (target, version_of(target)),
         };
-        (loader.load(&mut db, name, version), None)
+        let loaded = load_or_fetch(
+            &mut db,
+            &mut loader,
+            (name, version),
+            args.fetch,
+            &mut fetch_messages,
+        );
+        (loaded, None)
     };
+    reporter.places(&fetch_messages);
     reporter.places(&loader.take_notes());
     let source = match loaded {
         Ok(source) => source,
@@ -264,5 +283,31 @@ fn load_failure_code(error: &LoadError) -> ExitCode {
     match error {
         LoadError::NotFound(_) | LoadError::Schema(_) => ExitCode::from(1),
         LoadError::InvalidName { .. } | LoadError::Io { .. } => ExitCode::from(2),
+    }
+}
+
+/// Load package `name` (at `version`), fetching it with `--fetch-schemas` when no source
+/// has it; a failed fetch is one diagnostic in `messages`.
+fn load_or_fetch(
+    db: &mut RootDatabase,
+    loader: &mut SchemaLoader,
+    (name, version): (&str, Option<&str>),
+    fetch: FetchArgs,
+    messages: &mut Vec<pcl_diagnostics::Diagnostic>,
+) -> Result<PackageSource, LoadError> {
+    match loader.load(db, name, version) {
+        Err(LoadError::NotFound(not_found)) if fetch.enabled() => {
+            let Some((request, cache)) = FetchRequest::for_missing(name, &not_found) else {
+                return Err(LoadError::NotFound(not_found));
+            };
+            match fetch_for_schema_command(&request, &cache) {
+                Ok(path) => loader.load_file(db, &path),
+                Err(error) => {
+                    messages.push(error.to_diagnostic(&request));
+                    Err(LoadError::NotFound(not_found))
+                }
+            }
+        }
+        other => other,
     }
 }

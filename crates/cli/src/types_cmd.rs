@@ -8,6 +8,7 @@ use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
 use serde::Serialize;
 
+use crate::fetching::FetchArgs;
 use crate::leniency::LeniencyArgs;
 use crate::print_out;
 use crate::programs;
@@ -36,6 +37,8 @@ pub(crate) struct TypesArgs {
     schema_dir: Vec<PathBuf>,
     #[command(flatten)]
     leniency: LeniencyArgs,
+    #[command(flatten)]
+    fetch: FetchArgs,
     /// `human` (one line per declaration) or `json` (one document:
     /// `{"declarations": [{"file", "kind", "name", "type"}]}`).
     #[arg(long, value_enum, default_value_t = Format::Human, value_name = "FORMAT")]
@@ -69,6 +72,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
+    host.set_fetching(args.fetch.fetching());
     let (loaded, read_errors) = programs::load(&mut host, requests);
     errors.extend(read_errors);
     for error in &errors {

@@ -68,6 +68,10 @@ codes! {
     UNKNOWN_SCHEMA_TOKEN = 2010 "unknown-schema-token";
     /// An unversioned package checked against a cached schema of another version than its installed plugin's.
     SCHEMA_VERSION_SUBSTITUTED = 2011 "schema-version-substituted";
+    /// `--fetch-schemas` ran `pulumi package get-schema`, and it failed.
+    SCHEMA_FETCH_FAILED = 2012 "schema-fetch-failed";
+    /// `--fetch-schemas` was asked for, and the `pulumi` CLI is not on PATH.
+    PULUMI_CLI_MISSING = 2013 "pulumi-cli-missing";
 
     // Types: type strings and traversal (`pcl-types`).
     /// A type string that does not parse.

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pcl_schema::{SchemaLoader, SearchPath};
+use pcl_diagnostics::codes;
+use pcl_schema::{FetchError, FetchRequest, SchemaLoader, SearchPath};
 use pcl_sema::{
     CheckOptions, File, Leniency, Program, ReparseBase, Workspace, join_dir, required_packages,
 };
@@ -32,6 +33,30 @@ pub struct AnalysisHost {
     requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
     /// Why each package found nowhere was not found (the `MissingPackages` input's value).
     missing: BTreeMap<SmolStr, Arc<[String]>>,
+    /// `--fetch-schemas`: how to fetch what is found nowhere; `None` never fetches.
+    fetching: Option<Fetching>,
+    /// What fetching tried (`NAME@VERSION`), so each is fetched at most once.
+    fetched: BTreeSet<String>,
+    /// What fetching had to tell the user, for `take_schema_messages`.
+    fetch_messages: Vec<pcl_diagnostics::Diagnostic>,
+}
+
+/// How the host fetches schemas no source has (`--fetch-schemas`, the server's
+/// `fetchSchemas`): with the `pulumi` CLI, at most `time_limit` each, telling `observer`
+/// when each fetch starts and ends (the CLI's progress line).
+pub struct Fetching {
+    pub time_limit: std::time::Duration,
+    pub observer: Box<dyn FnMut(FetchEvent<'_>) + Send>,
+}
+
+/// A fetch starting or finished.
+pub enum FetchEvent<'a> {
+    Started(&'a FetchRequest),
+    Finished {
+        request: &'a FetchRequest,
+        elapsed: std::time::Duration,
+        result: Result<&'a Path, &'a FetchError>,
+    },
 }
 
 impl AnalysisHost {
@@ -68,6 +93,58 @@ impl AnalysisHost {
             edited: FxHashSet::default(),
             requested_packages: BTreeSet::new(),
             missing: BTreeMap::new(),
+            fetching: None,
+            fetched: BTreeSet::new(),
+            fetch_messages: Vec::new(),
+        }
+    }
+
+    /// Fetch the schemas no source has with the `pulumi` CLI from now on (`None`: never).
+    pub fn set_fetching(&mut self, fetching: Option<Fetching>) {
+        self.fetching = fetching;
+    }
+
+    /// Try to fetch a package found nowhere; its schema when that worked. Never for a
+    /// parameterized package (its arguments cannot be recovered from the program), and at
+    /// most once per `NAME@VERSION`.
+    fn fetch(
+        &mut self,
+        name: &str,
+        not_found: &pcl_schema::PackageNotFound,
+    ) -> Option<Vec<pcl_schema::ReadSchema>> {
+        let fetching = self.fetching.as_mut()?;
+        let (request, cache) = FetchRequest::for_missing(name, not_found)?;
+        // Without the `pulumi` CLI there is nothing to run for the other packages either.
+        let no_cli = (self.fetch_messages.iter()).any(|d| d.code == codes::PULUMI_CLI_MISSING);
+        if no_cli || !self.fetched.insert(request.spec()) {
+            return None;
+        }
+        if pcl_schema::pulumi_on_path().is_none() {
+            self.fetch_messages
+                .push(FetchError::NoCli.to_diagnostic(&request));
+            return None;
+        }
+        (fetching.observer)(FetchEvent::Started(&request));
+        let start = std::time::Instant::now();
+        let result = pcl_schema::fetch_schema(&request, &cache, fetching.time_limit);
+        (fetching.observer)(FetchEvent::Finished {
+            request: &request,
+            elapsed: start.elapsed(),
+            result: result.as_deref(),
+        });
+        match result {
+            Ok(path) => match self.loader.read_file(&path) {
+                Ok(read) => Some(read),
+                Err(error) => {
+                    self.fetch_messages.push(error.to_diagnostic());
+                    None
+                }
+            },
+            Err(error) => {
+                let diagnostic = error.to_diagnostic(&request);
+                self.fetch_messages.push(diagnostic);
+                None
+            }
         }
     }
 
@@ -273,8 +350,23 @@ impl AnalysisHost {
                             self.missing.remove(&name);
                             changed = true;
                         }
-                        Err(error @ pcl_schema::LoadError::NotFound(_)) => {
-                            self.missing.insert(name.clone(), error.notes().into());
+                        Err(pcl_schema::LoadError::NotFound(not_found)) => {
+                            if let Some(read) = self.fetch(&name, &not_found) {
+                                self.loader.apply(&mut self.db, read);
+                                self.missing.remove(&name);
+                                changed = true;
+                                continue;
+                            }
+                            let error = pcl_schema::LoadError::NotFound(not_found);
+                            let mut notes = error.notes();
+                            if self.fetching.is_some() {
+                                // The flag was given: only the command is left to suggest.
+                                for note in &mut notes {
+                                    *note = note
+                                        .replace("run again with --fetch-schemas, or run", "run");
+                                }
+                            }
+                            self.missing.insert(name.clone(), notes.into());
                         }
                         Err(_) => {}
                     }
@@ -326,7 +418,9 @@ impl AnalysisHost {
     /// another version than the installed plugin's used), as diagnostics placed at the
     /// package.
     pub fn take_schema_messages(&mut self) -> Vec<pcl_diagnostics::Diagnostic> {
-        self.loader.take_notes()
+        let mut messages = std::mem::take(&mut self.fetch_messages);
+        messages.extend(self.loader.take_notes());
+        messages
     }
 
     fn component_dirs(&self, program: Program) -> Vec<SmolStr> {

@@ -24,11 +24,12 @@ use pcl_types::{Name, NamedObject, Ty};
 
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
 pub use formatting::FormatEdit;
-pub use host::{AnalysisHost, ProgramId, normalise_dir};
+pub use host::{AnalysisHost, FetchEvent, Fetching, ProgramId, normalise_dir};
 pub use navigation::{
     CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
     Reference, SignatureHelp, TokenClass,
 };
+pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 
 /// The database every pcl front end drives.

@@ -18,6 +18,7 @@
 
 mod describe;
 mod error;
+mod fetch;
 mod index;
 mod item;
 mod loader;
@@ -40,6 +41,7 @@ pub use describe::{
     package_listing, suggest_tokens,
 };
 pub use error::SchemaError;
+pub use fetch::{FetchError, FetchRequest, fetch_schema, pulumi_on_path};
 pub use index::{PackageIndex, Section, Span, package_index};
 pub use item::SchemaItem;
 pub use loader::{
