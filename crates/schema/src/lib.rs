@@ -48,8 +48,9 @@ pub use loader::{
     LoadError, PackageNotFound, ReadSchema, SchemaLoader, fetch_command, version_note,
 };
 pub use lower::{
-    ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
-    TypeDefinition, function_types, named_object, resource_types, type_definition,
+    ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, MissingPackageRef,
+    Property, ResourceTypes, TypeDefinition, function_types, named_object, resource_types,
+    type_definition,
 };
 pub use search::{
     CACHE_HOME_VARIABLE, Candidate, PULUMI_HOME_VARIABLE, Parameterization, SCHEMA_PATH_VARIABLE,

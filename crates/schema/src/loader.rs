@@ -249,6 +249,9 @@ pub struct ReadSchema {
     path: Option<PathBuf>,
     /// Something to tell the user about the choice of file (see [`crate::Candidate::note`]).
     note: Option<String>,
+    /// A referenced package read at another version than the reference names: what to
+    /// warn about (both versions).
+    substituted: Option<String>,
 }
 
 impl ReadSchema {
@@ -369,19 +372,41 @@ impl SchemaLoader {
             text,
             path: None,
             note: None,
+            substituted: None,
         }];
-        let mut pending = index.referenced_packages;
+        let referrer = res[0].file.clone();
+        let mut pending: Vec<(SmolStr, Option<SmolStr>, SmolStr)> = (index.referenced_packages)
+            .into_iter()
+            .map(|(package, version)| (package, version, referrer.clone()))
+            .collect();
         let mut seen: Vec<SmolStr> = res[0].keys.clone();
-        while let Some((package, version)) = pending.pop() {
+        while let Some((package, version, referrer)) = pending.pop() {
             let key = crate::package_key(&package, version.as_deref());
             if self.loaded.contains_key(&key) || seen.contains(&key) {
                 continue;
             }
             seen.push(key.clone());
-            // Best effort: a package that is not on the search path leaves its types
-            // known by name only.
-            let Ok(candidate) = self.search.find(&package, version.as_deref()) else {
-                continue;
+            // The version the reference names; else the program's own version of the
+            // package (lowering falls back to it), else the highest on any source, with a
+            // warning naming both. A package no source has leaves its types `dynamic`.
+            let mut substituted = None;
+            let candidate = match self.search.find(&package, version.as_deref()) {
+                Ok(candidate) => candidate,
+                Err(_) if self.loaded.contains_key(package.as_str()) => continue,
+                Err(_) => match (version.as_deref(), self.search.find(&package, None)) {
+                    (Some(wanted), Ok(candidate)) => {
+                        let found = (candidate.version.as_ref())
+                            .map_or("an unversioned schema".to_owned(), |v| {
+                                format!("version {v}")
+                            });
+                        substituted = Some(format!(
+                            "{referrer} refers to types of `{package}` {wanted}, which no source has; they are read from {found} ({})",
+                            candidate.path.display()
+                        ));
+                        candidate
+                    }
+                    _ => continue,
+                },
             };
             let Ok(text) = read_text(&candidate.path) else {
                 continue;
@@ -390,13 +415,19 @@ impl SchemaLoader {
             if let Ok(index) = index_text(&file, &text) {
                 let mut keys = vec![key, index.key()];
                 keys.dedup();
-                pending.extend(index.referenced_packages);
+                let referrer = file.clone();
+                pending.extend(
+                    (index.referenced_packages)
+                        .into_iter()
+                        .map(|(p, v)| (p, v, referrer.clone())),
+                );
                 res.push(ReadSchema {
                     keys,
                     file,
                     text,
                     path: Some(candidate.path),
                     note: None,
+                    substituted,
                 });
             }
         }
@@ -414,6 +445,19 @@ impl SchemaLoader {
         for schema in schemas {
             if let (Some(note), Some(name)) = (&schema.note, schema.keys.first()) {
                 self.notes.push(version_note(name, note));
+            }
+            if let Some(warning) = &schema.substituted {
+                let anchor = Anchor::Place {
+                    origin: schema.file.to_string(),
+                    location: String::new(),
+                };
+                let mut diagnostic =
+                    Diagnostic::warning(codes::SCHEMA_VERSION_SUBSTITUTED, warning.clone(), anchor);
+                diagnostic.notes.push(
+                    "put the schema of the version it names on the search path to check against it"
+                        .to_owned(),
+                );
+                self.notes.push(diagnostic);
             }
             let source = PackageSource::builder(schema.file, schema.text)
                 .durability(Durability::HIGH)

@@ -37,6 +37,21 @@ pub struct Property<'db> {
     /// For a `oneOf` with a discriminator: the property that names the member, and
     /// each value with the member type it selects.
     pub discriminator: Option<Discriminated<'db>>,
+    /// A type of another package that no source has, which this property's type uses
+    /// (lowered as `dynamic`): a value given for it cannot be checked.
+    pub missing_package: Option<MissingPackageRef>,
+}
+
+/// A `$ref` to another package's type (`/aws/v5.4.0/schema.json#/types/...`) whose
+/// package no source has, at any version.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct MissingPackageRef {
+    pub package: SmolStr,
+    /// The version the reference names (`v5.4.0`), if any.
+    pub version: Option<SmolStr>,
+    /// The schema file and the JSON pointer of the reference.
+    pub file: SmolStr,
+    pub pointer: String,
 }
 
 /// How a discriminated union picks its member.
@@ -229,6 +244,7 @@ pub fn resource_types<'db>(
                 ty,
                 required: true,
                 discriminator: None,
+                missing_package: None,
             });
         }
     }
@@ -435,6 +451,8 @@ struct Lowerer<'db> {
     db: &'db dyn pcl_types::Db,
     source: PackageSource,
     errors: Vec<SchemaError>,
+    /// References to packages no source has, in lowering order.
+    missing_refs: Vec<MissingPackageRef>,
 }
 
 impl<'db> Lowerer<'db> {
@@ -443,6 +461,7 @@ impl<'db> Lowerer<'db> {
             db,
             source,
             errors: Vec::new(),
+            missing_refs: Vec::new(),
         }
     }
 
@@ -483,6 +502,7 @@ impl<'db> Lowerer<'db> {
         let mut lowered = Vec::with_capacity(properties.len());
         for (name, spec) in properties {
             let is_required = required.contains(name);
+            let missing_before = self.missing_refs.len();
             let property = path.within([name], |path| {
                 let mut ty = self.ty(spec, shape, path);
                 if !is_required {
@@ -501,8 +521,11 @@ impl<'db> Lowerer<'db> {
                     ty,
                     required: is_required,
                     discriminator: self.discriminated(spec, shape, path),
+                    missing_package: None,
                 }
             });
+            let mut property = property;
+            property.missing_package = self.missing_refs.get(missing_before).cloned();
             lowered.push(property);
         }
         lowered
@@ -667,8 +690,22 @@ impl<'db> Lowerer<'db> {
                 .or_else(|| package_named(db, package))
         };
         let Some(source) = source else {
-            // The other package is not loaded: the type is known by name only.
-            return Ty::opaque(db, &token);
+            // No source has the other package at any version: its types are `dynamic`,
+            // and a value given for them is reported where it is used.
+            let mut parts = document.trim_start_matches('/').split('/');
+            let package = SmolStr::new(parts.next().unwrap_or_default());
+            let version = parts
+                .next()
+                .filter(|v| v.starts_with('v'))
+                .map(SmolStr::new);
+            let pointer = path.within(["$ref"], |path| pointer(&path.0));
+            self.missing_refs.push(MissingPackageRef {
+                package,
+                version,
+                file: self.source.file(db).clone(),
+                pointer,
+            });
+            return Ty::dynamic(db);
         };
         let section = fragment
             .trim_start_matches('/')

@@ -757,6 +757,20 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     // The output form takes the arguments whole as an output too (`secret({..})`).
     let expected = input_type(db, expected);
     infer.check_value(args_arg, expected, &format!("the arguments of '{token}'"));
+    if let Expr::Object(items) = infer.body.expr(args_arg) {
+        for &(key, value) in items.iter() {
+            let Expr::String(key) = infer.body.expr(key) else {
+                continue;
+            };
+            let reference = (function.input_shape_inputs.iter())
+                .find(|p| *p.name == **key)
+                .and_then(|p| p.missing_package.clone());
+            if let Some(reference) = reference {
+                let skip = infer.leniency.skip_invoke_typecheck;
+                crate::resources::missing_package_type(infer, value, &reference, skip);
+            }
+        }
+    }
     // The output form, as `pulumi-language-pcl` binds (`PreferOutputVersionedInvokes`),
     // whenever the function has a return type; without one there is no output form.
     if function.has_result {

@@ -23,6 +23,8 @@ struct Input<'db> {
     ty: Ty<'db>,
     required: bool,
     discriminator: Option<pcl_schema::Discriminated<'db>>,
+    /// A type of a package no source has, which the input's type uses.
+    missing_package: Option<pcl_schema::MissingPackageRef>,
 }
 
 /// Check a `resource` or `read` block; the declaration's type.
@@ -50,6 +52,7 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
                     ty: input_type(db, Ty::string(db)),
                     required: true,
                     discriminator: None,
+                    missing_package: None,
                 }];
                 inputs.extend(
                     types
@@ -96,6 +99,7 @@ fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &Property<'db>) -> In
         ty: property.ty,
         required: property.required,
         discriminator: property.discriminator.clone(),
+        missing_package: property.missing_package.clone(),
     };
     let is_const = |t: Ty<'db>| match t.kind(db) {
         TyKind::Const(..) => true,
@@ -267,6 +271,10 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
         let Some(inputs) = inputs else { continue };
         match inputs.iter().find(|i| *i.name == *data.name) {
             Some(input) => {
+                if let Some(reference) = &input.missing_package {
+                    let skip = infer.leniency.skip_resource_typecheck;
+                    missing_package_type(infer, data.value, reference, skip);
+                }
                 let expected = narrow_discriminated(infer, input, data.value);
                 infer.check_value(data.value, expected, &format!("input '{}'", data.name));
             }
@@ -310,6 +318,39 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
             replacement,
         });
     }
+}
+
+/// A value given for a type of a package no source has (a schema's `$ref` to
+/// `/aws/v5.4.0/schema.json#/types/...`): it cannot be checked. Reported as the package's
+/// missing schema (one per package per file, `PCL4009`), with the reference as a note;
+/// the type is `dynamic`, so nothing follows from it.
+pub(crate) fn missing_package_type(
+    infer: &mut Infer<'_>,
+    value: ExprId,
+    reference: &pcl_schema::MissingPackageRef,
+    skip: bool,
+) {
+    let (code, severity) = match skip {
+        true => (codes::TYPECHECK_SKIPPED, Severity::Warning),
+        false => (codes::UNKNOWN_PACKAGE, Severity::Error),
+    };
+    let package = &reference.package;
+    let version = reference
+        .version
+        .as_deref()
+        .map_or(String::new(), |v| format!(" {v}"));
+    let how = get_schema_note(infer.db, package);
+    let diagnostic = infer.push(
+        code,
+        severity,
+        Site::Expr(value),
+        format!("no schema found for package '{package}'"),
+    );
+    diagnostic.notes.push(format!(
+        "this value's type is one of `{package}`{version}'s, named in {} at {}; it is not checked",
+        reference.file, reference.pointer
+    ));
+    diagnostic.notes.push(how);
 }
 
 /// A value of type `ty` to start from where one is required: empty for strings and
@@ -848,6 +889,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
                     ty: input_type(db, result.value_ty),
                     required: result.required,
                     discriminator: None,
+                    missing_package: None,
                 });
             }
             for (name, &output) in &scope.outputs {
