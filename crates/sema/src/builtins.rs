@@ -324,7 +324,11 @@ fn arity(
     };
     let message = format!(
         "`{name}` takes {expected} argument{}, not {count}",
-        if max == 1 && min == 1 { "" } else { "s" }
+        if min == 1 && (max == 1 || max == usize::MAX) {
+            ""
+        } else {
+            "s"
+        }
     );
     infer.report(codes::WRONG_ARGUMENT_COUNT, Site::Expr(id), message);
     false
@@ -341,6 +345,18 @@ fn output_if_eventual<'db>(db: &'db dyn pcl_types::Db, result: Ty<'db>, ty: Ty<'
         Ty::output(db, result)
     } else {
         result
+    }
+}
+
+/// Whether `arg` names a config (whose `dynamic` type is a declared `any`, not a gap in
+/// what we know).
+fn first_is_config(infer: &Infer<'_>, arg: ExprId) -> bool {
+    match infer.body.expr(arg) {
+        Expr::Name(name) => matches!(
+            infer.bindings_of(name),
+            Some(Resolution::Decl(decl)) if decl.kind(infer.db) == crate::items::DeclKind::Config
+        ),
+        _ => false,
     }
 }
 
@@ -369,8 +385,11 @@ fn generic<'db>(
                     TyKind::List(e) => *e,
                     TyKind::Tuple(elements) => unify_types(db, elements.iter().copied()).1,
                     // Go's `SkipRangeTypechecking` drops this error.
-                    _ if infer.leniency.skip_range_typecheck => infer.dynamic(),
-                    TyKind::Dynamic => infer.dynamic(),
+                    // Go's `SkipRangeTypechecking` drops this error; strict, even a
+                    // `dynamic` value is one (as Go: `config x "any"`), unless it comes
+                    // from a resource whose schema is missing (already reported).
+                    _ if infer.leniency.skip_range_typecheck || infer.lenient => infer.dynamic(),
+                    TyKind::Dynamic if !first_is_config(infer, first_arg) => infer.dynamic(),
                     _ => {
                         return Some(bad_argument(
                             infer,
