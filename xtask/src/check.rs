@@ -350,7 +350,10 @@ fn run_program(pcl: &Path, program: &Program, options: &Options, mode: &str) -> 
 }
 
 /// Run a command, killing it after the time limit.
-fn run_with_limit(mut command: Command, limit: Duration) -> Result<std::process::Output, String> {
+pub(crate) fn run_with_limit(
+    mut command: Command,
+    limit: Duration,
+) -> Result<std::process::Output, String> {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

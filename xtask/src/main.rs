@@ -21,6 +21,7 @@
 
 mod bench_report;
 mod check;
+mod editor_test;
 mod fmt_compare;
 mod fuzz;
 mod hcl_compare;
@@ -39,6 +40,7 @@ const USAGE: &str = "usage:
   cargo xtask fmt-compare --hclwrite BIN [--perturb N] PATH...
   cargo xtask check [--schema-dir D]... [--skip-resource-typecheck] [--syntax-only] [--baseline FILE] [--bless] [--json OUT] [--jobs N] PATH...
   cargo xtask bench-report [--quick] [--go BIN] [--hclwrite BIN]
+  cargo xtask editor-test
   cargo xtask fuzz [parse|lex|parse_structured|type_string|schema|check|lsp|fmt] [--time SECONDS]";
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
@@ -61,6 +63,7 @@ fn main() -> anyhow::Result<()> {
         Some((command, rest)) if command == "fuzz" => fuzz::run(rest),
         Some((command, rest)) if command == "check" => std::process::exit(check::run(rest)),
         Some((command, rest)) if command == "bench-report" => bench_report::run(rest),
+        Some((command, rest)) if command == "editor-test" => editor_test::run(rest),
         Some((command, _)) if command == "--help" || command == "help" => {
             println!("{USAGE}");
             Ok(())
