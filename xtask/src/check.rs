@@ -302,7 +302,8 @@ fn run_program(pcl: &Path, program: &Program, options: &Options, mode: &str) -> 
             .args(["parse", "--format", "json", "-q"])
             .args(&program.files);
     } else {
-        command.args(["check", "--format", "json", "-q"]);
+        // One thread each: the children already run in parallel.
+        command.args(["check", "--format", "json", "-q", "--jobs", "1"]);
         for dir in &options.schema_dirs {
             command.arg("--schema-dir").arg(dir);
         }

@@ -10,6 +10,7 @@ use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
 
 use crate::fetching::FetchArgs;
+use crate::jobs::JobsArgs;
 use crate::leniency::LeniencyArgs;
 use crate::programs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals, plural};
@@ -46,6 +47,8 @@ pub(crate) struct CheckArgs {
     leniency: LeniencyArgs,
     #[command(flatten)]
     fetch: FetchArgs,
+    #[command(flatten)]
+    jobs: JobsArgs,
     /// Count warnings as errors for the exit code.
     #[arg(long)]
     deny_warnings: bool,
@@ -55,6 +58,10 @@ pub(crate) struct CheckArgs {
 
 pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
+    let jobs = match args.jobs.jobs() {
+        Ok(jobs) => jobs,
+        Err(message) => return crate::usage_error(&message),
+    };
     let mut reporter = Reporter::new(args.output.format, color, args.output.max_errors);
     let (requests, mut io_errors) = programs::requests(&args.paths);
     if requests.is_empty() {
@@ -69,6 +76,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     }
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     host.set_fetching(args.fetch.fetching());
+    host.set_jobs(jobs);
     let (loaded, read_errors) = programs::load(&mut host, requests);
     io_errors.extend(read_errors);
     for error in &io_errors {

@@ -12,6 +12,7 @@ mod explain_cmd;
 mod fetching;
 mod fmt_cmd;
 mod inputs;
+mod jobs;
 mod leniency;
 mod parse_cmd;
 mod programs;
@@ -77,9 +78,8 @@ Exit codes:
     },
 }
 
-/// The stack of the thread that does the work: deep expressions (long operator chains)
-/// are walked recursively, and reserving address space costs nothing until it is used.
-const STACK_SIZE: usize = 1 << 30;
+/// The stack of the thread that does the work (the same as every checking thread's).
+const STACK_SIZE: usize = pcl_ide::CHECK_STACK_SIZE;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -9,6 +9,7 @@ use pcl_ide::AnalysisHost;
 use serde::Serialize;
 
 use crate::fetching::FetchArgs;
+use crate::jobs::JobsArgs;
 use crate::leniency::LeniencyArgs;
 use crate::print_out;
 use crate::programs;
@@ -39,6 +40,8 @@ pub(crate) struct TypesArgs {
     leniency: LeniencyArgs,
     #[command(flatten)]
     fetch: FetchArgs,
+    #[command(flatten)]
+    jobs: JobsArgs,
     /// `human` (one line per declaration) or `json` (one document:
     /// `{"declarations": [{"file", "kind", "name", "type"}]}`).
     #[arg(long, value_enum, default_value_t = Format::Human, value_name = "FORMAT")]
@@ -60,6 +63,10 @@ struct JsonTypes<'a> {
 }
 
 pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
+    let jobs = match args.jobs.jobs() {
+        Ok(jobs) => jobs,
+        Err(message) => return crate::usage_error(&message),
+    };
     let mut reporter = Reporter::new(args.format, color, usize::MAX);
     let (requests, mut errors) = programs::requests(&args.paths);
     if requests.is_empty() {
@@ -73,6 +80,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
     }
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     host.set_fetching(args.fetch.fetching());
+    host.set_jobs(jobs);
     let (loaded, read_errors) = programs::load(&mut host, requests);
     errors.extend(read_errors);
     for error in &errors {

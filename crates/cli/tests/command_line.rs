@@ -111,3 +111,35 @@ fn explain_without_a_code_lists_every_code_with_its_summary() {
         "{list}"
     );
 }
+
+#[test]
+fn jobs_must_be_a_positive_number_from_the_flag_or_pcl_jobs() {
+    let example = pcl_test_utils::test_data_dir().join("programs/example");
+    let example = example.to_string_lossy();
+    let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
+    let schemas = schemas.to_string_lossy();
+    let zero = pcl(&["check", "--jobs", "0", &example]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("`0` is not a number of jobs"));
+    let env = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(["types", &example])
+        .env("PCL_JOBS", "many")
+        .output()
+        .expect("the pcl binary runs");
+    assert_eq!(env.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&env.stderr).contains("PCL_JOBS: `many` is not a number of jobs")
+    );
+    for jobs in ["1", "2", "3"] {
+        let run = pcl(&[
+            "check",
+            "-q",
+            "--jobs",
+            jobs,
+            "--schema-dir",
+            &schemas,
+            &example,
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+}

@@ -48,6 +48,8 @@ pub struct Analysis {
     db: RootDatabase,
     files: BTreeMap<SmolStr, File>,
     programs: BTreeMap<SmolStr, Program>,
+    /// How many threads whole-program questions may use.
+    jobs: usize,
 }
 
 impl Analysis {
@@ -55,11 +57,45 @@ impl Analysis {
         db: RootDatabase,
         files: BTreeMap<SmolStr, File>,
         programs: BTreeMap<SmolStr, Program>,
+        jobs: usize,
     ) -> Analysis {
         Analysis {
             db,
             files,
             programs,
+            jobs,
+        }
+    }
+
+    /// Check the files of a program up to group `last` on `self.jobs` threads, depth by
+    /// depth (a group after the ones it reads from): the memos the driver then reads in
+    /// its own order.
+    fn check_in_parallel(&self, program: Program, graph: &pcl_sema::ProgramGraph<'_>, last: usize) {
+        if self.jobs <= 1 {
+            return;
+        }
+        let groups = &graph.file_groups[..=last.min(graph.file_groups.len().saturating_sub(1))];
+        let levels = &graph.group_levels;
+        let deepest = levels.iter().take(groups.len()).copied().max().unwrap_or(0);
+        for level in 0..=deepest {
+            let at_level: Vec<&[File]> = (groups.iter().zip(levels.iter()))
+                .filter(|(_, l)| **l == level)
+                .map(|(group, _)| &**group)
+                .collect();
+            crate::parallel::for_each(&self.db, self.jobs, &at_level, |db, group| {
+                if group.len() > 1 {
+                    let members: FxHashSet<File> = group.iter().copied().collect();
+                    let graph = program_graph(db, program);
+                    for &decl in graph.order.iter() {
+                        if members.contains(&decl.file(db)) {
+                            let _ = infer(db, decl);
+                        }
+                    }
+                }
+                for &file in group.iter() {
+                    let _ = file_check(db, program, file);
+                }
+            });
         }
     }
 
@@ -200,6 +236,9 @@ impl Analysis {
         // `structure_diagnostics` above (a dependency per item), every `decl_diagnostics`
         // at that depth cleared a table as large as the file, 6% of the instructions of a
         // cold check of 10k resources in one file.
+        if only.is_none() {
+            self.check_in_parallel(program, graph, last_group);
+        }
         let checker = self.db.clone();
         for group in graph.file_groups.iter().take(last_group + 1) {
             if group.len() > 1 {
@@ -243,7 +282,9 @@ impl Analysis {
                 return Vec::new();
             };
             // Type bottom-up first, so nothing recurses through long chains.
-            for &decl in program_graph(db, program).order.iter() {
+            let graph = program_graph(db, program);
+            self.check_in_parallel(program, graph, usize::MAX);
+            for &decl in graph.order.iter() {
                 let _ = pcl_sema::decl_ty(db, decl);
             }
             program_decls(db, program)

@@ -39,6 +39,8 @@ pub struct AnalysisHost {
     fetched: BTreeSet<String>,
     /// What fetching had to tell the user, for `take_schema_messages`.
     fetch_messages: Vec<pcl_diagnostics::Diagnostic>,
+    /// How many threads loading and checking programs may use (`--jobs`).
+    jobs: usize,
 }
 
 /// How the host fetches schemas no source has (`--fetch-schemas`, the server's
@@ -96,7 +98,14 @@ impl AnalysisHost {
             fetching: None,
             fetched: BTreeSet::new(),
             fetch_messages: Vec::new(),
+            jobs: 1,
         }
+    }
+
+    /// Parse, bind and check programs on `jobs` threads (at least one): the results are
+    /// the same, in the same order.
+    pub fn set_jobs(&mut self, jobs: usize) {
+        self.jobs = jobs.max(1);
     }
 
     /// Fetch the schemas no source has with the `pulumi` CLI from now on (`None`: never).
@@ -150,7 +159,12 @@ impl AnalysisHost {
 
     /// A snapshot to ask questions of. Drop it before the next change.
     pub fn analysis(&self) -> Analysis {
-        Analysis::new(self.db.clone(), self.files.clone(), self.programs.clone())
+        Analysis::new(
+            self.db.clone(),
+            self.files.clone(),
+            self.programs.clone(),
+            self.jobs,
+        )
     }
 
     /// The database, for tests and benchmarks that drive queries directly.
@@ -200,7 +214,21 @@ impl AnalysisHost {
         let synced: Vec<(File, Durability)> = (handles.iter())
             .map(|&file| (file, self.durability(file)))
             .collect();
-        pcl_sema::sync_summaries(&mut self.db, &synced, &[program]);
+        // The summaries step by step, with what each step reads computed on `jobs`
+        // threads first: parses, item trees, then each file's bindings.
+        let jobs = self.jobs;
+        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
+            let _ = pcl_sema::parse(db, file);
+        });
+        pcl_sema::sync_file_items(&mut self.db, &synced);
+        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
+            let _ = pcl_sema::item_tree(db, file);
+        });
+        pcl_sema::sync_file_summaries(&mut self.db, &synced);
+        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
+            let _ = pcl_sema::file_dependencies(db, program, file);
+        });
+        pcl_sema::sync_program_summaries(&mut self.db, &[program]);
         ProgramId(dir)
     }
 

@@ -16,6 +16,7 @@ mod analysis;
 mod formatting;
 mod host;
 mod navigation;
+mod parallel;
 mod suppress;
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,7 @@ pub use navigation::{
     CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
     Reference, SignatureHelp, TokenClass,
 };
+pub use parallel::CHECK_STACK_SIZE;
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 

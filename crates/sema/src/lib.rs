@@ -64,8 +64,8 @@ pub use items::{
 };
 pub use resources::{Field, FieldsContext, component_closure, field_completions, range_value_hint};
 pub use scope::{
-    Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, program_graph,
-    program_scope,
+    Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, file_dependencies,
+    program_graph, program_scope,
 };
-pub use summaries::sync_summaries;
+pub use summaries::{sync_file_items, sync_file_summaries, sync_program_summaries, sync_summaries};
 pub use suppressions::{Suppression, file_suppressions};

@@ -170,6 +170,9 @@ pub struct ProgramGraph<'db> {
     /// declarations read from, and files that read from each other in one group. What
     /// drivers walk with `file_check`.
     pub file_groups: Box<[Box<[File]>]>,
+    /// For each group, its depth: 0 when it reads from no other group, else one more than
+    /// the deepest group it reads from. Groups of one depth can be checked at once.
+    pub group_levels: Box<[u32]>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -179,7 +182,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         decls,
         (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file).iter()),
     );
-    let file_groups = file_groups(db, program, &edges);
+    let (file_groups, group_levels) = file_groups(db, program, &edges);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
@@ -195,8 +198,12 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         order: order.into_boxed_slice(),
         cycles: cycles.into_boxed_slice(),
         file_groups,
+        group_levels,
     }
 }
+
+/// Files grouped and in dependency order (`ProgramGraph::file_groups`).
+type FileGroups = Box<[Box<[File]>]>;
 
 /// The program's files grouped and ordered by the references between them: `edges` are
 /// the declarations' dependencies, declarations numbered file by file as `program_decls`
@@ -205,7 +212,7 @@ fn file_groups(
     db: &dyn salsa::Database,
     program: Program,
     edges: &[Vec<usize>],
-) -> Box<[Box<[File]>]> {
+) -> (FileGroups, Box<[u32]>) {
     let files = program.files(db);
     let mut file_of = Vec::with_capacity(edges.len());
     for (i, &file) in files.iter().enumerate() {
@@ -224,9 +231,28 @@ fn file_groups(
         targets.sort_unstable();
         targets.dedup();
     }
-    (strongly_connected(&file_edges).into_iter())
+    let groups = strongly_connected(&file_edges);
+    // Groups come dependencies first, so each depth is known before it is needed.
+    let mut group_of = vec![0; files.len()];
+    for (g, group) in groups.iter().enumerate() {
+        for &i in group {
+            group_of[i] = g;
+        }
+    }
+    let mut levels = vec![0u32; groups.len()];
+    for (g, group) in groups.iter().enumerate() {
+        let deepest = (group.iter())
+            .flat_map(|&i| file_edges[i].iter())
+            .map(|&target| group_of[target])
+            .filter(|&other| other != g)
+            .map(|other| levels[other] + 1)
+            .max();
+        levels[g] = deepest.unwrap_or(0);
+    }
+    let groups = (groups.into_iter())
         .map(|group| group.into_iter().map(|i| files[i]).collect())
-        .collect()
+        .collect();
+    (groups, levels.into_boxed_slice())
 }
 
 /// The dependency graph among `decls`: for each, the indices (in `decls`) of the ones its
@@ -251,7 +277,7 @@ pub(crate) fn dependency_edges<'a, 'db: 'a>(
 /// after an edit it verifies one memo per file, and those of untouched files in constant
 /// time.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_dependencies<'db>(
+pub fn file_dependencies<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,

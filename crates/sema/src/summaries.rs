@@ -40,8 +40,22 @@ pub fn sync_summaries(
     files: &[(File, Durability)],
     programs: &[Program],
 ) {
+    sync_file_items(db, files);
+    sync_file_summaries(db, files);
+    sync_program_summaries(db, programs);
+}
+
+/// The first step of [`sync_summaries`], for drivers that compute between the steps (on
+/// several threads): each file's item inputs, from its parse.
+pub fn sync_file_items(db: &mut dyn salsa::Database, files: &[(File, Durability)]) {
     for &(file, durability) in files {
         sync_items(db, file, durability);
+    }
+}
+
+/// The second step: each file's declarations (its item tree), once its items are synced.
+pub fn sync_file_summaries(db: &mut dyn salsa::Database, files: &[(File, Durability)]) {
+    for &(file, _) in files {
         let tree = item_tree(&*db, file);
         if **file.declarations(&*db) != *tree {
             let tree = Arc::new(tree.clone());
@@ -50,6 +64,10 @@ pub fn sync_summaries(
                 .to(tree);
         }
     }
+}
+
+/// The last step: whether each program has reference cycles.
+pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]) {
     for &program in programs {
         let has_cycles = !program_graph(&*db, program).cycles.is_empty();
         if program.has_cycles(&*db) != has_cycles {

@@ -106,3 +106,46 @@ fn fuzz_regressions() {
         }
     }
 }
+
+/// `--jobs 2` checks files on two threads, each with the checking thread's stack: the
+/// diagnostics, and their order, are those of one thread, also for deep expressions.
+#[test]
+fn two_jobs_check_as_one_does() {
+    let deep = format!("deep = {}1\n", "1 + ".repeat(2_000));
+    let files: Vec<(String, String)> = (0..8)
+        .map(|i| {
+            let next = (i + 1) % 8;
+            let text = format!(
+                "value{i} = {}\nmissing{i} = undefined{i}\nresource \"b{i}\" \"web:index:Bucket\" {{\n  name = value{i}\n  versioning = \"maybe\"\n}}\n",
+                if i == 7 { "1".to_owned() } else { format!("value{next} + 1") }
+            );
+            (format!("f{i}.pp"), text)
+        })
+        .chain([("deep.pp".to_owned(), deep)])
+        .collect();
+    let run = move |jobs: usize| {
+        let files = files.clone();
+        std::thread::Builder::new()
+            .stack_size(crate::CHECK_STACK_SIZE)
+            .spawn(move || {
+                let (mut host, _log) = logged_host();
+                host.set_jobs(jobs);
+                let files: Vec<(&str, &str)> = files
+                    .iter()
+                    .map(|(p, t)| (p.as_str(), t.as_str()))
+                    .collect();
+                let id = set_program(&mut host, "parallel", &files);
+                summary(&diagnostics(&host, &id))
+            })
+            .expect("a thread starts")
+            .join()
+            .expect("no panic")
+    };
+    let one = run(1);
+    assert_eq!(
+        one.lines().filter(|l| l.starts_with("PCL4001")).count(),
+        8,
+        "{one}"
+    );
+    assert_eq!(run(2), one);
+}
