@@ -11,6 +11,7 @@ use smol_str::SmolStr;
 
 use crate::RootDatabase;
 use crate::analysis::{Analysis, Cancellable, site_range};
+use crate::docs::render_description;
 
 /// What hovering shows: markdown, and the range it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +133,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, shown_ty(db, decl)).clone(),
                     })
                 })
                 .collect()
@@ -197,14 +198,29 @@ fn target_of<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> Option<Navigation
     })
 }
 
-/// `kind name: type` of a declaration, with a resource's type token.
+/// The type a declaration is shown with: an output's value type (its declaration type,
+/// which nothing can reference, is `dynamic`), else the type references see.
+fn shown_ty<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> pcl_types::Ty<'db> {
+    match decl.kind(db) {
+        DeclKind::Output => infer(db, decl).value_ty,
+        _ => decl_ty(db, decl),
+    }
+}
+
+/// `kind name: type` of a declaration, with a resource's type token and description, or
+/// the `description` a config or output gives itself.
 fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
-    let ty = pcl_types::readable(db, decl_ty(db, decl));
+    let ty = pcl_types::readable(db, shown_ty(db, decl));
     let mut text = format!(
         "```pcl\n{} {}: {ty}\n```",
         decl.kind(db).keyword(),
         decl.name(db)
     );
+    if matches!(decl.kind(db), DeclKind::Config | DeclKind::Output)
+        && let Some(description) = description_of(db, decl)
+    {
+        text.push_str(&format!("\n\n{description}"));
+    }
     if matches!(
         decl.kind(db),
         DeclKind::Resource | DeclKind::Read | DeclKind::Component
@@ -212,7 +228,7 @@ fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
     {
         text.push_str(&format!("\n\n`{label}`"));
         if let Some(description) = schema_description(db, label).and_then(|d| d.description) {
-            text.push_str(&format!("\n\n{description}"));
+            text.push_str(&format!("\n\n{}", render_description(&description)));
         }
     }
     text
@@ -255,44 +271,33 @@ fn syntax_hover<'db>(
     let parent = token.parent()?;
     let range = token.text_range();
     match parent.kind() {
-        // An input's name, directly in a resource's body.
+        // An input's name, in a resource's or component's body.
         ATTRIBUTE if token.kind() == IDENT => {
             let block = parent.parent()?.parent()?;
             let is_declaration_body =
                 block.kind() == BLOCK && block.parent()?.parent()?.kind() == SOURCE_FILE;
-            let label = body(db, decl)
-                .block(pcl_sema::BlockId::ROOT)
-                .labels
-                .get(1)?
-                .clone();
-            if !is_declaration_body || !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            if !is_declaration_body
+                || !matches!(
+                    decl.kind(db),
+                    DeclKind::Resource | DeclKind::Read | DeclKind::Component
+                )
             {
                 return None;
             }
-            let inputs = pcl_sema::field_completions(db, decl, &pcl_sema::FieldsContext::Body, &[]);
-            let input = inputs
-                .into_iter()
-                .find(|input| input.name == token.text())?;
-            let required = if input.required {
-                "required"
-            } else {
-                "optional"
+            let context = pcl_sema::FieldsContext::Body;
+            let markdown = field_hover(db, decl, &context, &[], token.text())?;
+            Some(HoverResult { range, markdown })
+        }
+        // A key of an object literal whose expected type is known.
+        _ if token.kind() == IDENT
+            && parent.kind() == VARIABLE_EXPR
+            && parent.parent().is_some_and(|p| p.kind() == OBJECT_KEY) =>
+        {
+            let inside = range.start() + TextSize::from(1);
+            let FieldPosition::Object(context, keys) = field_position(db, file, inside) else {
+                return None;
             };
-            let name = input.name;
-            let mut markdown = format!(
-                "```pcl\ninput {name}: {}\n```\n\n{required} input of `{label}`",
-                input.ty
-            );
-            let description = schema_description(db, &label).and_then(|described| {
-                (described.sections.into_iter())
-                    .filter(|section| section.title == "inputs")
-                    .flat_map(|section| section.properties)
-                    .find(|property| property.name == name)?
-                    .description
-            });
-            if let Some(description) = description {
-                markdown.push_str(&format!("\n\n{description}"));
-            }
+            let markdown = field_hover(db, decl, &context, &keys, token.text())?;
             Some(HoverResult { range, markdown })
         }
         // A function's name in a call.
@@ -320,13 +325,107 @@ fn syntax_hover<'db>(
             let described = schema_description(db, &function)?;
             let mut markdown = format!("```pcl\nfunction {function}\n```");
             if let Some(description) = &described.description {
-                markdown.push_str(&format!("\n\n{description}"));
+                markdown.push_str(&format!("\n\n{}", render_description(description)));
             }
             Some(HoverResult {
                 range: template.text_range(),
                 markdown,
             })
         }
+    }
+}
+
+/// The hover of field `name` where `context` and `keys` lead: its type, whether it is
+/// required, what it belongs to, and its description (from the schema, or a component's
+/// `config` block).
+fn field_hover(
+    db: &RootDatabase,
+    decl: DeclId<'_>,
+    context: &pcl_sema::FieldsContext,
+    keys: &[SmolStr],
+    name: &str,
+) -> Option<String> {
+    use pcl_sema::FieldsContext;
+    let fields = pcl_sema::field_completions(db, decl, context, keys);
+    let field = fields.into_iter().find(|field| field.name == name)?;
+    let required = if field.required {
+        "required"
+    } else {
+        "optional"
+    };
+    let label = (body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)).cloned();
+    let owner = pcl_sema::fields_owner(db, decl, context, keys);
+    let (kind, of, description) = match (context, owner) {
+        (_, Some(owner)) => {
+            let token = owner.token(db).clone();
+            let description = property_description(db, &token, "properties", name);
+            ("property", Some(token), description)
+        }
+        (FieldsContext::Body, None) if decl.kind(db) == DeclKind::Component => {
+            let description = component_config(db, decl, name).and_then(|c| description_of(db, c));
+            ("input", label.map(|l| SmolStr::new(format!("component {l}"))), description)
+        }
+        (FieldsContext::Body, None) => {
+            let description =
+                (label.as_ref()).and_then(|l| property_description(db, l, "inputs", name));
+            ("input", label, description)
+        }
+        (FieldsContext::InvokeArguments(function), None) if keys.is_empty() => {
+            let description = property_description(db, function, "arguments", name);
+            ("argument", Some(function.clone()), description)
+        }
+        (FieldsContext::Options, None) => ("option", None, None),
+        _ => ("property", None, None),
+    };
+    let mut markdown = format!("```pcl\n{kind} {name}: {}\n```\n\n{required} {kind}", field.ty);
+    if let Some(of) = of {
+        markdown.push_str(&format!(" of `{of}`"));
+    }
+    if let Some(description) = description {
+        markdown.push_str(&format!("\n\n{}", render_description(&description)));
+    }
+    Some(markdown)
+}
+
+/// The schema's description of property `name` in section `section` of the item
+/// `token` (a resource, function or object type).
+fn property_description(db: &RootDatabase, token: &str, section: &str, name: &str) -> Option<String> {
+    (schema_description(db, token)?.sections.into_iter())
+        .filter(|s| s.title == section)
+        .flat_map(|s| s.properties)
+        .find(|property| property.name == name)?
+        .description
+}
+
+/// The `config` declaration `name` of the program a component instantiates.
+fn component_config<'db>(
+    db: &'db RootDatabase,
+    component: DeclId<'db>,
+    name: &str,
+) -> Option<DeclId<'db>> {
+    let program = component_program(db, component)?;
+    let config = *pcl_sema::program_scope(db, program).names.get(name)?;
+    (config.kind(db) == DeclKind::Config).then_some(config)
+}
+
+/// The program a component instantiates, when it is loaded.
+fn component_program(db: &RootDatabase, component: DeclId<'_>) -> Option<pcl_sema::Program> {
+    let source = body(db, component)
+        .block(pcl_sema::BlockId::ROOT)
+        .labels
+        .get(1)?
+        .clone();
+    let dir = pcl_sema::join_dir(component.program(db).dir(db), &source);
+    pcl_sema::program_at(db, &dir)
+}
+
+/// The literal `description` attribute of a declaration (a config's or an output's).
+fn description_of(db: &RootDatabase, decl: DeclId<'_>) -> Option<String> {
+    let body = body(db, decl);
+    let attr = body.find_attr(pcl_sema::BlockId::ROOT, "description")?;
+    match body.expr(body.attr(attr).value) {
+        Expr::String(text) => Some(text.to_string()),
+        _ => None,
     }
 }
 
@@ -532,7 +631,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, shown_ty(db, decl)).clone(),
                     };
                     res.push((symbol, target.path));
                     if res.len() >= 256 {
@@ -894,7 +993,7 @@ fn input_descriptions(
     {
         for property in section.properties {
             if let Some(description) = property.description {
-                res.insert(property.name, description);
+                res.insert(property.name, render_description(&description));
             }
         }
     }

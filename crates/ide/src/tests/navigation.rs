@@ -181,3 +181,103 @@ size = length("abc")
     let builtin = hover("length(");
     assert!(builtin.contains("length(value:"), "{builtin}");
 }
+
+/// Hover on a key of an object literal shows that property (its schema type and
+/// description), on an output's name its value's type, and on a component's input the
+/// component's `config` (its type and description).
+#[test]
+fn hover_on_object_keys_outputs_and_component_inputs() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"resource "site" "web:index:Bucket" {
+  name = "site"
+  website = {
+    indexDocument = "index.html"
+  }
+}
+
+output "arn" {
+  value = site.arn
+}
+
+component "net" "./net" {
+  cidr = "10.0.0.0/16"
+}
+"#;
+    let net = "config \"cidr\" \"string\" {\n  description = \"The network's address range.\"\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let hover = |needle: &str| -> String {
+        analysis
+            .hover("app/main.pp", offset_of(main, needle) + TextSize::from(1))
+            .expect("no cancellation")
+            .map(|h| h.markdown)
+            .unwrap_or_default()
+    };
+    let key = hover("indexDocument");
+    assert!(
+        key.contains("property indexDocument: string")
+            && key.contains("required property of `web:index:Website`")
+            && key.contains("The page served for a directory."),
+        "{key}"
+    );
+    let output = hover("arn\" {");
+    assert!(output.contains("output arn: output(string)"), "{output}");
+    let input = hover("cidr =");
+    assert!(
+        input.contains("input cidr: string")
+            && input.contains("component ./net")
+            && input.contains("The network's address range."),
+        "{input}"
+    );
+}
+
+/// A description written for Pulumi's documentation site (shaped like random's
+/// `RandomPet`): the prose and the YAML example stay, the shortcodes and the examples in
+/// other languages go.
+#[test]
+fn schema_descriptions_render_without_shortcodes_or_other_languages() {
+    let description = "The resource `random.RandomPet` generates random pet names.\n\nThis resource can be used with `create_before_destroy`.\n\n{{% examples %}}\n## Example Usage\n{{% example %}}\n\n```typescript\nimport * as random from \"@pulumi/random\";\nconst pet = new random.RandomPet(\"pet\", {});\n```\n```go\npackage main\n```\n```yaml\nresources:\n  serverRandomPet:\n    type: random:RandomPet\n```\n{{% /example %}}\n{{% /examples %}}";
+    let rendered = crate::docs::render_description(description);
+    assert_eq!(
+        rendered,
+        "The resource `random.RandomPet` generates random pet names.\n\nThis resource can be used with `create_before_destroy`.\n\nExample:\n\n```yaml\nresources:\n  serverRandomPet:\n    type: random:RandomPet\n```"
+    );
+    // A PCL example is preferred; long prose is cut.
+    let long = "One.\n\nTwo.\n\nThree.\n\nFour.\n\n```yaml\na: 1\n```\n```pcl\nx = 1\n```";
+    assert_eq!(
+        crate::docs::render_description(long),
+        "One.\n\nTwo.\n\nThree.\n\n…\n\nExample:\n\n```pcl\nx = 1\n```"
+    );
+}
+
+/// The real `RandomPet` from the shared corpus: its hover is a few hundred bytes of prose
+/// and the YAML example, not 5 KB of shortcodes.
+#[test]
+fn the_random_pet_hover_is_short() {
+    let Some(corpus) = pcl_test_utils::corpus_dir() else {
+        return;
+    };
+    let schema = std::fs::read_to_string(corpus.join("schemas/random-4.11.2.json"))
+        .expect("the corpus has random 4.11.2");
+    let (mut host, _log) = logged_host();
+    host.add_schema("random-4.11.2.json", &schema)
+        .expect("the random schema loads");
+    let main = "resource \"pet\" \"random:index/randomPet:RandomPet\" {\n  length = 2\n}\n";
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let hover = host
+        .analysis()
+        .hover("app/main.pp", offset_of(main, "pet") + TextSize::from(1))
+        .expect("no cancellation")
+        .expect("a hover")
+        .markdown;
+    assert!(hover.len() < 1500, "{hover}");
+    assert!(
+        hover.contains("generates random pet names") && hover.contains("```yaml"),
+        "{hover}"
+    );
+    assert!(
+        !hover.contains("{{%") && !hover.contains("typescript"),
+        "{hover}"
+    );
+}
