@@ -478,6 +478,53 @@ impl Analysis {
         })
     }
 
+    /// Whether what is at `offset` may be renamed to `new_name`: `Err` with the reason
+    /// when `new_name` is not a PCL name, is `null`, or is already taken in the target's
+    /// namespace (outputs have their own). `Ok` also when nothing renameable is there.
+    pub fn check_rename(
+        &self,
+        path: &str,
+        offset: TextSize,
+        new_name: &str,
+    ) -> Cancellable<Result<(), String>> {
+        salsa::Cancelled::catch(|| {
+            if !is_identifier(new_name) {
+                return Err(format!("`{new_name}` is not a PCL name"));
+            }
+            if new_name == "null" {
+                return Err("`null` is the null value: it cannot name a declaration".to_owned());
+            }
+            let db = self.db();
+            let Some(target) = self.target_at(path, offset) else {
+                return Ok(());
+            };
+            let scope = pcl_sema::program_scope(db, target.program(db));
+            let names = if target.kind(db).is_referable() {
+                &scope.names
+            } else {
+                &scope.outputs
+            };
+            match names.get(new_name) {
+                Some(&taken) if taken != target => {
+                    let file = taken.file(db).path(db);
+                    let line = site_range(db, Located::new(taken, Site::Name))
+                        .and_then(|range| {
+                            let text = taken.file(db).text(db);
+                            let before = text.get(..usize::from(range.start()))?;
+                            Some(before.matches('\n').count() + 1)
+                        })
+                        .map(|line| format!(":{line}"))
+                        .unwrap_or_default();
+                    Err(format!(
+                        "cannot rename to `{new_name}`: the {} `{new_name}` ({file}{line}) already has that name",
+                        taken.kind(db).keyword()
+                    ))
+                }
+                _ => Ok(()),
+            }
+        })
+    }
+
     /// The declaration whose name is at `offset`, or that a name at `offset` refers to.
     fn target_at(&self, path: &str, offset: TextSize) -> Option<DeclId<'_>> {
         let db = self.db();
@@ -1124,4 +1171,11 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
 fn reversed(mut keys: Vec<SmolStr>) -> Vec<SmolStr> {
     keys.reverse();
     keys
+}
+
+/// Whether `name` can be a PCL declaration name.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

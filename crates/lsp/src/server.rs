@@ -808,12 +808,9 @@ impl Snapshot {
             Rename::METHOD => match serde_json::from_value::<lsp_types::RenameParams>(params) {
                 Ok(params) => {
                     let name = params.new_name.clone();
-                    if !is_identifier(&name) {
-                        return Response::new_err(
-                            id,
-                            ErrorCode::InvalidParams as i32,
-                            format!("`{name}` is not a PCL name"),
-                        );
+                    if let Err(refused) = self.check_rename(&params.text_document_position, &name)
+                    {
+                        return Response::new_err(id, ErrorCode::InvalidParams as i32, refused);
                     }
                     let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
                         std::collections::HashMap::new();
@@ -1062,6 +1059,21 @@ impl Snapshot {
             .collect()
     }
 
+    /// Why what is at a position may not be renamed to `name`, if it may not.
+    fn check_rename(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+        name: &str,
+    ) -> Result<(), String> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Ok(());
+        };
+        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        self.analysis
+            .check_rename(&document.path, (offset as u32).into(), name)
+            .unwrap_or(Ok(()))
+    }
+
     /// The references to what is at a position, as locations, each marked whether it is
     /// the declaration.
     fn references(&self, at: &lsp_types::TextDocumentPositionParams) -> Vec<(Location, bool)> {
@@ -1296,13 +1308,6 @@ fn token_type(class: pcl_ide::TokenClass) -> lsp_types::SemanticTokenType {
         Function => lsp_types::SemanticTokenType::FUNCTION,
         Type => lsp_types::SemanticTokenType::TYPE,
     }
-}
-
-/// Whether `name` can be a PCL declaration name.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 fn symbol_kind(kind: DeclKind) -> SymbolKind {

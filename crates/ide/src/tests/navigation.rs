@@ -281,3 +281,33 @@ fn the_random_pet_hover_is_short() {
         "{hover}"
     );
 }
+
+/// Rename is refused, naming the clash, when the new name is taken in the target's
+/// namespace (outputs have their own), and for non-names and `null`.
+#[test]
+fn rename_refuses_taken_names_non_names_and_null() {
+    let (mut host, _log) = logged_host();
+    let main = "a = 1\nb = a\n\noutput \"o\" {\n  value = b\n}\n\noutput \"p\" {\n  value = a\n}\n";
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let check = |needle: &str, name: &str| {
+        analysis
+            .check_rename("app/main.pp", offset_of(main, needle), name)
+            .expect("no cancellation")
+    };
+    let refused = check("a = 1", "b").expect_err("`b` is taken");
+    assert!(
+        refused.contains("`b`") && refused.contains("app/main.pp:2"),
+        "{refused}"
+    );
+    // Outputs are a namespace of their own, both ways.
+    assert_eq!(check("a = 1", "o"), Ok(()));
+    assert!(check("o\" {", "p").is_err());
+    assert_eq!(check("o\" {", "a"), Ok(()));
+    assert!(check("a = 1", "null").is_err());
+    assert!(check("a = 1", "1x").is_err());
+    assert!(check("a = 1", "x y").is_err());
+    assert_eq!(check("a = 1", "c"), Ok(()));
+    // A name may be renamed to itself.
+    assert_eq!(check("a = 1", "a"), Ok(()));
+}
