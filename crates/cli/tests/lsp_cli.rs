@@ -98,6 +98,10 @@ fn an_editor_session() {
         }),
     );
     assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    assert_eq!(
+        init["result"]["capabilities"]["completionProvider"]["triggerCharacters"],
+        json!([".", "\""])
+    );
     client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
     client.send(
         &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
@@ -269,6 +273,28 @@ fn references_rename_completion_and_quick_fixes() {
         client.request(5, "textDocument/rename", bad)["error"]["code"],
         -32602
     );
+    // A name already taken is refused, naming the clash.
+    let mut taken = at.clone();
+    taken["newName"] = json!("siteName");
+    let refused = client.request(17, "textDocument/rename", taken);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("config `siteName`")),
+        "{refused}"
+    );
+    // A typed `.` where no attributes follow opens nothing.
+    let (line, column) = position_of(&text, "10\n}");
+    let nothing = client.request(
+        18,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 1 },
+            "context": { "triggerKind": 2, "triggerCharacter": "." },
+        }),
+    );
+    assert_eq!(nothing["result"], json!([]), "{nothing}");
     // Inside the bucket's body: its schema inputs are offered, the required one first in its detail.
     let (line, _) = position_of(&text, "  versioning = [true]");
     let completion = client.request(
@@ -284,9 +310,10 @@ fn references_rename_completion_and_quick_fixes() {
         .flatten()
         .filter_map(|c| c["label"].as_str())
         .collect();
-    assert!(
-        labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
-        "{labels:?}"
+    assert_eq!(
+        labels,
+        ["name", "storageClass", "tags", "versioning"],
+        "the inputs not yet set, nothing else"
     );
     // Inside `website = { .. }`: the website object's fields.
     let (line, column) = position_of(&text, "indexDocumnet");
@@ -791,7 +818,7 @@ fn a_multi_file_session_with_a_quick_fix() {
         "textDocument": { "uri": main_uri }, "position": { "line": line, "character": column + 1 },
     }));
     assert_eq!(definition["result"][0]["uri"], base_uri, "{definition}");
-    // On the empty line of the body: the inputs, required first, with their documentation.
+    // On the empty line of the body: the inputs not yet set (`name` is).
     let completion = client.request(
         4,
         "textDocument/completion",
@@ -799,10 +826,36 @@ fn a_multi_file_session_with_a_quick_fix() {
             "textDocument": { "uri": main_uri }, "position": { "line": 2, "character": 2 },
         }),
     );
+    let labels: Vec<&str> = (completion["result"].as_array().into_iter().flatten())
+        .filter_map(|item| item["label"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        ["storageClass", "tags", "versioning", "website"],
+        "{completion}"
+    );
+    // A page added below: on its empty line, its inputs, required first, with their
+    // documentation.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": main_uri, "version": 3 },
+            "contentChanges": [{
+                "range": { "start": { "line": 4, "character": 0 }, "end": { "line": 4, "character": 0 } },
+                "text": "resource \"page\" \"web:index:Page\" {\n  \n}\n",
+            }],
+        }}),
+    );
+    let completion = client.request(
+        5,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": main_uri }, "position": { "line": 5, "character": 2 },
+        }),
+    );
     let items = completion["result"].as_array().cloned().unwrap_or_default();
     let name = items
         .iter()
-        .find(|item| item["label"] == "name")
+        .find(|item| item["label"] == "bucket")
         .cloned()
         .unwrap_or_default();
     assert_eq!(

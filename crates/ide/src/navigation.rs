@@ -50,6 +50,8 @@ pub enum CompletionKind {
     Field,
     /// A resource type token, in a resource's type label.
     ResourceType,
+    /// A function token, in the first argument of `invoke`.
+    FunctionToken,
 }
 
 /// One declaration of a file's outline.
@@ -363,7 +365,11 @@ fn field_hover(
         }
         (FieldsContext::Body, None) if decl.kind(db) == DeclKind::Component => {
             let description = component_config(db, decl, name).and_then(|c| description_of(db, c));
-            ("input", label.map(|l| SmolStr::new(format!("component {l}"))), description)
+            (
+                "input",
+                label.map(|l| SmolStr::new(format!("component {l}"))),
+                description,
+            )
         }
         (FieldsContext::Body, None) => {
             let description =
@@ -377,7 +383,10 @@ fn field_hover(
         (FieldsContext::Options, None) => ("option", None, None),
         _ => ("property", None, None),
     };
-    let mut markdown = format!("```pcl\n{kind} {name}: {}\n```\n\n{required} {kind}", field.ty);
+    let mut markdown = format!(
+        "```pcl\n{kind} {name}: {}\n```\n\n{required} {kind}",
+        field.ty
+    );
     if let Some(of) = of {
         markdown.push_str(&format!(" of `{of}`"));
     }
@@ -389,7 +398,12 @@ fn field_hover(
 
 /// The schema's description of property `name` in section `section` of the item
 /// `token` (a resource, function or object type).
-fn property_description(db: &RootDatabase, token: &str, section: &str, name: &str) -> Option<String> {
+fn property_description(
+    db: &RootDatabase,
+    token: &str,
+    section: &str,
+    name: &str,
+) -> Option<String> {
     (schema_description(db, token)?.sections.into_iter())
         .filter(|s| s.title == section)
         .flat_map(|s| s.properties)
@@ -558,7 +572,10 @@ impl Analysis {
                 )
                 .is_some_and(|label| label.contains(offset))
             {
-                return resource_tokens(db);
+                return schema_tokens(db, TokenSection::Resources);
+            }
+            if in_invoke_token(db, file, offset) {
+                return schema_tokens(db, TokenSection::Functions);
             }
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
@@ -593,18 +610,40 @@ impl Analysis {
                         let fields = pcl_sema::field_completions(db, decl, &options, &[]);
                         return fields.into_iter().map(field_completion).collect();
                     }
-                    FieldPosition::Body => {
-                        let body = pcl_sema::FieldsContext::Body;
-                        let fields = pcl_sema::field_completions(db, decl, &body, &[]);
+                    // A line of a resource's or component's body: its inputs not yet
+                    // set (the name being typed still counts as unset).
+                    FieldPosition::Body
+                        if matches!(
+                            decl.kind(db),
+                            DeclKind::Resource | DeclKind::Read | DeclKind::Component
+                        ) =>
+                    {
+                        let body_context = pcl_sema::FieldsContext::Body;
+                        let fields = pcl_sema::field_completions(db, decl, &body_context, &[]);
                         let descriptions = input_descriptions(db, decl);
-                        res.extend(fields.into_iter().map(|field| {
-                            let documentation = descriptions.get(field.name.as_str()).cloned();
-                            CompletionItem {
-                                documentation,
-                                ..field_completion(field)
-                            }
-                        }));
+                        let text = file.text(db);
+                        let editing = word_at(&text, offset);
+                        // From the text, not the tree: a name being typed on a line of
+                        // its own turns the lines after it into a syntax error.
+                        let start = usize::from(decl_offset(db, decl));
+                        let set: Vec<&str> = (text.get(start..).into_iter())
+                            .flat_map(body_attribute_names)
+                            .filter(|name| *name != editing)
+                            .collect();
+                        let mut inputs: Vec<CompletionItem> = (fields.into_iter())
+                            .filter(|field| !set.contains(&field.name.as_str()))
+                            .map(|field| {
+                                let documentation = descriptions.get(field.name.as_str()).cloned();
+                                CompletionItem {
+                                    documentation,
+                                    ..field_completion(field)
+                                }
+                            })
+                            .collect();
+                        inputs.sort_by(|a, b| a.label.cmp(&b.label));
+                        return inputs;
                     }
+                    FieldPosition::Body => (),
                     FieldPosition::Value => (),
                 }
             }
@@ -972,8 +1011,104 @@ fn component_source_at<'db>(
     })
 }
 
-/// Every resource type token of the loaded schemas, for a resource's type label.
-fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
+/// The names set by `name = …` lines directly in the body of the block `text` starts
+/// with (up to the end of that block), read line by line so that a syntax error does not
+/// hide them: brackets outside strings and comments give the depth.
+fn body_attribute_names(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    for line in text.split_inclusive('\n') {
+        if depth == 1 {
+            let trimmed = line.trim_start();
+            let name_len = trimmed
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(trimmed.len());
+            let (name, rest) = trimmed.split_at(name_len);
+            let rest = rest.trim_start();
+            if !name.is_empty() && rest.starts_with('=') && !rest.starts_with("==") {
+                names.push(name);
+            }
+        }
+        let mut chars = line.chars().peekable();
+        let mut in_string = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if in_string => {
+                    chars.next();
+                }
+                '"' => in_string = !in_string,
+                _ if in_string => (),
+                '#' => break,
+                '/' if chars.peek() == Some(&'/') => break,
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return names;
+                    }
+                }
+                _ => (),
+            }
+        }
+    }
+    names
+}
+
+/// The identifier the offset is in or at the end of (empty when none).
+fn word_at(text: &str, offset: TextSize) -> &str {
+    let offset = usize::from(offset).min(text.len());
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let (Some(before), Some(after)) = (text.get(..offset), text.get(offset..)) else {
+        return "";
+    };
+    let start = (before.char_indices().rev())
+        .find(|(_, c)| !is_word(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = after
+        .find(|c: char| !is_word(c))
+        .map_or(text.len(), |i| offset + i);
+    text.get(start..end).unwrap_or("")
+}
+
+/// Whether `offset` is in the token string of `invoke("…", …)`.
+fn in_invoke_token(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> bool {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let offset = offset.min(tree.text_range().end());
+    let token = match tree.token_at_offset(offset) {
+        pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
+        pcl_syntax::TokenAtOffset::None => return false,
+    };
+    let Some(template) = token.parent_ancestors().find(|n| n.kind() == TEMPLATE_EXPR) else {
+        return false;
+    };
+    // Strictly inside the quotes.
+    let range = template.text_range();
+    if !(range.start() < offset && (offset < range.end() || token.kind() != CLOSE_QUOTE)) {
+        return false;
+    }
+    let Some(call) = (template.parent())
+        .filter(|n| n.kind() == ARG_LIST)
+        .and_then(|list| list.parent())
+        .and_then(ast::CallExpr::cast)
+    else {
+        return false;
+    };
+    let first = call.arg_list().and_then(|list| list.args().next());
+    call.name() == "invoke" && first.is_some_and(|arg| arg.syntax() == &template)
+}
+
+/// Which tokens of the loaded schemas to offer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TokenSection {
+    Resources,
+    Functions,
+}
+
+/// Every resource (or function) token of the loaded schemas, for a resource's type label
+/// (or the token of an `invoke`).
+fn schema_tokens(db: &RootDatabase, section: TokenSection) -> Vec<CompletionItem> {
     let Some(loaded) = pcl_schema::LoadedPackages::try_get(db) else {
         return Vec::new();
     };
@@ -984,10 +1119,20 @@ fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
     let mut res = Vec::new();
     for source in sources {
         if let Ok(listing) = pcl_schema::package_listing(db, source) {
-            res.extend(listing.resources.iter().map(|token| CompletionItem {
+            let (tokens, what, kind) = match section {
+                TokenSection::Resources => {
+                    (&listing.resources, "resource", CompletionKind::ResourceType)
+                }
+                TokenSection::Functions => (
+                    &listing.functions,
+                    "function",
+                    CompletionKind::FunctionToken,
+                ),
+            };
+            res.extend(tokens.iter().map(|token| CompletionItem {
                 label: token.to_string(),
-                detail: format!("resource of {}", listing.package),
-                kind: CompletionKind::ResourceType,
+                detail: format!("{what} of {}", listing.package),
+                kind,
                 required: false,
                 documentation: None,
             }));

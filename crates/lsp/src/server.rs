@@ -172,7 +172,12 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
             prepare_provider: Some(true),
             work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
         })),
-        completion_provider: Some(lsp_types::CompletionOptions::default()),
+        // `.` opens the attributes of what is before it; `"` the schema's tokens where a
+        // token goes (a resource's type label, `invoke`'s first argument).
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![".".to_owned(), "\"".to_owned()]),
+            ..lsp_types::CompletionOptions::default()
+        }),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
@@ -808,8 +813,7 @@ impl Snapshot {
             Rename::METHOD => match serde_json::from_value::<lsp_types::RenameParams>(params) {
                 Ok(params) => {
                     let name = params.new_name.clone();
-                    if let Err(refused) = self.check_rename(&params.text_document_position, &name)
-                    {
+                    if let Err(refused) = self.check_rename(&params.text_document_position, &name) {
                         return Response::new_err(id, ErrorCode::InvalidParams as i32, refused);
                     }
                     let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
@@ -827,7 +831,12 @@ impl Snapshot {
             Completion::METHOD => {
                 match serde_json::from_value::<lsp_types::CompletionParams>(params) {
                     Ok(params) => {
-                        Response::new_ok(id, self.completion(&params.text_document_position))
+                        let trigger = (params.context.as_ref())
+                            .and_then(|context| context.trigger_character.clone());
+                        Response::new_ok(
+                            id,
+                            self.completion(&params.text_document_position, trigger.as_deref()),
+                        )
                     }
                     Err(error) => invalid(id, &error),
                 }
@@ -1099,9 +1108,13 @@ impl Snapshot {
             .collect()
     }
 
+    /// Completions at a position. Typed `.` and `"` open completion everywhere, so after
+    /// them only what they are for is answered: attributes after a `.`, schema tokens
+    /// after a `"`; elsewhere nothing.
     fn completion(
         &self,
         at: &lsp_types::TextDocumentPositionParams,
+        trigger: Option<&str>,
     ) -> Vec<lsp_types::CompletionItem> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Vec::new();
@@ -1111,14 +1124,26 @@ impl Snapshot {
             .analysis
             .completions(&document.path, (offset as u32).into())
             .unwrap_or_default();
+        let wanted = |kind: pcl_ide::CompletionKind| match trigger {
+            Some(".") => kind == pcl_ide::CompletionKind::Field,
+            Some("\"") => matches!(
+                kind,
+                pcl_ide::CompletionKind::ResourceType | pcl_ide::CompletionKind::FunctionToken
+            ),
+            _ => true,
+        };
         found
             .into_iter()
+            .filter(|item| wanted(item.kind))
             .map(|item| lsp_types::CompletionItem {
                 kind: Some(match item.kind {
                     pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
                     pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,
                     pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
                     pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
+                    pcl_ide::CompletionKind::FunctionToken => {
+                        lsp_types::CompletionItemKind::FUNCTION
+                    }
                 }),
                 // Required inputs first, then the rest, each alphabetically.
                 sort_text: Some(format!("{}{}", u8::from(!item.required), item.label)),

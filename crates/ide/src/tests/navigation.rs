@@ -311,3 +311,42 @@ fn rename_refuses_taken_names_non_names_and_null() {
     // A name may be renamed to itself.
     assert_eq!(check("a = 1", "a"), Ok(()));
 }
+
+/// At a line of a resource's body: its inputs not yet set, and nothing else (no builtins,
+/// no other declarations); in a type label and `invoke`'s first argument, the schema's
+/// tokens.
+#[test]
+fn completion_in_a_body_offers_unset_inputs_only() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"resource "site" "web:index:Bucket" {
+  name = "site"
+  vers
+  website = {
+    indexDocument = "index.html"
+  }
+}
+
+resource "other" "" {
+}
+
+region = invoke("", {})
+"#;
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let labels = |offset: TextSize| -> Vec<String> {
+        let found = analysis
+            .completions("app/main.pp", offset)
+            .expect("no cancellation");
+        found.into_iter().map(|item| item.label).collect()
+    };
+    let typing = offset_of(main, "vers") + TextSize::from(4);
+    assert_eq!(
+        labels(typing),
+        ["storageClass", "tags", "versioning"],
+        "name and website are set"
+    );
+    let label = offset_of(main, "\"\" {") + TextSize::from(1);
+    assert_eq!(labels(label), ["web:index:Bucket", "web:index:Page"]);
+    let function = offset_of(main, "\"\", {})") + TextSize::from(1);
+    assert_eq!(labels(function), ["web:index:getRegion"]);
+}
