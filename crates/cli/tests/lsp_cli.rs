@@ -347,6 +347,27 @@ fn references_rename_completion_and_quick_fixes() {
         .filter_map(|c| c["label"].as_str())
         .collect();
     assert_eq!(labels, ["web:index:Bucket", "web:index:Page"], "{tokens}");
+    // Definition of the token: its entry in the schema file.
+    let definition = client.request(
+        19,
+        "textDocument/definition",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 3 },
+        }),
+    );
+    let schema = pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json");
+    let schema_text = std::fs::read_to_string(&schema).expect("the web schema exists");
+    let (schema_line, schema_column) = position_of(&schema_text, "\"web:index:Page\": {");
+    assert_eq!(
+        definition["result"][0]["uri"],
+        format!("file://{}", schema.display()),
+        "{definition}"
+    );
+    assert_eq!(
+        definition["result"][0]["range"]["start"],
+        json!({ "line": schema_line, "character": schema_column }),
+        "{definition}"
+    );
     // After `siteBucket.`: the bucket's outputs.
     let (line, column) = position_of(&text, "siteBucket.nmae");
     let members = client.request(13, "textDocument/completion", json!({

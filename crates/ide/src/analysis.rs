@@ -96,9 +96,16 @@ impl Analysis {
             .collect()
     }
 
-    /// A file's text.
+    /// A file's text: a program's file, or a loaded schema file (which definitions of
+    /// resource and function tokens lead to).
     pub fn file_text(&self, path: &str) -> Option<std::sync::Arc<str>> {
-        self.files.get(path).map(|f| f.text(&self.db).clone())
+        if let Some(file) = self.files.get(path) {
+            return Some(file.text(&self.db).clone());
+        }
+        let loaded = pcl_schema::LoadedPackages::try_get(&self.db)?;
+        (loaded.packages(&self.db).values())
+            .find(|source| source.file(&self.db) == path)
+            .map(|source| source.text(&self.db).clone())
     }
 
     /// Every diagnostic of a program, by file (in the program's file order). A span's

@@ -109,9 +109,19 @@ impl Analysis {
             if let Some(target) = component_source_at(db, decl, offset) {
                 return vec![target];
             }
+            let (file, _) = match self.file_and_program(path) {
+                Some(found) => found,
+                None => return Vec::new(),
+            };
+            if let Some(target) = syntax_definition(db, file, decl, offset) {
+                return vec![target];
+            }
             let Some(Some((id, _))) = innermost_expr(db, decl, relative) else {
                 return Vec::new();
             };
+            if let Some(target) = component_output(db, decl, id) {
+                return target_of(db, target).into_iter().collect();
+            }
             referenced(db, decl, id)
                 .and_then(|target| target_of(db, target))
                 .into_iter()
@@ -978,6 +988,115 @@ impl Analysis {
             res
         })
     }
+}
+
+/// `component.name` at expression `id`: the `output` block `name` of the program the
+/// component instantiates.
+fn component_output<'db>(
+    db: &'db RootDatabase,
+    decl: DeclId<'db>,
+    id: pcl_sema::ExprId,
+) -> Option<DeclId<'db>> {
+    let declared = body(db, decl);
+    let Expr::GetAttr { base, name } = declared.expr(id) else {
+        return None;
+    };
+    let component = referenced(db, decl, *base)?;
+    if component.kind(db) != DeclKind::Component {
+        return None;
+    }
+    let program = component_program(db, component)?;
+    pcl_sema::program_scope(db, program)
+        .outputs
+        .get(name.as_str())
+        .copied()
+}
+
+/// Definitions found in the syntax: an input's name in a component's body (the `config`
+/// block of the component's program), a resource's type token and the token of an
+/// `invoke` (where the schema file defines it).
+fn syntax_definition<'db>(
+    db: &'db RootDatabase,
+    file: pcl_sema::File,
+    decl: DeclId<'db>,
+    offset: TextSize,
+) -> Option<NavigationTarget> {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    if matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
+        let label = site_range(
+            db,
+            Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
+        )?;
+        if label.contains(offset) {
+            let token = body(db, decl)
+                .block(pcl_sema::BlockId::ROOT)
+                .labels
+                .get(1)?
+                .clone();
+            return schema_definition(db, &token);
+        }
+    }
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let token = match tree.token_at_offset(offset.min(tree.text_range().end())) {
+        pcl_syntax::TokenAtOffset::Single(t) => t,
+        pcl_syntax::TokenAtOffset::Between(left, right) => {
+            if right.kind() == IDENT {
+                right
+            } else {
+                left
+            }
+        }
+        pcl_syntax::TokenAtOffset::None => return None,
+    };
+    let parent = token.parent()?;
+    if parent.kind() == ATTRIBUTE && token.kind() == IDENT && decl.kind(db) == DeclKind::Component {
+        let block = parent.parent()?.parent()?;
+        let is_declaration_body =
+            block.kind() == BLOCK && block.parent()?.parent()?.kind() == SOURCE_FILE;
+        if !is_declaration_body {
+            return None;
+        }
+        return target_of(db, component_config(db, decl, token.text())?);
+    }
+    if in_invoke_token(db, file, offset) {
+        let template = parent.ancestors().find(|n| n.kind() == TEMPLATE_EXPR)?;
+        let ast::Expr::Template(literal) = ast::Expr::cast(template)? else {
+            return None;
+        };
+        return schema_definition(db, &literal.literal_value()?);
+    }
+    None
+}
+
+/// Where the schema file of `token`'s package defines it: the file and the range of the
+/// token's entry.
+fn schema_definition(db: &RootDatabase, token: &str) -> Option<NavigationTarget> {
+    let source = pcl_sema::token_package(token).and_then(|p| pcl_schema::package_named(db, p))?;
+    let (kind, canonical) = pcl_schema::resolve_token(db, source, token)?;
+    let index = pcl_schema::package_index(db, source).as_ref().ok()?;
+    let section = (index.sections().into_iter()).find(|(k, _)| *k == kind)?.1;
+    let (_, span) = section.exact(&canonical)?;
+    let start = TextSize::from(u32::try_from(span.start).ok()?);
+    let end = TextSize::from(u32::try_from(span.end).ok()?);
+    // Land on the entry's key (the quoted token before its value), else its value.
+    let quoted = format!("\"{canonical}\"");
+    let text = source.text(db);
+    let key = (text.get(..span.start))
+        .and_then(|before| before.rfind(&quoted))
+        .and_then(|at| {
+            let at = TextSize::from(u32::try_from(at).ok()?);
+            Some(TextRange::at(
+                at,
+                TextSize::from(u32::try_from(quoted.len()).ok()?),
+            ))
+        })
+        .unwrap_or(TextRange::empty(start));
+    Some(NavigationTarget {
+        path: source.file(db).clone(),
+        full_range: TextRange::new(start, end.max(start)),
+        focus_range: key,
+    })
 }
 
 /// On a component's source label: the first file of the program it instantiates.

@@ -1288,7 +1288,11 @@ impl Snapshot {
             .into_iter()
             .filter_map(|target| {
                 let text = analysis.file_text(&target.path)?;
-                let uri = Url::from_file_path(target.path.as_str()).ok()?;
+                // A schema file found through a relative search path has a relative name.
+                let path = Path::new(target.path.as_str());
+                let uri = Url::from_file_path(path)
+                    .or_else(|()| Url::from_file_path(std::fs::canonicalize(path).map_err(|_| ())?))
+                    .ok()?;
                 Some(Location::new(
                     uri,
                     LineIndex::new(&text).range(target.focus_range, self.encoding),

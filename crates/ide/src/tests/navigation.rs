@@ -350,3 +350,65 @@ region = invoke("", {})
     let function = offset_of(main, "\"\", {})") + TextSize::from(1);
     assert_eq!(labels(function), ["web:index:getRegion"]);
 }
+
+/// Definition of a component's output (`net.subnet`) and input (`cidr = …` in its body)
+/// is the `output` or `config` block in the component's directory; of a resource's or
+/// function's token, its entry in the schema file.
+#[test]
+fn definition_of_component_members_and_schema_tokens() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"component "net" "./net" {
+  cidr = "10.0.0.0/16"
+}
+
+output "id" {
+  value = net.subnet
+}
+
+resource "site" "web:index:Bucket" {
+  name = "site"
+}
+
+region = invoke("web:index:getRegion", { bucket = "b" })
+"#;
+    let net = "config \"cidr\" \"string\" {}\n\noutput \"subnet\" {\n  value = \"${cidr}-a\"\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let definition = |needle: &str, skip: u32| {
+        let found = analysis
+            .goto_definition(
+                "app/main.pp",
+                offset_of(main, needle) + TextSize::from(skip),
+            )
+            .expect("no cancellation");
+        assert_eq!(found.len(), 1, "{needle}: {found:?}");
+        let target = found.into_iter().next().expect("one target");
+        let text = analysis.file_text(&target.path).expect("the target's text");
+        let at =
+            &text[usize::from(target.focus_range.start())..usize::from(target.focus_range.end())];
+        (target.path.to_string(), at.to_owned())
+    };
+    assert_eq!(
+        definition("net.subnet", 5),
+        ("app/net/main.pp".to_owned(), "\"subnet\"".to_owned())
+    );
+    assert_eq!(
+        definition("cidr =", 1),
+        ("app/net/main.pp".to_owned(), "\"cidr\"".to_owned())
+    );
+    assert_eq!(
+        definition("web:index:Bucket", 2),
+        (
+            "web-1.0.0.json".to_owned(),
+            "\"web:index:Bucket\"".to_owned()
+        )
+    );
+    assert_eq!(
+        definition("web:index:getRegion", 2),
+        (
+            "web-1.0.0.json".to_owned(),
+            "\"web:index:getRegion\"".to_owned()
+        )
+    );
+}
