@@ -1243,15 +1243,23 @@ impl Snapshot {
             .analysis
             .folding_ranges(&document.path)
             .unwrap_or_default();
-        ranges
-            .into_iter()
+        // By lines, as editors fold: two nodes on the same lines (an object as a block's
+        // only content, `{` and `}` on the block's lines) are one range.
+        let mut lines: Vec<(u32, u32)> = (ranges.into_iter())
             .map(|r| {
                 let range = index.range(r, self.encoding);
-                lsp_types::FoldingRange {
-                    start_line: range.start.line,
-                    end_line: range.end.line,
-                    ..lsp_types::FoldingRange::default()
-                }
+                (range.start.line, range.end.line)
+            })
+            .filter(|(start, end)| start < end)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+            .into_iter()
+            .map(|(start_line, end_line)| lsp_types::FoldingRange {
+                start_line,
+                end_line,
+                ..lsp_types::FoldingRange::default()
             })
             .collect()
     }
