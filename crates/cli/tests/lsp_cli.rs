@@ -628,6 +628,17 @@ fn configuration_watchers_and_workspace_folders() {
             .any(|m| m.contains("no schema found for package 'web'")),
         "{before:?}"
     );
+    // The advice names the editor's setting, not the command line's flag.
+    assert!(
+        before.iter().any(|m| m.contains("`schemaPath` setting")),
+        "{before:?}"
+    );
+    assert!(
+        !before
+            .iter()
+            .any(|m| m.contains("--schema-dir") || m.contains("run again with")),
+        "{before:?}"
+    );
     let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
     client.send(
         &json!({ "jsonrpc": "2.0", "id": configuration["id"], "result": [
