@@ -632,7 +632,7 @@ impl Analysis {
                         let fields = pcl_sema::field_completions(db, decl, &body_context, &[]);
                         let descriptions = input_descriptions(db, decl);
                         let text = file.text(db);
-                        let editing = word_at(&text, offset);
+                        let editing = word_at(text, offset);
                         // From the text, not the tree: a name being typed on a line of
                         // its own turns the lines after it into a syntax error.
                         let start = usize::from(decl_offset(db, decl));
