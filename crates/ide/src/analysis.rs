@@ -334,6 +334,22 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
         }
         Site::Expr(e) => *map.exprs.get(e.0 as usize)?,
         Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
+        Site::AttrStep(e) => {
+            // The name is the end of the expression's text (no trivia after it).
+            let pcl_sema::Expr::GetAttr { name, .. } = pcl_sema::body(db, at.decl).expr(e) else {
+                return None;
+            };
+            let whole = *map.exprs.get(e.0 as usize)?;
+            let len = TextSize::from(u32::try_from(name.len()).ok()?);
+            let step = TextRange::new(whole.end().checked_sub(len)?, whole.end());
+            let text = at.decl.file(db).text(db);
+            let absolute = step + TextSize::from(u32::from(offset));
+            let written = text.get(usize::from(absolute.start())..usize::from(absolute.end()))?;
+            if written != name.as_str() {
+                return None;
+            }
+            step
+        }
         Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
         Site::Label(b, i) => {
             label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?

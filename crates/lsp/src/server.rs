@@ -1174,6 +1174,7 @@ impl Snapshot {
         let Ok(Some(found)) = self.analysis.file_diagnostics(&id, &document.path) else {
             return Vec::new();
         };
+        let files = self.analysis.program_files(&id);
         let mut actions = Vec::new();
         for d in &found.diagnostics {
             let Some(span) = d.span() else { continue };
@@ -1182,17 +1183,31 @@ impl Snapshot {
                 continue;
             }
             for fix in &d.fixes {
-                let edits: Vec<lsp_types::TextEdit> = (fix.edits.iter())
-                    .filter(|e| e.span.file == span.file)
-                    .map(|e| {
-                        lsp_types::TextEdit::new(
-                            index.range(e.span.range, self.encoding),
-                            e.replacement.clone(),
-                        )
-                    })
-                    .collect();
-                let mut changes = std::collections::HashMap::new();
-                changes.insert(uri.clone(), edits);
+                // Edits may be in other files of the program (a span's file is an index
+                // into the program's files).
+                let mut changes: HashMap<Url, Vec<lsp_types::TextEdit>> = HashMap::new();
+                for edit in &fix.edits {
+                    let (target, text) = if edit.span.file == span.file {
+                        (uri.clone(), None)
+                    } else {
+                        let Some(path) = files.get(edit.span.file.0 as usize) else {
+                            continue;
+                        };
+                        let (Ok(target), Some(text)) = (
+                            Url::from_file_path(path.as_str()),
+                            self.analysis.file_text(path),
+                        ) else {
+                            continue;
+                        };
+                        (target, Some(text))
+                    };
+                    let range = match &text {
+                        Some(text) => LineIndex::new(text).range(edit.span.range, self.encoding),
+                        None => index.range(edit.span.range, self.encoding),
+                    };
+                    (changes.entry(target).or_default())
+                        .push(lsp_types::TextEdit::new(range, edit.replacement.clone()));
+                }
                 actions.push(lsp_types::CodeActionOrCommand::CodeAction(
                     lsp_types::CodeAction {
                         title: fix.message.clone(),

@@ -412,3 +412,32 @@ region = invoke("web:index:getRegion", { bucket = "b" })
         )
     );
 }
+
+/// A property written with the wrong case (PCL3003) and a misspelt one (PCL3002) in
+/// `base.name` carry a fix that replaces the name after the dot.
+#[test]
+fn traversal_problems_carry_a_fix_for_the_name_after_the_dot() {
+    let mut host = host_with_the_web_schema();
+    let main =
+        "resource \"b\" \"web:index:Bucket\" {\n  name = \"x\"\n}\n\nx = b.Arn\ny = b.nmae\n";
+    let id = set_program(&mut host, "app", &[("main.pp", main)]);
+    let found = super::diagnostics(&host, &id);
+    let fixes: Vec<(String, &str, String)> = found
+        .iter()
+        .flat_map(|d| d.fixes.iter().map(move |fix| (d.code.to_string(), fix)))
+        .flat_map(|(code, fix)| {
+            fix.edits.iter().map(move |edit| {
+                let range = edit.span.range;
+                let replaced = &main[usize::from(range.start())..usize::from(range.end())];
+                (code.clone(), replaced, edit.replacement.clone())
+            })
+        })
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            ("PCL3003".to_owned(), "Arn", "arn".to_owned()),
+            ("PCL3002".to_owned(), "nmae", "name".to_owned()),
+        ]
+    );
+}
