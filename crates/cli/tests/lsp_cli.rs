@@ -98,6 +98,10 @@ fn an_editor_session() {
         }),
     );
     assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    assert_eq!(
+        init["result"]["capabilities"]["completionProvider"]["triggerCharacters"],
+        json!([".", "\""])
+    );
     client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
     client.send(
         &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
@@ -269,6 +273,28 @@ fn references_rename_completion_and_quick_fixes() {
         client.request(5, "textDocument/rename", bad)["error"]["code"],
         -32602
     );
+    // A name already taken is refused, naming the clash.
+    let mut taken = at.clone();
+    taken["newName"] = json!("siteName");
+    let refused = client.request(17, "textDocument/rename", taken);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("config `siteName`")),
+        "{refused}"
+    );
+    // A typed `.` where no attributes follow opens nothing.
+    let (line, column) = position_of(&text, "10\n}");
+    let nothing = client.request(
+        18,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 1 },
+            "context": { "triggerKind": 2, "triggerCharacter": "." },
+        }),
+    );
+    assert_eq!(nothing["result"], json!([]), "{nothing}");
     // Inside the bucket's body: its schema inputs are offered, the required one first in its detail.
     let (line, _) = position_of(&text, "  versioning = [true]");
     let completion = client.request(
@@ -284,9 +310,10 @@ fn references_rename_completion_and_quick_fixes() {
         .flatten()
         .filter_map(|c| c["label"].as_str())
         .collect();
-    assert!(
-        labels.contains(&"storageClass") && labels.contains(&"pages") && labels.contains(&"join"),
-        "{labels:?}"
+    assert_eq!(
+        labels,
+        ["name", "storageClass", "tags", "versioning"],
+        "the inputs not yet set, nothing else"
     );
     // Inside `website = { .. }`: the website object's fields.
     let (line, column) = position_of(&text, "indexDocumnet");
@@ -320,6 +347,27 @@ fn references_rename_completion_and_quick_fixes() {
         .filter_map(|c| c["label"].as_str())
         .collect();
     assert_eq!(labels, ["web:index:Bucket", "web:index:Page"], "{tokens}");
+    // Definition of the token: its entry in the schema file.
+    let definition = client.request(
+        19,
+        "textDocument/definition",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 3 },
+        }),
+    );
+    let schema = pcl_test_utils::test_data_dir().join("programs/schemas/web-1.0.0.json");
+    let schema_text = std::fs::read_to_string(&schema).expect("the web schema exists");
+    let (schema_line, schema_column) = position_of(&schema_text, "\"web:index:Page\": {");
+    assert_eq!(
+        definition["result"][0]["uri"],
+        format!("file://{}", schema.display()),
+        "{definition}"
+    );
+    assert_eq!(
+        definition["result"][0]["range"]["start"],
+        json!({ "line": schema_line, "character": schema_column }),
+        "{definition}"
+    );
     // After `siteBucket.`: the bucket's outputs.
     let (line, column) = position_of(&text, "siteBucket.nmae");
     let members = client.request(13, "textDocument/completion", json!({
@@ -352,10 +400,13 @@ fn references_rename_completion_and_quick_fixes() {
         "textDocument/foldingRange",
         json!({ "textDocument": { "uri": uri } }),
     );
-    assert!(
-        folding["result"].as_array().is_some_and(|r| r.len() >= 4),
-        "{folding}"
-    );
+    // One range per block or multi-line object, each once.
+    let mut folds: Vec<(u64, u64)> = (folding["result"].as_array().into_iter().flatten())
+        .filter_map(|r| Some((r["startLine"].as_u64()?, r["endLine"].as_u64()?)))
+        .collect();
+    assert_eq!(folds.len(), 7, "{folding}");
+    folds.dedup();
+    assert_eq!(folds.len(), 7, "{folding}");
     let symbols = client.request(10, "workspace/symbol", json!({ "query": "site" }));
     let names: Vec<&str> = symbols["result"]
         .as_array()
@@ -577,6 +628,17 @@ fn configuration_watchers_and_workspace_folders() {
             .any(|m| m.contains("no schema found for package 'web'")),
         "{before:?}"
     );
+    // The advice names the editor's setting, not the command line's flag.
+    assert!(
+        before.iter().any(|m| m.contains("`schemaPath` setting")),
+        "{before:?}"
+    );
+    assert!(
+        !before
+            .iter()
+            .any(|m| m.contains("--schema-dir") || m.contains("run again with")),
+        "{before:?}"
+    );
     let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
     client.send(
         &json!({ "jsonrpc": "2.0", "id": configuration["id"], "result": [
@@ -791,7 +853,7 @@ fn a_multi_file_session_with_a_quick_fix() {
         "textDocument": { "uri": main_uri }, "position": { "line": line, "character": column + 1 },
     }));
     assert_eq!(definition["result"][0]["uri"], base_uri, "{definition}");
-    // On the empty line of the body: the inputs, required first, with their documentation.
+    // On the empty line of the body: the inputs not yet set (`name` is).
     let completion = client.request(
         4,
         "textDocument/completion",
@@ -799,10 +861,36 @@ fn a_multi_file_session_with_a_quick_fix() {
             "textDocument": { "uri": main_uri }, "position": { "line": 2, "character": 2 },
         }),
     );
+    let labels: Vec<&str> = (completion["result"].as_array().into_iter().flatten())
+        .filter_map(|item| item["label"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        ["storageClass", "tags", "versioning", "website"],
+        "{completion}"
+    );
+    // A page added below: on its empty line, its inputs, required first, with their
+    // documentation.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": main_uri, "version": 3 },
+            "contentChanges": [{
+                "range": { "start": { "line": 4, "character": 0 }, "end": { "line": 4, "character": 0 } },
+                "text": "resource \"page\" \"web:index:Page\" {\n  \n}\n",
+            }],
+        }}),
+    );
+    let completion = client.request(
+        5,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": main_uri }, "position": { "line": 5, "character": 2 },
+        }),
+    );
     let items = completion["result"].as_array().cloned().unwrap_or_default();
     let name = items
         .iter()
-        .find(|item| item["label"] == "name")
+        .find(|item| item["label"] == "bucket")
         .cloned()
         .unwrap_or_default();
     assert_eq!(

@@ -132,9 +132,16 @@ impl Analysis {
             .collect()
     }
 
-    /// A file's text.
+    /// A file's text: a program's file, or a loaded schema file (which definitions of
+    /// resource and function tokens lead to).
     pub fn file_text(&self, path: &str) -> Option<std::sync::Arc<str>> {
-        self.files.get(path).map(|f| f.text(&self.db).clone())
+        if let Some(file) = self.files.get(path) {
+            return Some(file.text(&self.db).clone());
+        }
+        let loaded = pcl_schema::LoadedPackages::try_get(&self.db)?;
+        (loaded.packages(&self.db).values())
+            .find(|source| source.file(&self.db) == path)
+            .map(|source| source.text(&self.db).clone())
     }
 
     /// Every diagnostic of a program, by file (in the program's file order). A span's
@@ -368,6 +375,22 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
         }
         Site::Expr(e) => *map.exprs.get(e.0 as usize)?,
         Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
+        Site::AttrStep(e) => {
+            // The name is the end of the expression's text (no trivia after it).
+            let pcl_sema::Expr::GetAttr { name, .. } = pcl_sema::body(db, at.decl).expr(e) else {
+                return None;
+            };
+            let whole = *map.exprs.get(e.0 as usize)?;
+            let len = TextSize::from(u32::try_from(name.len()).ok()?);
+            let step = TextRange::new(whole.end().checked_sub(len)?, whole.end());
+            let text = at.decl.file(db).text(db);
+            let absolute = step + TextSize::from(u32::from(offset));
+            let written = text.get(usize::from(absolute.start())..usize::from(absolute.end()))?;
+            if written != name.as_str() {
+                return None;
+            }
+            step
+        }
         Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
         Site::Label(b, i) => {
             label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?

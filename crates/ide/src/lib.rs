@@ -13,6 +13,7 @@
 //!   length of a chain of references.
 
 mod analysis;
+mod docs;
 mod formatting;
 mod host;
 mod navigation;

@@ -11,6 +11,7 @@ use smol_str::SmolStr;
 
 use crate::RootDatabase;
 use crate::analysis::{Analysis, Cancellable, site_range};
+use crate::docs::render_description;
 
 /// What hovering shows: markdown, and the range it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +50,8 @@ pub enum CompletionKind {
     Field,
     /// A resource type token, in a resource's type label.
     ResourceType,
+    /// A function token, in the first argument of `invoke`.
+    FunctionToken,
 }
 
 /// One declaration of a file's outline.
@@ -106,9 +109,19 @@ impl Analysis {
             if let Some(target) = component_source_at(db, decl, offset) {
                 return vec![target];
             }
+            let (file, _) = match self.file_and_program(path) {
+                Some(found) => found,
+                None => return Vec::new(),
+            };
+            if let Some(target) = syntax_definition(db, file, decl, offset) {
+                return vec![target];
+            }
             let Some(Some((id, _))) = innermost_expr(db, decl, relative) else {
                 return Vec::new();
             };
+            if let Some(target) = component_output(db, decl, id) {
+                return target_of(db, target).into_iter().collect();
+            }
             referenced(db, decl, id)
                 .and_then(|target| target_of(db, target))
                 .into_iter()
@@ -132,7 +145,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, shown_ty(db, decl)).clone(),
                     })
                 })
                 .collect()
@@ -197,14 +210,29 @@ fn target_of<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> Option<Navigation
     })
 }
 
-/// `kind name: type` of a declaration, with a resource's type token.
+/// The type a declaration is shown with: an output's value type (its declaration type,
+/// which nothing can reference, is `dynamic`), else the type references see.
+fn shown_ty<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> pcl_types::Ty<'db> {
+    match decl.kind(db) {
+        DeclKind::Output => infer(db, decl).value_ty,
+        _ => decl_ty(db, decl),
+    }
+}
+
+/// `kind name: type` of a declaration, with a resource's type token and description, or
+/// the `description` a config or output gives itself.
 fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
-    let ty = pcl_types::readable(db, decl_ty(db, decl));
+    let ty = pcl_types::readable(db, shown_ty(db, decl));
     let mut text = format!(
         "```pcl\n{} {}: {ty}\n```",
         decl.kind(db).keyword(),
         decl.name(db)
     );
+    if matches!(decl.kind(db), DeclKind::Config | DeclKind::Output)
+        && let Some(description) = description_of(db, decl)
+    {
+        text.push_str(&format!("\n\n{description}"));
+    }
     if matches!(
         decl.kind(db),
         DeclKind::Resource | DeclKind::Read | DeclKind::Component
@@ -212,7 +240,7 @@ fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
     {
         text.push_str(&format!("\n\n`{label}`"));
         if let Some(description) = schema_description(db, label).and_then(|d| d.description) {
-            text.push_str(&format!("\n\n{description}"));
+            text.push_str(&format!("\n\n{}", render_description(&description)));
         }
     }
     text
@@ -255,44 +283,33 @@ fn syntax_hover<'db>(
     let parent = token.parent()?;
     let range = token.text_range();
     match parent.kind() {
-        // An input's name, directly in a resource's body.
+        // An input's name, in a resource's or component's body.
         ATTRIBUTE if token.kind() == IDENT => {
             let block = parent.parent()?.parent()?;
             let is_declaration_body =
                 block.kind() == BLOCK && block.parent()?.parent()?.kind() == SOURCE_FILE;
-            let label = body(db, decl)
-                .block(pcl_sema::BlockId::ROOT)
-                .labels
-                .get(1)?
-                .clone();
-            if !is_declaration_body || !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            if !is_declaration_body
+                || !matches!(
+                    decl.kind(db),
+                    DeclKind::Resource | DeclKind::Read | DeclKind::Component
+                )
             {
                 return None;
             }
-            let inputs = pcl_sema::field_completions(db, decl, &pcl_sema::FieldsContext::Body, &[]);
-            let input = inputs
-                .into_iter()
-                .find(|input| input.name == token.text())?;
-            let required = if input.required {
-                "required"
-            } else {
-                "optional"
+            let context = pcl_sema::FieldsContext::Body;
+            let markdown = field_hover(db, decl, &context, &[], token.text())?;
+            Some(HoverResult { range, markdown })
+        }
+        // A key of an object literal whose expected type is known.
+        _ if token.kind() == IDENT
+            && parent.kind() == VARIABLE_EXPR
+            && parent.parent().is_some_and(|p| p.kind() == OBJECT_KEY) =>
+        {
+            let inside = range.start() + TextSize::from(1);
+            let FieldPosition::Object(context, keys) = field_position(db, file, inside) else {
+                return None;
             };
-            let name = input.name;
-            let mut markdown = format!(
-                "```pcl\ninput {name}: {}\n```\n\n{required} input of `{label}`",
-                input.ty
-            );
-            let description = schema_description(db, &label).and_then(|described| {
-                (described.sections.into_iter())
-                    .filter(|section| section.title == "inputs")
-                    .flat_map(|section| section.properties)
-                    .find(|property| property.name == name)?
-                    .description
-            });
-            if let Some(description) = description {
-                markdown.push_str(&format!("\n\n{description}"));
-            }
+            let markdown = field_hover(db, decl, &context, &keys, token.text())?;
             Some(HoverResult { range, markdown })
         }
         // A function's name in a call.
@@ -320,13 +337,119 @@ fn syntax_hover<'db>(
             let described = schema_description(db, &function)?;
             let mut markdown = format!("```pcl\nfunction {function}\n```");
             if let Some(description) = &described.description {
-                markdown.push_str(&format!("\n\n{description}"));
+                markdown.push_str(&format!("\n\n{}", render_description(description)));
             }
             Some(HoverResult {
                 range: template.text_range(),
                 markdown,
             })
         }
+    }
+}
+
+/// The hover of field `name` where `context` and `keys` lead: its type, whether it is
+/// required, what it belongs to, and its description (from the schema, or a component's
+/// `config` block).
+fn field_hover(
+    db: &RootDatabase,
+    decl: DeclId<'_>,
+    context: &pcl_sema::FieldsContext,
+    keys: &[SmolStr],
+    name: &str,
+) -> Option<String> {
+    use pcl_sema::FieldsContext;
+    let fields = pcl_sema::field_completions(db, decl, context, keys);
+    let field = fields.into_iter().find(|field| field.name == name)?;
+    let required = if field.required {
+        "required"
+    } else {
+        "optional"
+    };
+    let label = (body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)).cloned();
+    let owner = pcl_sema::fields_owner(db, decl, context, keys);
+    let (kind, of, description) = match (context, owner) {
+        (_, Some(owner)) => {
+            let token = owner.token(db).clone();
+            let description = property_description(db, &token, "properties", name);
+            ("property", Some(token), description)
+        }
+        (FieldsContext::Body, None) if decl.kind(db) == DeclKind::Component => {
+            let description = component_config(db, decl, name).and_then(|c| description_of(db, c));
+            (
+                "input",
+                label.map(|l| SmolStr::new(format!("component {l}"))),
+                description,
+            )
+        }
+        (FieldsContext::Body, None) => {
+            let description =
+                (label.as_ref()).and_then(|l| property_description(db, l, "inputs", name));
+            ("input", label, description)
+        }
+        (FieldsContext::InvokeArguments(function), None) if keys.is_empty() => {
+            let description = property_description(db, function, "arguments", name);
+            ("argument", Some(function.clone()), description)
+        }
+        (FieldsContext::Options, None) => ("option", None, None),
+        _ => ("property", None, None),
+    };
+    let mut markdown = format!(
+        "```pcl\n{kind} {name}: {}\n```\n\n{required} {kind}",
+        field.ty
+    );
+    if let Some(of) = of {
+        markdown.push_str(&format!(" of `{of}`"));
+    }
+    if let Some(description) = description {
+        markdown.push_str(&format!("\n\n{}", render_description(&description)));
+    }
+    Some(markdown)
+}
+
+/// The schema's description of property `name` in section `section` of the item
+/// `token` (a resource, function or object type).
+fn property_description(
+    db: &RootDatabase,
+    token: &str,
+    section: &str,
+    name: &str,
+) -> Option<String> {
+    (schema_description(db, token)?.sections.into_iter())
+        .filter(|s| s.title == section)
+        .flat_map(|s| s.properties)
+        .find(|property| property.name == name)?
+        .description
+}
+
+/// The `config` declaration `name` of the program a component instantiates.
+fn component_config<'db>(
+    db: &'db RootDatabase,
+    component: DeclId<'db>,
+    name: &str,
+) -> Option<DeclId<'db>> {
+    let program = component_program(db, component)?;
+    let config = *pcl_sema::program_scope(db, program).names.get(name)?;
+    (config.kind(db) == DeclKind::Config).then_some(config)
+}
+
+/// The program a component instantiates, when it is loaded.
+fn component_program(db: &RootDatabase, component: DeclId<'_>) -> Option<pcl_sema::Program> {
+    let source = body(db, component)
+        .block(pcl_sema::BlockId::ROOT)
+        .labels
+        .get(1)?
+        .clone();
+    let dir = pcl_sema::join_dir(component.program(db).dir(db), &source);
+    pcl_sema::program_at(db, &dir)
+}
+
+/// The literal `description` attribute of a declaration (a config's or an output's).
+fn description_of(db: &RootDatabase, decl: DeclId<'_>) -> Option<String> {
+    let body = body(db, decl);
+    let attr = body.find_attr(pcl_sema::BlockId::ROOT, "description")?;
+    match body.expr(body.attr(attr).value) {
+        Expr::String(text) => Some(text.to_string()),
+        _ => None,
     }
 }
 
@@ -379,6 +502,53 @@ impl Analysis {
         })
     }
 
+    /// Whether what is at `offset` may be renamed to `new_name`: `Err` with the reason
+    /// when `new_name` is not a PCL name, is `null`, or is already taken in the target's
+    /// namespace (outputs have their own). `Ok` also when nothing renameable is there.
+    pub fn check_rename(
+        &self,
+        path: &str,
+        offset: TextSize,
+        new_name: &str,
+    ) -> Cancellable<Result<(), String>> {
+        salsa::Cancelled::catch(|| {
+            if !is_identifier(new_name) {
+                return Err(format!("`{new_name}` is not a PCL name"));
+            }
+            if new_name == "null" {
+                return Err("`null` is the null value: it cannot name a declaration".to_owned());
+            }
+            let db = self.db();
+            let Some(target) = self.target_at(path, offset) else {
+                return Ok(());
+            };
+            let scope = pcl_sema::program_scope(db, target.program(db));
+            let names = if target.kind(db).is_referable() {
+                &scope.names
+            } else {
+                &scope.outputs
+            };
+            match names.get(new_name) {
+                Some(&taken) if taken != target => {
+                    let file = taken.file(db).path(db);
+                    let line = site_range(db, Located::new(taken, Site::Name))
+                        .and_then(|range| {
+                            let text = taken.file(db).text(db);
+                            let before = text.get(..usize::from(range.start()))?;
+                            Some(before.matches('\n').count() + 1)
+                        })
+                        .map(|line| format!(":{line}"))
+                        .unwrap_or_default();
+                    Err(format!(
+                        "cannot rename to `{new_name}`: the {} `{new_name}` ({file}{line}) already has that name",
+                        taken.kind(db).keyword()
+                    ))
+                }
+                _ => Ok(()),
+            }
+        })
+    }
+
     /// The declaration whose name is at `offset`, or that a name at `offset` refers to.
     fn target_at(&self, path: &str, offset: TextSize) -> Option<DeclId<'_>> {
         let db = self.db();
@@ -412,7 +582,10 @@ impl Analysis {
                 )
                 .is_some_and(|label| label.contains(offset))
             {
-                return resource_tokens(db);
+                return schema_tokens(db, TokenSection::Resources);
+            }
+            if in_invoke_token(db, file, offset) {
+                return schema_tokens(db, TokenSection::Functions);
             }
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
@@ -447,18 +620,40 @@ impl Analysis {
                         let fields = pcl_sema::field_completions(db, decl, &options, &[]);
                         return fields.into_iter().map(field_completion).collect();
                     }
-                    FieldPosition::Body => {
-                        let body = pcl_sema::FieldsContext::Body;
-                        let fields = pcl_sema::field_completions(db, decl, &body, &[]);
+                    // A line of a resource's or component's body: its inputs not yet
+                    // set (the name being typed still counts as unset).
+                    FieldPosition::Body
+                        if matches!(
+                            decl.kind(db),
+                            DeclKind::Resource | DeclKind::Read | DeclKind::Component
+                        ) =>
+                    {
+                        let body_context = pcl_sema::FieldsContext::Body;
+                        let fields = pcl_sema::field_completions(db, decl, &body_context, &[]);
                         let descriptions = input_descriptions(db, decl);
-                        res.extend(fields.into_iter().map(|field| {
-                            let documentation = descriptions.get(field.name.as_str()).cloned();
-                            CompletionItem {
-                                documentation,
-                                ..field_completion(field)
-                            }
-                        }));
+                        let text = file.text(db);
+                        let editing = word_at(text, offset);
+                        // From the text, not the tree: a name being typed on a line of
+                        // its own turns the lines after it into a syntax error.
+                        let start = usize::from(decl_offset(db, decl));
+                        let set: Vec<&str> = (text.get(start..).into_iter())
+                            .flat_map(body_attribute_names)
+                            .filter(|name| *name != editing)
+                            .collect();
+                        let mut inputs: Vec<CompletionItem> = (fields.into_iter())
+                            .filter(|field| !set.contains(&field.name.as_str()))
+                            .map(|field| {
+                                let documentation = descriptions.get(field.name.as_str()).cloned();
+                                CompletionItem {
+                                    documentation,
+                                    ..field_completion(field)
+                                }
+                            })
+                            .collect();
+                        inputs.sort_by(|a, b| a.label.cmp(&b.label));
+                        return inputs;
                     }
+                    FieldPosition::Body => (),
                     FieldPosition::Value => (),
                 }
             }
@@ -532,7 +727,7 @@ impl Analysis {
                         kind: decl.kind(db),
                         full_range: target.full_range,
                         focus_range: target.focus_range,
-                        detail: pcl_types::readable(db, decl_ty(db, decl)).clone(),
+                        detail: pcl_types::readable(db, shown_ty(db, decl)).clone(),
                     };
                     res.push((symbol, target.path));
                     if res.len() >= 256 {
@@ -795,6 +990,115 @@ impl Analysis {
     }
 }
 
+/// `component.name` at expression `id`: the `output` block `name` of the program the
+/// component instantiates.
+fn component_output<'db>(
+    db: &'db RootDatabase,
+    decl: DeclId<'db>,
+    id: pcl_sema::ExprId,
+) -> Option<DeclId<'db>> {
+    let declared = body(db, decl);
+    let Expr::GetAttr { base, name } = declared.expr(id) else {
+        return None;
+    };
+    let component = referenced(db, decl, *base)?;
+    if component.kind(db) != DeclKind::Component {
+        return None;
+    }
+    let program = component_program(db, component)?;
+    pcl_sema::program_scope(db, program)
+        .outputs
+        .get(name.as_str())
+        .copied()
+}
+
+/// Definitions found in the syntax: an input's name in a component's body (the `config`
+/// block of the component's program), a resource's type token and the token of an
+/// `invoke` (where the schema file defines it).
+fn syntax_definition<'db>(
+    db: &'db RootDatabase,
+    file: pcl_sema::File,
+    decl: DeclId<'db>,
+    offset: TextSize,
+) -> Option<NavigationTarget> {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    if matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
+        let label = site_range(
+            db,
+            Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
+        )?;
+        if label.contains(offset) {
+            let token = body(db, decl)
+                .block(pcl_sema::BlockId::ROOT)
+                .labels
+                .get(1)?
+                .clone();
+            return schema_definition(db, &token);
+        }
+    }
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let token = match tree.token_at_offset(offset.min(tree.text_range().end())) {
+        pcl_syntax::TokenAtOffset::Single(t) => t,
+        pcl_syntax::TokenAtOffset::Between(left, right) => {
+            if right.kind() == IDENT {
+                right
+            } else {
+                left
+            }
+        }
+        pcl_syntax::TokenAtOffset::None => return None,
+    };
+    let parent = token.parent()?;
+    if parent.kind() == ATTRIBUTE && token.kind() == IDENT && decl.kind(db) == DeclKind::Component {
+        let block = parent.parent()?.parent()?;
+        let is_declaration_body =
+            block.kind() == BLOCK && block.parent()?.parent()?.kind() == SOURCE_FILE;
+        if !is_declaration_body {
+            return None;
+        }
+        return target_of(db, component_config(db, decl, token.text())?);
+    }
+    if in_invoke_token(db, file, offset) {
+        let template = parent.ancestors().find(|n| n.kind() == TEMPLATE_EXPR)?;
+        let ast::Expr::Template(literal) = ast::Expr::cast(template)? else {
+            return None;
+        };
+        return schema_definition(db, &literal.literal_value()?);
+    }
+    None
+}
+
+/// Where the schema file of `token`'s package defines it: the file and the range of the
+/// token's entry.
+fn schema_definition(db: &RootDatabase, token: &str) -> Option<NavigationTarget> {
+    let source = pcl_sema::token_package(token).and_then(|p| pcl_schema::package_named(db, p))?;
+    let (kind, canonical) = pcl_schema::resolve_token(db, source, token)?;
+    let index = pcl_schema::package_index(db, source).as_ref().ok()?;
+    let section = (index.sections().into_iter()).find(|(k, _)| *k == kind)?.1;
+    let (_, span) = section.exact(&canonical)?;
+    let start = TextSize::from(u32::try_from(span.start).ok()?);
+    let end = TextSize::from(u32::try_from(span.end).ok()?);
+    // Land on the entry's key (the quoted token before its value), else its value.
+    let quoted = format!("\"{canonical}\"");
+    let text = source.text(db);
+    let key = (text.get(..span.start))
+        .and_then(|before| before.rfind(&quoted))
+        .and_then(|at| {
+            let at = TextSize::from(u32::try_from(at).ok()?);
+            Some(TextRange::at(
+                at,
+                TextSize::from(u32::try_from(quoted.len()).ok()?),
+            ))
+        })
+        .unwrap_or(TextRange::empty(start));
+    Some(NavigationTarget {
+        path: source.file(db).clone(),
+        full_range: TextRange::new(start, end.max(start)),
+        focus_range: key,
+    })
+}
+
 /// On a component's source label: the first file of the program it instantiates.
 fn component_source_at<'db>(
     db: &'db RootDatabase,
@@ -826,8 +1130,104 @@ fn component_source_at<'db>(
     })
 }
 
-/// Every resource type token of the loaded schemas, for a resource's type label.
-fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
+/// The names set by `name = …` lines directly in the body of the block `text` starts
+/// with (up to the end of that block), read line by line so that a syntax error does not
+/// hide them: brackets outside strings and comments give the depth.
+fn body_attribute_names(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut depth = 0usize;
+    for line in text.split_inclusive('\n') {
+        if depth == 1 {
+            let trimmed = line.trim_start();
+            let name_len = trimmed
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(trimmed.len());
+            let (name, rest) = trimmed.split_at(name_len);
+            let rest = rest.trim_start();
+            if !name.is_empty() && rest.starts_with('=') && !rest.starts_with("==") {
+                names.push(name);
+            }
+        }
+        let mut chars = line.chars().peekable();
+        let mut in_string = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if in_string => {
+                    chars.next();
+                }
+                '"' => in_string = !in_string,
+                _ if in_string => (),
+                '#' => break,
+                '/' if chars.peek() == Some(&'/') => break,
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return names;
+                    }
+                }
+                _ => (),
+            }
+        }
+    }
+    names
+}
+
+/// The identifier the offset is in or at the end of (empty when none).
+fn word_at(text: &str, offset: TextSize) -> &str {
+    let offset = usize::from(offset).min(text.len());
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let (Some(before), Some(after)) = (text.get(..offset), text.get(offset..)) else {
+        return "";
+    };
+    let start = (before.char_indices().rev())
+        .find(|(_, c)| !is_word(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = after
+        .find(|c: char| !is_word(c))
+        .map_or(text.len(), |i| offset + i);
+    text.get(start..end).unwrap_or("")
+}
+
+/// Whether `offset` is in the token string of `invoke("…", …)`.
+fn in_invoke_token(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> bool {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let offset = offset.min(tree.text_range().end());
+    let token = match tree.token_at_offset(offset) {
+        pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
+        pcl_syntax::TokenAtOffset::None => return false,
+    };
+    let Some(template) = token.parent_ancestors().find(|n| n.kind() == TEMPLATE_EXPR) else {
+        return false;
+    };
+    // Strictly inside the quotes.
+    let range = template.text_range();
+    if !(range.start() < offset && (offset < range.end() || token.kind() != CLOSE_QUOTE)) {
+        return false;
+    }
+    let Some(call) = (template.parent())
+        .filter(|n| n.kind() == ARG_LIST)
+        .and_then(|list| list.parent())
+        .and_then(ast::CallExpr::cast)
+    else {
+        return false;
+    };
+    let first = call.arg_list().and_then(|list| list.args().next());
+    call.name() == "invoke" && first.is_some_and(|arg| arg.syntax() == &template)
+}
+
+/// Which tokens of the loaded schemas to offer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TokenSection {
+    Resources,
+    Functions,
+}
+
+/// Every resource (or function) token of the loaded schemas, for a resource's type label
+/// (or the token of an `invoke`).
+fn schema_tokens(db: &RootDatabase, section: TokenSection) -> Vec<CompletionItem> {
     let Some(loaded) = pcl_schema::LoadedPackages::try_get(db) else {
         return Vec::new();
     };
@@ -838,10 +1238,20 @@ fn resource_tokens(db: &RootDatabase) -> Vec<CompletionItem> {
     let mut res = Vec::new();
     for source in sources {
         if let Ok(listing) = pcl_schema::package_listing(db, source) {
-            res.extend(listing.resources.iter().map(|token| CompletionItem {
+            let (tokens, what, kind) = match section {
+                TokenSection::Resources => {
+                    (&listing.resources, "resource", CompletionKind::ResourceType)
+                }
+                TokenSection::Functions => (
+                    &listing.functions,
+                    "function",
+                    CompletionKind::FunctionToken,
+                ),
+            };
+            res.extend(tokens.iter().map(|token| CompletionItem {
                 label: token.to_string(),
-                detail: format!("resource of {}", listing.package),
-                kind: CompletionKind::ResourceType,
+                detail: format!("{what} of {}", listing.package),
+                kind,
                 required: false,
                 documentation: None,
             }));
@@ -894,7 +1304,7 @@ fn input_descriptions(
     {
         for property in section.properties {
             if let Some(description) = property.description {
-                res.insert(property.name, description);
+                res.insert(property.name, render_description(&description));
             }
         }
     }
@@ -1025,4 +1435,11 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
 fn reversed(mut keys: Vec<SmolStr>) -> Vec<SmolStr> {
     keys.reverse();
     keys
+}
+
+/// Whether `name` can be a PCL declaration name.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

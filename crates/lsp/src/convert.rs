@@ -84,10 +84,10 @@ pub(crate) fn diagnostic(
         Severity::Warning => lsp_types::DiagnosticSeverity::WARNING,
         Severity::Note => lsp_types::DiagnosticSeverity::INFORMATION,
     };
-    let mut message = d.message.clone();
+    let mut message = for_the_editor(&d.message);
     for note in &d.notes {
         message.push('\n');
-        message.push_str(note);
+        message.push_str(&for_the_editor(note));
     }
     // Labels in the same file become related information.
     let related: Vec<lsp_types::DiagnosticRelatedInformation> = (d.labels.iter())
@@ -108,9 +108,105 @@ pub(crate) fn diagnostic(
     })
 }
 
+/// Phrases of the command line's advice and what to do in the editor instead, in order
+/// (longer phrases before the flags they contain).
+const EDITOR_ADVICE: &[(&str, &str)] = &[
+    (
+        "pass `--schema-dir DIR` or set PCL_SCHEMA_PATH",
+        "add DIR to the `schemaPath` setting (or set PCL_SCHEMA_PATH for the server)",
+    ),
+    (
+        "use --schema-dir DIR or set PCL_SCHEMA_PATH",
+        "add a directory to the `schemaPath` setting, or set PCL_SCHEMA_PATH for the server",
+    ),
+    (
+        "fix: run again with --fetch-schemas",
+        "fix: add a directory that holds the schema to the `schemaPath` setting, run `pcl check --fetch-schemas` on the program once (the server then finds the schema in the cache)",
+    ),
+    (
+        "with --fetch-schemas",
+        "by running `pcl check --fetch-schemas` on the program once",
+    ),
+    (
+        "--skip-resource-typecheck:",
+        "`skipResourceTypecheck` is set:",
+    ),
+    ("pass `--", "set `--"),
+    ("pass --", "set --"),
+];
+
+/// Command-line flags and the settings that do the same in the editor.
+const FLAG_SETTINGS: &[(&str, &str)] = &[
+    ("--schema-dir", "schemaPath"),
+    ("--skip-resource-typecheck", "skipResourceTypecheck"),
+    ("--skip-invoke-typecheck", "skipInvokeTypecheck"),
+    ("--skip-range-typecheck", "skipRangeTypecheck"),
+    ("--allow-missing-variables", "allowMissingVariables"),
+    ("--allow-missing-properties", "allowMissingProperties"),
+    ("--lenient", "lenient"),
+];
+
+/// A diagnostic's text with the command line's advice (pass a flag) turned into what to
+/// set in the editor: the checker words its notes for `pcl check`, and the server, the
+/// driver that knows it is an editor, supplies the editor's terms.
+pub(crate) fn for_the_editor(text: &str) -> String {
+    if !text.contains("--") {
+        return text.to_owned();
+    }
+    let mut text = text.to_owned();
+    for (phrase, instead) in EDITOR_ADVICE {
+        text = text.replace(phrase, instead);
+    }
+    for (flag, setting) in FLAG_SETTINGS {
+        for written in [format!("`{flag}`"), (*flag).to_owned()] {
+            // Only the whole flag (not `--skip-resource-typecheck` inside a longer one).
+            let mut out = String::with_capacity(text.len());
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(&written) {
+                let after = &rest[at + written.len()..];
+                out.push_str(&rest[..at]);
+                if after.starts_with(|c: char| c.is_alphanumeric() || c == '-') {
+                    out.push_str(&written);
+                } else {
+                    out.push_str(&format!("the `{setting}` setting"));
+                }
+                rest = after;
+            }
+            out.push_str(rest);
+            text = out;
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Encoding, LineIndex};
+    use super::{Encoding, LineIndex, for_the_editor};
+
+    #[test]
+    fn command_line_advice_becomes_editor_settings() {
+        assert_eq!(
+            for_the_editor(
+                "no schema directories given (use --schema-dir DIR or set PCL_SCHEMA_PATH)"
+            ),
+            "no schema directories given (add a directory to the `schemaPath` setting, or set PCL_SCHEMA_PATH for the server)"
+        );
+        assert_eq!(
+            for_the_editor("--skip-resource-typecheck: the resource is typed `dynamic`"),
+            "`skipResourceTypecheck` is set: the resource is typed `dynamic`"
+        );
+        assert_eq!(
+            for_the_editor(
+                "fix: run again with --fetch-schemas, or run `pulumi package get-schema x`"
+            ),
+            "fix: add a directory that holds the schema to the `schemaPath` setting, run `pcl check --fetch-schemas` on the program once (the server then finds the schema in the cache), or run `pulumi package get-schema x`"
+        );
+        assert_eq!(
+            for_the_editor("or pass --allow-missing-variables"),
+            "or set the `allowMissingVariables` setting"
+        );
+        assert_eq!(for_the_editor("a - b -- c"), "a - b -- c");
+    }
     use lsp_types::Position;
 
     #[test]

@@ -172,7 +172,12 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
             prepare_provider: Some(true),
             work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
         })),
-        completion_provider: Some(lsp_types::CompletionOptions::default()),
+        // `.` opens the attributes of what is before it; `"` the schema's tokens where a
+        // token goes (a resource's type label, `invoke`'s first argument).
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![".".to_owned(), "\"".to_owned()]),
+            ..lsp_types::CompletionOptions::default()
+        }),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
@@ -808,12 +813,8 @@ impl Snapshot {
             Rename::METHOD => match serde_json::from_value::<lsp_types::RenameParams>(params) {
                 Ok(params) => {
                     let name = params.new_name.clone();
-                    if !is_identifier(&name) {
-                        return Response::new_err(
-                            id,
-                            ErrorCode::InvalidParams as i32,
-                            format!("`{name}` is not a PCL name"),
-                        );
+                    if let Err(refused) = self.check_rename(&params.text_document_position, &name) {
+                        return Response::new_err(id, ErrorCode::InvalidParams as i32, refused);
                     }
                     let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
                         std::collections::HashMap::new();
@@ -830,7 +831,12 @@ impl Snapshot {
             Completion::METHOD => {
                 match serde_json::from_value::<lsp_types::CompletionParams>(params) {
                     Ok(params) => {
-                        Response::new_ok(id, self.completion(&params.text_document_position))
+                        let trigger = (params.context.as_ref())
+                            .and_then(|context| context.trigger_character.clone());
+                        Response::new_ok(
+                            id,
+                            self.completion(&params.text_document_position, trigger.as_deref()),
+                        )
                     }
                     Err(error) => invalid(id, &error),
                 }
@@ -1062,6 +1068,21 @@ impl Snapshot {
             .collect()
     }
 
+    /// Why what is at a position may not be renamed to `name`, if it may not.
+    fn check_rename(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+        name: &str,
+    ) -> Result<(), String> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Ok(());
+        };
+        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        self.analysis
+            .check_rename(&document.path, (offset as u32).into(), name)
+            .unwrap_or(Ok(()))
+    }
+
     /// The references to what is at a position, as locations, each marked whether it is
     /// the declaration.
     fn references(&self, at: &lsp_types::TextDocumentPositionParams) -> Vec<(Location, bool)> {
@@ -1087,9 +1108,13 @@ impl Snapshot {
             .collect()
     }
 
+    /// Completions at a position. Typed `.` and `"` open completion everywhere, so after
+    /// them only what they are for is answered: attributes after a `.`, schema tokens
+    /// after a `"`; elsewhere nothing.
     fn completion(
         &self,
         at: &lsp_types::TextDocumentPositionParams,
+        trigger: Option<&str>,
     ) -> Vec<lsp_types::CompletionItem> {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Vec::new();
@@ -1099,14 +1124,26 @@ impl Snapshot {
             .analysis
             .completions(&document.path, (offset as u32).into())
             .unwrap_or_default();
+        let wanted = |kind: pcl_ide::CompletionKind| match trigger {
+            Some(".") => kind == pcl_ide::CompletionKind::Field,
+            Some("\"") => matches!(
+                kind,
+                pcl_ide::CompletionKind::ResourceType | pcl_ide::CompletionKind::FunctionToken
+            ),
+            _ => true,
+        };
         found
             .into_iter()
+            .filter(|item| wanted(item.kind))
             .map(|item| lsp_types::CompletionItem {
                 kind: Some(match item.kind {
                     pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
                     pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,
                     pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
                     pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
+                    pcl_ide::CompletionKind::FunctionToken => {
+                        lsp_types::CompletionItemKind::FUNCTION
+                    }
                 }),
                 // Required inputs first, then the rest, each alphabetically.
                 sort_text: Some(format!("{}{}", u8::from(!item.required), item.label)),
@@ -1137,6 +1174,7 @@ impl Snapshot {
         let Ok(Some(found)) = self.analysis.file_diagnostics(&id, &document.path) else {
             return Vec::new();
         };
+        let files = self.analysis.program_files(&id);
         let mut actions = Vec::new();
         for d in &found.diagnostics {
             let Some(span) = d.span() else { continue };
@@ -1145,17 +1183,31 @@ impl Snapshot {
                 continue;
             }
             for fix in &d.fixes {
-                let edits: Vec<lsp_types::TextEdit> = (fix.edits.iter())
-                    .filter(|e| e.span.file == span.file)
-                    .map(|e| {
-                        lsp_types::TextEdit::new(
-                            index.range(e.span.range, self.encoding),
-                            e.replacement.clone(),
-                        )
-                    })
-                    .collect();
-                let mut changes = std::collections::HashMap::new();
-                changes.insert(uri.clone(), edits);
+                // Edits may be in other files of the program (a span's file is an index
+                // into the program's files).
+                let mut changes: HashMap<Url, Vec<lsp_types::TextEdit>> = HashMap::new();
+                for edit in &fix.edits {
+                    let (target, text) = if edit.span.file == span.file {
+                        (uri.clone(), None)
+                    } else {
+                        let Some(path) = files.get(edit.span.file.0 as usize) else {
+                            continue;
+                        };
+                        let (Ok(target), Some(text)) = (
+                            Url::from_file_path(path.as_str()),
+                            self.analysis.file_text(path),
+                        ) else {
+                            continue;
+                        };
+                        (target, Some(text))
+                    };
+                    let range = match &text {
+                        Some(text) => LineIndex::new(text).range(edit.span.range, self.encoding),
+                        None => index.range(edit.span.range, self.encoding),
+                    };
+                    (changes.entry(target).or_default())
+                        .push(lsp_types::TextEdit::new(range, edit.replacement.clone()));
+                }
                 actions.push(lsp_types::CodeActionOrCommand::CodeAction(
                     lsp_types::CodeAction {
                         title: fix.message.clone(),
@@ -1206,15 +1258,23 @@ impl Snapshot {
             .analysis
             .folding_ranges(&document.path)
             .unwrap_or_default();
-        ranges
-            .into_iter()
+        // By lines, as editors fold: two nodes on the same lines (an object as a block's
+        // only content, `{` and `}` on the block's lines) are one range.
+        let mut lines: Vec<(u32, u32)> = (ranges.into_iter())
             .map(|r| {
                 let range = index.range(r, self.encoding);
-                lsp_types::FoldingRange {
-                    start_line: range.start.line,
-                    end_line: range.end.line,
-                    ..lsp_types::FoldingRange::default()
-                }
+                (range.start.line, range.end.line)
+            })
+            .filter(|(start, end)| start < end)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+            .into_iter()
+            .map(|(start_line, end_line)| lsp_types::FoldingRange {
+                start_line,
+                end_line,
+                ..lsp_types::FoldingRange::default()
             })
             .collect()
     }
@@ -1251,7 +1311,11 @@ impl Snapshot {
             .into_iter()
             .filter_map(|target| {
                 let text = analysis.file_text(&target.path)?;
-                let uri = Url::from_file_path(target.path.as_str()).ok()?;
+                // A schema file found through a relative search path has a relative name.
+                let path = Path::new(target.path.as_str());
+                let uri = Url::from_file_path(path)
+                    .or_else(|()| Url::from_file_path(std::fs::canonicalize(path).map_err(|_| ())?))
+                    .ok()?;
                 Some(Location::new(
                     uri,
                     LineIndex::new(&text).range(target.focus_range, self.encoding),
@@ -1296,13 +1360,6 @@ fn token_type(class: pcl_ide::TokenClass) -> lsp_types::SemanticTokenType {
         Function => lsp_types::SemanticTokenType::FUNCTION,
         Type => lsp_types::SemanticTokenType::TYPE,
     }
-}
-
-/// Whether `name` can be a PCL declaration name.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 fn symbol_kind(kind: DeclKind) -> SymbolKind {

@@ -13,6 +13,8 @@ pub enum Site {
     /// The declaration's name (its name label, or a local's name).
     Name,
     Expr(ExprId),
+    /// The name after the dot of a `GetAttr` expression (`Name` in `bucket.Name`).
+    AttrStep(ExprId),
     AttrName(AttrId),
     /// A block's type keyword.
     BlockType(BlockId),

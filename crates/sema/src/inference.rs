@@ -445,6 +445,7 @@ impl<'db> Infer<'db> {
 
     fn traverse(&mut self, id: ExprId, receiver: Ty<'db>, key: TraverseKey<'db>) -> Ty<'db> {
         let db = self.db;
+        let is_attr = matches!(key, TraverseKey::Attr(_));
         let step = traverse(db, receiver, key);
         for problem in &step.problems {
             let mut severity = problem.severity(db);
@@ -464,6 +465,10 @@ impl<'db> Infer<'db> {
             let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
             if let Some(s) = suggestion {
                 diagnostic = diagnostic.with_note(format!("did you mean `{s}`?"));
+                // `base.name`: the name after the dot can be replaced.
+                if is_attr {
+                    diagnostic = diagnostic.with_replacement(self.at(Site::AttrStep(id)), &s);
+                }
             }
             self.diagnostics.push(diagnostic);
         }

@@ -62,7 +62,9 @@ pub use items::{
     decl_syntax, file_items, item_tree, parse, program_decls, required_packages,
     structure_diagnostics, token_package,
 };
-pub use resources::{Field, FieldsContext, component_closure, field_completions, range_value_hint};
+pub use resources::{
+    Field, FieldsContext, component_closure, field_completions, fields_owner, range_value_hint,
+};
 pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, file_dependencies,
     program_graph, program_scope,

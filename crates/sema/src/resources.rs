@@ -1112,13 +1112,10 @@ pub fn field_completions<'db>(
         }
     };
     for segment in path {
-        let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
+        let Some(next) = field_type(db, ty, segment) else {
             return Vec::new();
         };
-        let Some((_, next)) = fields.iter().find(|(n, _)| **n == **segment) else {
-            return Vec::new();
-        };
-        ty = *next;
+        ty = next;
     }
     let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
         return Vec::new();
@@ -1126,6 +1123,55 @@ pub fn field_completions<'db>(
     (fields.iter())
         .map(|(name, ty)| describe(name, *ty, !crate::inference::accepts_none(db, *ty)))
         .collect()
+}
+
+/// The type of field `name` of an object literal checked against `ty`.
+fn field_type<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, name: &str) -> Option<Ty<'db>> {
+    let fields = crate::inference::literal_target_fields(db, ty)?;
+    fields.iter().find(|(n, _)| **n == *name).map(|(_, ty)| *ty)
+}
+
+/// The schema object type whose properties are the fields where `context` and then
+/// `path` lead (as in [`field_completions`]), so that a driver can find their
+/// descriptions; `None` for a declaration's body, its options, the top level of `invoke`
+/// arguments, and where the expected type is not one schema object type.
+pub fn fields_owner<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+    context: &FieldsContext,
+    path: &[SmolStr],
+) -> Option<pcl_types::NamedObject<'db>> {
+    let mut ty = match context {
+        FieldsContext::Body | FieldsContext::Options => return None,
+        FieldsContext::Attribute(name) => {
+            let config_default = decl.kind(db) == DeclKind::Config && name == "default";
+            let input = (declaration_inputs(db, decl).into_iter()).find(|(n, _, _)| n == name);
+            match input {
+                Some((_, ty, _)) => ty,
+                None if config_default => crate::inference::decl_ty(db, decl),
+                None => return None,
+            }
+        }
+        FieldsContext::Option(name) => option_type(db, name)??,
+        FieldsContext::InvokeArguments(token) => {
+            let types = function_types_of(db, token)?;
+            if path.is_empty() {
+                return None;
+            }
+            properties_object(db, &types.inputs)
+        }
+    };
+    for segment in path {
+        ty = field_type(db, ty, segment)?;
+    }
+    let mut owners = crate::inference::plain_alternatives(db, ty)
+        .into_iter()
+        .filter_map(|member| match member.kind(db) {
+            TyKind::Named(object) => Some(object.plain(db)),
+            _ => None,
+        });
+    let owner = owners.next()?;
+    owners.next().is_none().then_some(owner)
 }
 
 /// A declaration's inputs (name, type, required): a resource's or read's schema inputs,

@@ -181,3 +181,263 @@ size = length("abc")
     let builtin = hover("length(");
     assert!(builtin.contains("length(value:"), "{builtin}");
 }
+
+/// Hover on a key of an object literal shows that property (its schema type and
+/// description), on an output's name its value's type, and on a component's input the
+/// component's `config` (its type and description).
+#[test]
+fn hover_on_object_keys_outputs_and_component_inputs() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"resource "site" "web:index:Bucket" {
+  name = "site"
+  website = {
+    indexDocument = "index.html"
+  }
+}
+
+output "arn" {
+  value = site.arn
+}
+
+component "net" "./net" {
+  cidr = "10.0.0.0/16"
+}
+"#;
+    let net = "config \"cidr\" \"string\" {\n  description = \"The network's address range.\"\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let hover = |needle: &str| -> String {
+        analysis
+            .hover("app/main.pp", offset_of(main, needle) + TextSize::from(1))
+            .expect("no cancellation")
+            .map(|h| h.markdown)
+            .unwrap_or_default()
+    };
+    let key = hover("indexDocument");
+    assert!(
+        key.contains("property indexDocument: string")
+            && key.contains("required property of `web:index:Website`")
+            && key.contains("The page served for a directory."),
+        "{key}"
+    );
+    let output = hover("arn\" {");
+    assert!(output.contains("output arn: output(string)"), "{output}");
+    let input = hover("cidr =");
+    assert!(
+        input.contains("input cidr: string")
+            && input.contains("component ./net")
+            && input.contains("The network's address range."),
+        "{input}"
+    );
+}
+
+/// A description written for Pulumi's documentation site (shaped like random's
+/// `RandomPet`): the prose and the YAML example stay, the shortcodes and the examples in
+/// other languages go.
+#[test]
+fn schema_descriptions_render_without_shortcodes_or_other_languages() {
+    let description = "The resource `random.RandomPet` generates random pet names.\n\nThis resource can be used with `create_before_destroy`.\n\n{{% examples %}}\n## Example Usage\n{{% example %}}\n\n```typescript\nimport * as random from \"@pulumi/random\";\nconst pet = new random.RandomPet(\"pet\", {});\n```\n```go\npackage main\n```\n```yaml\nresources:\n  serverRandomPet:\n    type: random:RandomPet\n```\n{{% /example %}}\n{{% /examples %}}";
+    let rendered = crate::docs::render_description(description);
+    assert_eq!(
+        rendered,
+        "The resource `random.RandomPet` generates random pet names.\n\nThis resource can be used with `create_before_destroy`.\n\nExample:\n\n```yaml\nresources:\n  serverRandomPet:\n    type: random:RandomPet\n```"
+    );
+    // A PCL example is preferred; long prose is cut.
+    let long = "One.\n\nTwo.\n\nThree.\n\nFour.\n\n```yaml\na: 1\n```\n```pcl\nx = 1\n```";
+    assert_eq!(
+        crate::docs::render_description(long),
+        "One.\n\nTwo.\n\nThree.\n\n…\n\nExample:\n\n```pcl\nx = 1\n```"
+    );
+}
+
+/// The real `RandomPet` from the shared corpus: its hover is a few hundred bytes of prose
+/// and the YAML example, not 5 KB of shortcodes.
+#[test]
+fn the_random_pet_hover_is_short() {
+    let Some(corpus) = pcl_test_utils::corpus_dir() else {
+        return;
+    };
+    let schema = std::fs::read_to_string(corpus.join("schemas/random-4.11.2.json"))
+        .expect("the corpus has random 4.11.2");
+    let (mut host, _log) = logged_host();
+    host.add_schema("random-4.11.2.json", &schema)
+        .expect("the random schema loads");
+    let main = "resource \"pet\" \"random:index/randomPet:RandomPet\" {\n  length = 2\n}\n";
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let hover = host
+        .analysis()
+        .hover("app/main.pp", offset_of(main, "pet") + TextSize::from(1))
+        .expect("no cancellation")
+        .expect("a hover")
+        .markdown;
+    assert!(hover.len() < 1500, "{hover}");
+    assert!(
+        hover.contains("generates random pet names") && hover.contains("```yaml"),
+        "{hover}"
+    );
+    assert!(
+        !hover.contains("{{%") && !hover.contains("typescript"),
+        "{hover}"
+    );
+}
+
+/// Rename is refused, naming the clash, when the new name is taken in the target's
+/// namespace (outputs have their own), and for non-names and `null`.
+#[test]
+fn rename_refuses_taken_names_non_names_and_null() {
+    let (mut host, _log) = logged_host();
+    let main = "a = 1\nb = a\n\noutput \"o\" {\n  value = b\n}\n\noutput \"p\" {\n  value = a\n}\n";
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let check = |needle: &str, name: &str| {
+        analysis
+            .check_rename("app/main.pp", offset_of(main, needle), name)
+            .expect("no cancellation")
+    };
+    let refused = check("a = 1", "b").expect_err("`b` is taken");
+    assert!(
+        refused.contains("`b`") && refused.contains("app/main.pp:2"),
+        "{refused}"
+    );
+    // Outputs are a namespace of their own, both ways.
+    assert_eq!(check("a = 1", "o"), Ok(()));
+    assert!(check("o\" {", "p").is_err());
+    assert_eq!(check("o\" {", "a"), Ok(()));
+    assert!(check("a = 1", "null").is_err());
+    assert!(check("a = 1", "1x").is_err());
+    assert!(check("a = 1", "x y").is_err());
+    assert_eq!(check("a = 1", "c"), Ok(()));
+    // A name may be renamed to itself.
+    assert_eq!(check("a = 1", "a"), Ok(()));
+}
+
+/// At a line of a resource's body: its inputs not yet set, and nothing else (no builtins,
+/// no other declarations); in a type label and `invoke`'s first argument, the schema's
+/// tokens.
+#[test]
+fn completion_in_a_body_offers_unset_inputs_only() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"resource "site" "web:index:Bucket" {
+  name = "site"
+  vers
+  website = {
+    indexDocument = "index.html"
+  }
+}
+
+resource "other" "" {
+}
+
+region = invoke("", {})
+"#;
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let labels = |offset: TextSize| -> Vec<String> {
+        let found = analysis
+            .completions("app/main.pp", offset)
+            .expect("no cancellation");
+        found.into_iter().map(|item| item.label).collect()
+    };
+    let typing = offset_of(main, "vers") + TextSize::from(4);
+    assert_eq!(
+        labels(typing),
+        ["storageClass", "tags", "versioning"],
+        "name and website are set"
+    );
+    let label = offset_of(main, "\"\" {") + TextSize::from(1);
+    assert_eq!(labels(label), ["web:index:Bucket", "web:index:Page"]);
+    let function = offset_of(main, "\"\", {})") + TextSize::from(1);
+    assert_eq!(labels(function), ["web:index:getRegion"]);
+}
+
+/// Definition of a component's output (`net.subnet`) and input (`cidr = …` in its body)
+/// is the `output` or `config` block in the component's directory; of a resource's or
+/// function's token, its entry in the schema file.
+#[test]
+fn definition_of_component_members_and_schema_tokens() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"component "net" "./net" {
+  cidr = "10.0.0.0/16"
+}
+
+output "id" {
+  value = net.subnet
+}
+
+resource "site" "web:index:Bucket" {
+  name = "site"
+}
+
+region = invoke("web:index:getRegion", { bucket = "b" })
+"#;
+    let net = "config \"cidr\" \"string\" {}\n\noutput \"subnet\" {\n  value = \"${cidr}-a\"\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let definition = |needle: &str, skip: u32| {
+        let found = analysis
+            .goto_definition(
+                "app/main.pp",
+                offset_of(main, needle) + TextSize::from(skip),
+            )
+            .expect("no cancellation");
+        assert_eq!(found.len(), 1, "{needle}: {found:?}");
+        let target = found.into_iter().next().expect("one target");
+        let text = analysis.file_text(&target.path).expect("the target's text");
+        let at =
+            &text[usize::from(target.focus_range.start())..usize::from(target.focus_range.end())];
+        (target.path.to_string(), at.to_owned())
+    };
+    assert_eq!(
+        definition("net.subnet", 5),
+        ("app/net/main.pp".to_owned(), "\"subnet\"".to_owned())
+    );
+    assert_eq!(
+        definition("cidr =", 1),
+        ("app/net/main.pp".to_owned(), "\"cidr\"".to_owned())
+    );
+    assert_eq!(
+        definition("web:index:Bucket", 2),
+        (
+            "web-1.0.0.json".to_owned(),
+            "\"web:index:Bucket\"".to_owned()
+        )
+    );
+    assert_eq!(
+        definition("web:index:getRegion", 2),
+        (
+            "web-1.0.0.json".to_owned(),
+            "\"web:index:getRegion\"".to_owned()
+        )
+    );
+}
+
+/// A property written with the wrong case (PCL3003) and a misspelt one (PCL3002) in
+/// `base.name` carry a fix that replaces the name after the dot.
+#[test]
+fn traversal_problems_carry_a_fix_for_the_name_after_the_dot() {
+    let mut host = host_with_the_web_schema();
+    let main =
+        "resource \"b\" \"web:index:Bucket\" {\n  name = \"x\"\n}\n\nx = b.Arn\ny = b.nmae\n";
+    let id = set_program(&mut host, "app", &[("main.pp", main)]);
+    let found = super::diagnostics(&host, &id);
+    let fixes: Vec<(String, &str, String)> = found
+        .iter()
+        .flat_map(|d| d.fixes.iter().map(move |fix| (d.code.to_string(), fix)))
+        .flat_map(|(code, fix)| {
+            fix.edits.iter().map(move |edit| {
+                let range = edit.span.range;
+                let replaced = &main[usize::from(range.start())..usize::from(range.end())];
+                (code.clone(), replaced, edit.replacement.clone())
+            })
+        })
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            ("PCL3003".to_owned(), "Arn", "arn".to_owned()),
+            ("PCL3002".to_owned(), "nmae", "name".to_owned()),
+        ]
+    );
+}
