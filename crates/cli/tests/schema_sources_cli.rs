@@ -245,6 +245,12 @@ fn a_program_uses_one_version_per_package() {
     transcript += &run_in(&["check", "--color", "never", "."], &block, &cache);
     expect![[r#"
         $ pcl check --color never .
+        stderr: note[PCL4008]: checked against `plain` 2.0.0, the one version of it this program uses (this resource asks for 1.0.0)
+        stderr:   ┌─ ./main.pp:4:15
+        stderr:   │
+        stderr: 4 │     version = "1.0.0"
+        stderr:   │               ^^^^^^^
+        stderr:
         stderr: checked 1 program, 1 file (12 lines, 198 B) in <time>: no errors
         exit 0
         $ pcl check --color never .

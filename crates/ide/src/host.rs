@@ -8,7 +8,8 @@ use std::sync::Arc;
 use pcl_diagnostics::codes;
 use pcl_schema::{FetchError, FetchRequest, SchemaLoader, SearchPath};
 use pcl_sema::{
-    CheckOptions, File, Leniency, Program, ReparseBase, Workspace, join_dir, required_packages,
+    CheckOptions, File, Leniency, PackageUse, Program, ReparseBase, Workspace, join_dir,
+    required_packages,
 };
 use rustc_hash::FxHashSet;
 use salsa::{Durability, Setter};
@@ -463,13 +464,20 @@ impl AnalysisHost {
     }
 }
 
-/// One version per package per program: the highest any resource or `package` block asks
-/// for, else none (the unversioned resolution). `packages` is sorted by name.
-fn program_packages(packages: &[(SmolStr, Option<SmolStr>)]) -> Vec<(SmolStr, Option<SmolStr>)> {
+/// One version per package per program: the one a `package` block pins, else the highest
+/// any resource's options ask for, else none (the unversioned resolution). `packages` is
+/// sorted by name.
+fn program_packages(packages: &[PackageUse]) -> Vec<(SmolStr, Option<SmolStr>)> {
     let mut res: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
-    for group in packages.chunk_by(|a, b| a.0 == b.0) {
-        let version = pcl_schema::program_version(group.iter().filter_map(|(_, v)| v.as_deref()));
-        res.push((group[0].0.clone(), version.map(SmolStr::new)));
+    for group in packages.chunk_by(|a, b| a.name == b.name) {
+        let versions = |pinned: bool| {
+            (group.iter())
+                .filter(move |u| u.pinned == pinned)
+                .filter_map(|u| u.version.as_deref())
+        };
+        let version = pcl_schema::program_version(versions(true))
+            .or_else(|| pcl_schema::program_version(versions(false)));
+        res.push((group[0].name.clone(), version.map(SmolStr::new)));
     }
     res
 }

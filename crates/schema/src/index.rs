@@ -101,6 +101,11 @@ impl PackageIndex {
         &self.name
     }
 
+    /// The package's version, when its schema declares one.
+    pub fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
     /// The token spellings and places of the package's resources, functions and types.
     pub fn sections(&self) -> [(ItemKind, &Section); 3] {
         [

@@ -386,6 +386,27 @@ fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr,
     Some((name, fields))
 }
 
+/// The version a `package` block of the program pins for `package`, if one does.
+pub(crate) fn pinned_version(
+    db: &dyn pcl_types::Db,
+    program: crate::input::Program,
+    package: &str,
+) -> Option<SmolStr> {
+    (crate::items::program_decls(db, program).iter())
+        .filter(|decl| decl.kind(db) == DeclKind::Package)
+        .filter_map(|&decl| package_descriptor(crate::hir::body(db, decl)))
+        .filter(|(name, _)| name == package)
+        .find_map(|(_, fields)| {
+            // A parameterized package's own version, else the base provider's.
+            let field = |wanted: &str| {
+                (fields.iter())
+                    .find(|(field, _)| field == wanted)
+                    .map(|(_, version)| version.clone())
+            };
+            field("version").or_else(|| field("baseProviderVersion"))
+        })
+}
+
 /// A second `package` block for one package, as Go's `ReadPackageDescriptors`: in the
 /// same file always an error, in another file only when the two disagree.
 fn duplicate_package(infer: &mut Infer<'_>) {

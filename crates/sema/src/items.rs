@@ -117,7 +117,7 @@ pub struct Item {
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct ItemTree {
     pub items: Box<[Item]>,
-    pub packages: Box<[(SmolStr, Option<SmolStr>)]>,
+    pub packages: Box<[PackageUse]>,
     pub component_sources: Box<[SmolStr]>,
 }
 
@@ -130,7 +130,7 @@ struct ItemOutline {
     declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
     /// The packages it names: a resource's type token (with the version its options ask
     /// for), a `package` block's name, literal `invoke` tokens.
-    packages: Vec<(SmolStr, Option<SmolStr>)>,
+    packages: Vec<PackageUse>,
     /// Problems with its structure, with ranges relative to the item's start.
     problems: Vec<StructureProblem>,
 }
@@ -216,33 +216,48 @@ pub(crate) fn labels_fit(kind: DeclKind, labels: &[String]) -> bool {
         && (kind != DeclKind::Hook || matches!(labels[0].as_str(), "resource" | "error"))
 }
 
+/// A package an item names: with the version a resource's options ask for, or the one a
+/// `package` block pins (`pinned`: one version per package per program, and a package
+/// block decides it).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct PackageUse {
+    pub name: SmolStr,
+    pub version: Option<SmolStr>,
+    pub pinned: bool,
+}
+
 /// The packages a block names: its type token's with the version its options ask for,
 /// or the one a `package` block describes.
 fn collect_packages(
     kind: DeclKind,
     label: Option<&str>,
     syntax: &SyntaxNode,
-    packages: &mut Vec<(SmolStr, Option<SmolStr>)>,
+    packages: &mut Vec<PackageUse>,
 ) {
     if matches!(kind, DeclKind::Resource | DeclKind::Read)
         && let Some(package) = label.and_then(token_package)
     {
-        packages.push((SmolStr::new(package), option_version(syntax)));
+        packages.push(PackageUse {
+            name: SmolStr::new(package),
+            version: option_version(syntax),
+            pinned: false,
+        });
     }
     if kind == DeclKind::Package
         && let Some(block) = ast::Block::cast(syntax.clone())
         && let Some(name) = package_block_name(&block)
     {
-        packages.push((
-            SmolStr::new(name),
-            package_block_version(&block).map(SmolStr::new),
-        ));
+        packages.push(PackageUse {
+            name: SmolStr::new(name),
+            version: package_block_version(&block).map(SmolStr::new),
+            pinned: true,
+        });
     }
 }
 
 /// The packages of the literal tokens of `invoke` calls inside one item. The `invoke`
 /// names are found in the green tree, without building a syntax node for every node.
-fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<(SmolStr, Option<SmolStr>)>) {
+fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<PackageUse>) {
     let green = item.green();
     for offset in pcl_syntax::find_tokens(&green, SyntaxKind::IDENT, "invoke") {
         let Some(token) = item.token_at_offset(offset).right_biased() else {
@@ -262,7 +277,11 @@ fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<(SmolStr, Optio
             && let Some(token) = template.literal_value()
             && let Some(package) = token_package(&token)
         {
-            packages.push((SmolStr::new(package), None));
+            packages.push(PackageUse {
+                name: SmolStr::new(package),
+                version: None,
+                pinned: false,
+            });
         }
     }
 }
@@ -441,10 +460,7 @@ pub(crate) fn file_decls<'db>(
 
 /// The packages a program names, sorted: what the driver's schema pull loop loads.
 #[salsa::tracked(returns(ref))]
-pub fn required_packages(
-    db: &dyn salsa::Database,
-    program: Program,
-) -> Box<[(SmolStr, Option<SmolStr>)]> {
+pub fn required_packages(db: &dyn salsa::Database, program: Program) -> Box<[PackageUse]> {
     let mut res: Vec<_> = (program.files(db).iter())
         .flat_map(|&file| file.declarations(db).packages.iter().cloned())
         .collect();

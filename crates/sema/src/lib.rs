@@ -58,8 +58,8 @@ pub use input::{
     program_at, skip_resource_typecheck,
 };
 pub use items::{
-    DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, StructureProblem, decl_offset,
-    decl_syntax, file_items, item_tree, parse, program_decls, required_packages,
+    DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse, StructureProblem,
+    decl_offset, decl_syntax, file_items, item_tree, parse, program_decls, required_packages,
     structure_diagnostics, token_package,
 };
 pub use resources::{

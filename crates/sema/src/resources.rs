@@ -180,6 +180,7 @@ fn resolve_resource<'db>(
         );
         return None;
     }
+    version_messages(infer, package, source);
     let item = SchemaItem::new(db, source, kind, canonical);
     match pcl_schema::resource_types(db, item) {
         Ok(types) => {
@@ -201,6 +202,56 @@ fn resolve_resource<'db>(
                 .notes
                 .push(format!("in {} at {}", error.file, error.location));
             None
+        }
+    }
+}
+
+/// One version per package per program: a resource whose `options { version }` names
+/// another version than the one it is checked against gets a note saying which; when a
+/// `package` block pins the version, a warning (the deploy would use the block's).
+fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::PackageSource) {
+    let db = infer.db;
+    let body = infer.body;
+    let Some(options) = body.find_blocks(BlockId::ROOT, "options").next() else {
+        return;
+    };
+    let Some(attr) = body.find_attr(options, "version") else {
+        return;
+    };
+    let value = body.attr(attr).value;
+    let Expr::String(asked) = body.expr(value) else {
+        return;
+    };
+    let Ok(index) = pcl_schema::package_index(db, source) else {
+        return;
+    };
+    let Some(used) = index.version() else {
+        return;
+    };
+    let same = |a: &str, b: &str| a.trim_start_matches('v') == b.trim_start_matches('v');
+    if same(asked, used) {
+        return;
+    }
+    let pinned = crate::declarations::pinned_version(db, infer.decl.program(db), package);
+    match pinned {
+        Some(pinned) if !same(asked, &pinned) => {
+            infer
+                .push(
+                    codes::TYPE_MISMATCH,
+                    Severity::Warning,
+                    Site::Expr(value),
+                    format!("this resource asks for `{package}` {asked}, but the program's `package` block pins {pinned}"),
+                )
+                .notes
+                .push(format!("it is checked against {used}; make the two agree"));
+        }
+        _ => {
+            infer.push(
+                codes::TYPE_MISMATCH,
+                Severity::Note,
+                Site::Expr(value),
+                format!("checked against `{package}` {used}, the one version of it this program uses (this resource asks for {asked})"),
+            );
         }
     }
 }

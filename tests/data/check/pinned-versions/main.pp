@@ -1,0 +1,13 @@
+# pcl-check-args: --schema-dir ../schemas/versions
+# A `package` block decides the version (1.0.0), even below what a resource asks for; a
+# resource asking for another version gets a warning.
+package {
+  baseProviderName    = "kube"
+  baseProviderVersion = "1.0.0"
+}
+
+resource pod "kube:index:Pod" {
+  options {
+    version = "2.0.0"
+  }
+}
