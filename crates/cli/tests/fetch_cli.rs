@@ -1,5 +1,6 @@
 //! `--fetch-schemas` end to end, against a stand-in for the `pulumi` CLI (the real one
-//! cannot be installed on our machines). The stand-in follows the real CLI's documented
+//! cannot be installed on our machines): `tests/data/pulumi-stand-in/pulumi`, a shell
+//! script the language server's tests use too. It follows the real CLI's documented
 //! contract for `pulumi package get-schema NAME[@VERSION] [--server URL]`: it prints the
 //! package's schema as JSON on stdout and exits 0; for a package it cannot find it prints
 //! an error on stderr and exits non-zero (the real CLI exits 1, also after printing a
@@ -13,30 +14,6 @@ use std::process::Command;
 
 use expect_test::{Expect, expect};
 
-const STAND_IN: &str = r#"#!/bin/sh
-# A stand-in for `pulumi package get-schema NAME[@VERSION]` (see fetch_cli.rs).
-if [ "$1" != "package" ] || [ "$2" != "get-schema" ]; then
-  echo "error: unknown command" >&2
-  exit 2
-fi
-case "$3" in
-  fetched|fetched@*)
-    echo "downloading schema" >&2
-    echo '{"name": "fetched", "version": "2.0.0",'
-    echo ' "resources": {"fetched:index:Thing": {"inputProperties": {"size": {"type": "integer"}},'
-    echo '   "requiredInputs": ["size"], "properties": {"size": {"type": "integer"}}}}}'
-    ;;
-  misnamed*)
-    echo '{"name": "other", "version": "1.0.0"}'
-    ;;
-  *)
-    echo "error: could not find plugin for package '$3'" >&2
-    echo "error: no resource plugin '$3' found in the workspace" >&2
-    exit 1
-    ;;
-esac
-"#;
-
 const PROGRAM: &str = r#"resource thing "fetched:index:Thing" {
   size = 3
 }
@@ -44,11 +21,13 @@ const PROGRAM: &str = r#"resource thing "fetched:index:Thing" {
 
 /// A scratch directory with the program in `app/` and the stand-in in `bin/`.
 fn setup(name: &str, program: &str) -> PathBuf {
+    let stand_in = std::fs::read(pcl_test_utils::test_data_dir().join("pulumi-stand-in/pulumi"))
+        .expect("the stand-in is there");
     let dir = common::scratch(
         &format!("fetch-{name}"),
         &[
             ("app/main.pp", program.as_bytes()),
-            ("bin/pulumi", STAND_IN.as_bytes()),
+            ("bin/pulumi", &stand_in),
         ],
     );
     make_executable(&dir.join("bin/pulumi"));

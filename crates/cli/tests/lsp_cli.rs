@@ -22,9 +22,14 @@ impl Client {
 
     /// A server whose `PCL_SCHEMA_PATH` is `schemas` (empty: none).
     fn start_with_schema_path(schemas: &std::path::Path) -> Client {
+        Client::start_with_env(&[("PCL_SCHEMA_PATH", schemas.as_os_str())])
+    }
+
+    /// A server with these environment variables set.
+    fn start_with_env(env: &[(&str, &std::ffi::OsStr)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
             .args(["lsp", "--stdio"])
-            .env("PCL_SCHEMA_PATH", schemas)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -903,5 +908,72 @@ fn a_multi_file_session_with_a_quick_fix() {
             .is_some_and(|s| s.starts_with('0')),
         "{name}"
     );
+    shut_down(client);
+}
+
+/// `fetchSchemas`: a saved file's missing package is fetched with the `pulumi` CLI (the
+/// stand-in of `tests/data/pulumi-stand-in`, which follows the real CLI's contract for
+/// `pulumi package get-schema`) off the main thread, with `$/progress`, and the program is
+/// checked again once the schema is in our cache.
+#[test]
+fn missing_schemas_are_fetched_when_a_file_is_saved() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch_dir("fetch");
+    std::fs::create_dir_all(dir.join("bin")).expect("mkdir");
+    let stand_in = dir.join("bin/pulumi");
+    std::fs::copy(
+        pcl_test_utils::test_data_dir().join("pulumi-stand-in/pulumi"),
+        &stand_in,
+    )
+    .expect("copy");
+    std::fs::set_permissions(&stand_in, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let text = "resource thing \"fetched:index:Thing\" {\n  size = 3\n}\n";
+    std::fs::write(dir.join("main.pp"), text).expect("write");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let (home, cache) = (dir.join("home"), dir.join("cache"));
+    let mut client = Client::start_with_env(&[
+        ("PATH", path.as_ref()),
+        ("PULUMI_HOME", home.as_os_str()),
+        ("XDG_CACHE_HOME", cache.as_os_str()),
+        ("PCL_SCHEMA_PATH", "".as_ref()),
+    ]);
+    client.request(
+        1,
+        "initialize",
+        json!({ "capabilities": { "window": { "workDoneProgress": true } },
+                "initializationOptions": { "fetchSchemas": true } }),
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text } }}),
+    );
+    let missing = next_diagnostics(&mut client, &uri);
+    assert!(
+        missing
+            .iter()
+            .any(|m| m.contains("no schema found for package 'fetched'")),
+        "{missing:?}"
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didSave",
+        "params": { "textDocument": { "uri": uri } } }));
+    let create = next_server_request(&mut client);
+    assert_eq!(
+        create["method"], "window/workDoneProgress/create",
+        "{create}"
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "id": create["id"], "result": null }));
+    let begin = client.wait_for(None, Some("$/progress"));
+    assert_eq!(begin["params"]["value"]["kind"], "begin", "{begin}");
+    let end = client.wait_for(None, Some("$/progress"));
+    assert_eq!(end["params"]["value"]["kind"], "end", "{end}");
+    // Checked again with the fetched schema: clean.
+    let cleaned = (0..5).any(|_| next_diagnostics(&mut client, &uri).is_empty());
+    assert!(
+        cleaned,
+        "the program was not checked again with the fetched schema"
+    );
+    assert!(cache.join("pcl/schemas/fetched-2.0.0.json").is_file());
     shut_down(client);
 }

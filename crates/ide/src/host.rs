@@ -42,6 +42,8 @@ pub struct AnalysisHost {
     fetch_messages: Vec<pcl_diagnostics::Diagnostic>,
     /// How many threads loading and checking programs may use (`--jobs`).
     jobs: usize,
+    /// The packages found nowhere that could be fetched, with the cache to fetch into.
+    fetchable: BTreeMap<SmolStr, (FetchRequest, PathBuf)>,
 }
 
 /// How the host fetches schemas no source has (`--fetch-schemas`, the server's
@@ -100,7 +102,14 @@ impl AnalysisHost {
             fetched: BTreeSet::new(),
             fetch_messages: Vec::new(),
             jobs: 1,
+            fetchable: BTreeMap::new(),
         }
+    }
+
+    /// What could be fetched of the packages found nowhere so far, and where to (for a
+    /// driver that fetches on its own threads, as the language server does).
+    pub fn fetch_requests(&self) -> Vec<(FetchRequest, PathBuf)> {
+        self.fetchable.values().cloned().collect()
     }
 
     /// Parse, bind and check programs on `jobs` threads (at least one): the results are
@@ -377,14 +386,19 @@ impl AnalysisHost {
                         Ok(read) => {
                             self.loader.apply(&mut self.db, read);
                             self.missing.remove(&name);
+                            self.fetchable.remove(&name);
                             changed = true;
                         }
                         Err(pcl_schema::LoadError::NotFound(not_found)) => {
                             if let Some(read) = self.fetch(&name, &not_found) {
                                 self.loader.apply(&mut self.db, read);
                                 self.missing.remove(&name);
+                                self.fetchable.remove(&name);
                                 changed = true;
                                 continue;
+                            }
+                            if let Some(request) = FetchRequest::for_missing(&name, &not_found) {
+                                self.fetchable.insert(name.clone(), request);
                             }
                             let error = pcl_schema::LoadError::NotFound(not_found);
                             let mut notes = error.notes();

@@ -20,7 +20,9 @@
 //! client allows dynamic registration), configuration from `initializationOptions`, the
 //! `pcl` section of `workspace/configuration` (asked after `initialized` and again on
 //! `workspace/didChangeConfiguration` unless that carries the settings), both
-//! `{"schemaPath": [..], "skipResourceTypecheck": bool}`, then `PCL_SCHEMA_PATH`;
+//! `{"schemaPath": [..], "skipResourceTypecheck": bool, ...}` (every leniency of `pcl
+//! check`, and `fetchSchemas`: missing schemas fetched on save on threads of their own,
+//! `fetching.rs`), then `PCL_SCHEMA_PATH`;
 //! workspace folders (every program below them is loaded, so workspace symbols and
 //! references reach files that are not open), UTF-8
 //! positions when the client offers them (else UTF-16). Unknown requests get
@@ -38,6 +40,7 @@
 //! a change waits only for in-flight queries to unwind.
 
 mod convert;
+mod fetching;
 mod server;
 mod transport;
 

@@ -30,6 +30,7 @@ use serde::Deserialize;
 use smol_str::SmolStr;
 
 use crate::convert::{Encoding, LineIndex, diagnostic};
+use crate::fetching::{Fetched, SchemaFetcher, failure_message};
 
 /// `initializationOptions` (and the `pcl` configuration section).
 #[derive(Deserialize, Default)]
@@ -42,6 +43,8 @@ struct Options {
     allow_missing_variables: bool,
     allow_missing_properties: bool,
     lenient: bool,
+    /// Fetch missing schemas with the `pulumi` CLI when a file is saved.
+    fetch_schemas: bool,
 }
 
 impl Options {
@@ -85,6 +88,11 @@ struct Server {
     /// The workspace folders: every program below them is loaded, so workspace-wide
     /// features (symbols, references into unopened files) see them.
     folders: Vec<PathBuf>,
+    /// `fetchSchemas`: on when set.
+    fetch_schemas: bool,
+    fetcher: SchemaFetcher,
+    /// Where the fetch threads tell the client about their progress.
+    client_sender: crossbeam_channel::Sender<Message>,
 }
 
 /// What the client said it can do, of what the server uses after the handshake.
@@ -134,6 +142,8 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         .and_then(|o| serde_json::from_value(o).ok())
         .unwrap_or_default();
     let workspace = params.capabilities.workspace.as_ref();
+    let work_done_progress =
+        (params.capabilities.window.as_ref()).and_then(|w| w.work_done_progress) == Some(true);
     let client = ClientSupport {
         configuration: workspace.and_then(|w| w.configuration) == Some(true),
         watch_registration: workspace
@@ -230,6 +240,9 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         pending: HashMap::new(),
         next_request: 0,
         folders: Vec::new(),
+        fetch_schemas: options.fetch_schemas,
+        fetcher: SchemaFetcher::new(work_done_progress),
+        client_sender: connection.sender.clone(),
     };
     server.add_folders(folders);
     // `initialize_finish` has consumed the client's `initialized`: now the server may ask.
@@ -250,7 +263,25 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
             let _ = worker.join();
         }
     };
-    for message in &connection.receiver {
+    let fetched = server.fetcher.finished.clone();
+    loop {
+        let message = crossbeam_channel::select! {
+            recv(connection.receiver) -> message => match message {
+                Ok(message) => message,
+                Err(_) => break,
+            },
+            recv(fetched) -> outcome => {
+                if let Ok(outcome) = outcome {
+                    let publish = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        server.schema_fetched(outcome)
+                    }));
+                    for message in publish.unwrap_or_default() {
+                        connection.sender.send(message)?;
+                    }
+                }
+                continue;
+            }
+        };
         match message {
             Message::Notification(notification) if notification.method == "exit" => {
                 join_workers(&mut workers);
@@ -478,6 +509,12 @@ impl Server {
                 };
                 let dir = document.dir.clone();
                 self.refresh_program(&dir);
+                if self.fetch_schemas {
+                    let requests = self.host.fetch_requests();
+                    let mut messages = self.fetcher.start(requests, &self.client_sender);
+                    messages.extend(self.publish(&dir));
+                    return messages;
+                }
                 dir
             }
             DidChangeWatchedFiles::METHOD => {
@@ -604,7 +641,19 @@ impl Server {
     /// New settings: schema folders and strictness; every open program is checked again.
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
         let leniency = options.leniency();
+        self.fetch_schemas = options.fetch_schemas;
         self.host.set_options(options.schema_path, leniency);
+        let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
+        self.recheck(dirs)
+    }
+
+    /// A fetch ended: on success the schemas are read again and every open program is
+    /// checked again; a failure is shown to the user.
+    fn schema_fetched(&mut self, fetched: Fetched) -> Vec<Message> {
+        if let Some(message) = failure_message(&fetched) {
+            return vec![message];
+        }
+        self.host.refresh_schemas();
         let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
         self.recheck(dirs)
     }
