@@ -57,7 +57,8 @@ impl Code {
             ..2000 => Stage::Syntax,
             2000..3000 => Stage::Schema,
             3000..4000 => Stage::Types,
-            _ => Stage::Semantics,
+            4000..5000 => Stage::Semantics,
+            _ => Stage::Project,
         }
     }
 
@@ -88,6 +89,8 @@ pub enum Stage {
     Schema,
     Types,
     Semantics,
+    /// Project and stack files (`Pulumi.yaml`, `Pulumi.<stack>.yaml`).
+    Project,
 }
 
 /// How serious a diagnostic is.
