@@ -14,6 +14,7 @@ mod inputs;
 mod leniency;
 mod parse_cmd;
 mod programs;
+mod projects;
 mod report;
 mod sarif;
 mod schema_cmd;

@@ -16,6 +16,7 @@ mod analysis;
 mod formatting;
 mod host;
 mod navigation;
+mod project;
 mod suppress;
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,7 @@ pub use navigation::{
     CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
     Reference, SignatureHelp, TokenClass,
 };
+pub use pcl_project::{ConfigType, ProgramConfig, ProviderConfig};
 pub use pcl_sema::{DeclKind, Leniency};
 
 /// The database every pcl front end drives.

@@ -47,7 +47,7 @@ pub use loader::{
 };
 pub use lower::{
     ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, Property, ResourceTypes,
-    TypeDefinition, function_types, named_object, resource_types, type_definition,
+    TypeDefinition, config_types, function_types, named_object, resource_types, type_definition,
 };
 pub use search::{
     CACHE_HOME_VARIABLE, Candidate, PULUMI_HOME_VARIABLE, Parameterization, SCHEMA_PATH_VARIABLE,
