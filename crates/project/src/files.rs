@@ -72,18 +72,18 @@ fn start(text: &str) -> TextRange {
 }
 
 /// Parse a YAML document; a syntax error is a diagnostic. An empty file is an empty map.
-fn document(file: FileId, text: &str, what: &str) -> Result<Node, Diagnostic> {
+fn document(file: FileId, text: &str, what: &str) -> Result<Node, Box<Diagnostic>> {
     match yaml::parse(text) {
         Ok(Some(node)) => Ok(node),
         Ok(None) => Ok(Node {
             kind: NodeKind::Map(Vec::new()),
             range: start(text),
         }),
-        Err(error) => Err(Diagnostic::error(
+        Err(error) => Err(Box::new(Diagnostic::error(
             codes::PROJECT_FILE_SYNTAX,
             format!("this {what} is not valid YAML: {}", error.message),
             span(file, error.range),
-        )),
+        ))),
     }
 }
 
@@ -114,7 +114,7 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
     let mut diagnostics = Vec::new();
     let root = match document(file, text, "project file") {
         Ok(root) => root,
-        Err(d) => return (None, vec![d]),
+        Err(d) => return (None, vec![*d]),
     };
     if root.entries().is_none() {
         diagnostics.push(Diagnostic::error(
@@ -203,7 +203,7 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
 pub fn parse_stack(file: FileId, text: &str) -> (Option<Stack>, Vec<Diagnostic>) {
     let root = match document(file, text, "stack file") {
         Ok(root) => root,
-        Err(d) => return (None, vec![d]),
+        Err(d) => return (None, vec![*d]),
     };
     let mut diagnostics = Vec::new();
     if root.entries().is_none() && !root.is_null() {
@@ -236,14 +236,18 @@ pub fn parse_stack(file: FileId, text: &str) -> (Option<Stack>, Vec<Diagnostic>)
                     }
                 }
             }
-            None => diagnostics.push(Diagnostic::error(
-                codes::INVALID_STACK_FILE,
-                format!(
-                    "`config` must be a map of keys to values, not {}",
-                    config.describe()
-                ),
-                span(file, config.range),
-            )),
+            None => {
+                diagnostics.push(Diagnostic::error(
+                    codes::INVALID_STACK_FILE,
+                    format!(
+                        "`config` must be a map of keys to values, not {}",
+                        config.describe()
+                    ),
+                    span(file, config.range),
+                ));
+                // Its configs cannot be told apart: no stack checks.
+                return (None, diagnostics);
+            }
         }
     }
     (Some(stack), diagnostics)

@@ -96,10 +96,10 @@ pub fn resolve_core(text: &str) -> CoreScalar {
     if let Some(CoreScalar::Int(n)) = radix(unsigned, 10) {
         return CoreScalar::Int(if negative { -n } else { n });
     }
-    if is_core_float(unsigned) {
-        if let Ok(f) = text.parse::<f64>() {
-            return CoreScalar::Float(f);
-        }
+    if is_core_float(unsigned)
+        && let Ok(f) = text.parse::<f64>()
+    {
+        return CoreScalar::Float(f);
     }
     CoreScalar::String
 }
