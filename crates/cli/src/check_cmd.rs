@@ -12,8 +12,8 @@ use pcl_ide::AnalysisHost;
 use crate::fetching::FetchArgs;
 use crate::jobs::JobsArgs;
 use crate::leniency::LeniencyArgs;
-use crate::programs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals, plural};
+use crate::{programs, projects};
 
 /// Check PCL programs: names, types, resource inputs against package schemas.
 #[derive(clap::Args)]
@@ -29,13 +29,20 @@ NAME-VERSION.json) found in the --schema-dir directories, then in PCL_SCHEMA_PAT
 Pulumi's schema cache ($PULUMI_HOME/schemas) and ours ($XDG_CACHE_HOME/pcl/schemas). Get one
 with `pulumi package get-schema NAME > DIR/NAME.json`.
 
+Projects: a DIRECTORY with a Pulumi project file (Pulumi.yaml, Pulumi.yml or Pulumi.json)
+checks the program at the project's `main` and, with `runtime: pcl`, every stack file
+(Pulumi.STACK.yaml beside it or in its stackConfigDir): config keys and values against the
+program's config blocks and the providers' schemas, and the required configs each stack
+must set. --stack NAME checks one stack. A path below a project file gets stack checks
+when it is the project's main program.
+
 Suppressions: a comment `# pcl-ignore PCL4008` on the line before a statement silences
 that code inside the statement.
 
 Exit codes:
   0  no errors (warnings are fine unless --deny-warnings)
   1  errors
-  2  usage or IO error, or no programs found")]
+  2  usage or IO error (a --stack whose file is missing), or no programs found")]
 pub(crate) struct CheckArgs {
     /// Program directories or .pp files to check; `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]
@@ -43,6 +50,9 @@ pub(crate) struct CheckArgs {
     /// A directory of package schemas (repeatable); searched before PCL_SCHEMA_PATH.
     #[arg(long = "schema-dir", value_name = "DIR")]
     schema_dir: Vec<PathBuf>,
+    /// Check only this stack's config (its short name, or `org/project/stack`).
+    #[arg(long, value_name = "NAME")]
+    stack: Option<String>,
     #[command(flatten)]
     leniency: LeniencyArgs,
     #[command(flatten)]
@@ -63,7 +73,14 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         Err(message) => return crate::usage_error(&message),
     };
     let mut reporter = Reporter::new(args.output.format, color, args.output.max_errors);
-    let (requests, mut io_errors) = programs::requests(&args.paths);
+    let resolved = projects::resolve(&args.paths, args.stack.as_deref());
+    if !resolved.usage_errors.is_empty() {
+        for error in &resolved.usage_errors {
+            reporter.message(Severity::Error, error);
+        }
+        return ExitCode::from(2);
+    }
+    let (requests, mut io_errors) = programs::requests(&resolved.paths);
     if requests.is_empty() {
         for error in &io_errors {
             reporter.message(Severity::Error, error);
@@ -78,6 +95,12 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     host.set_fetching(args.fetch.fetching());
     host.set_jobs(jobs);
     let (loaded, read_errors) = programs::load(&mut host, requests);
+    host.load_packages(
+        &projects::provider_namespaces(&resolved.projects)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     io_errors.extend(read_errors);
     for error in &io_errors {
         reporter.message(Severity::Error, error);
@@ -91,20 +114,38 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
             reporter.message(Severity::Error, "the check was cancelled");
             return ExitCode::from(2);
         };
-        for (index, file) in program.files.iter().enumerate() {
-            if !program.shows(index) {
+        let mut files = program.files.clone();
+        let mut diagnostics: Vec<Vec<pcl_diagnostics::Diagnostic>> = (files.iter())
+            .map(|file| {
+                (by_file.iter())
+                    .find(|d| d.path == file.name)
+                    .map(|d| d.diagnostics.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let project = (resolved.projects.iter()).find(|p| {
+            pcl_ide::normalise_dir(&p.program_dir) == pcl_ide::normalise_dir(&program.dir)
+        });
+        if let Some(project) = project {
+            projects::check(
+                &analysis,
+                &program.id,
+                project,
+                &mut files,
+                &mut diagnostics,
+            );
+        }
+        for (index, file) in files.iter().enumerate() {
+            if index < program.files.len() && !program.shows(index) {
                 continue;
             }
             totals.add(&file.text);
-            let diagnostics = (by_file.iter())
-                .find(|d| d.path == file.name)
-                .map(|d| d.diagnostics.clone())
-                .unwrap_or_default();
+            let diagnostics = &diagnostics[index];
             warnings += diagnostics
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
                 .count();
-            reporter.program_file(&program.files, index, &diagnostics);
+            reporter.program_file(&files, index, diagnostics);
         }
     }
     if !args.output.quiet {

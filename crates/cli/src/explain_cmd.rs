@@ -32,7 +32,7 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitCode {
         .or_else(|| (codes::ALL.iter().copied()).find(|code| code.name() == written));
     let Some(code) = code else {
         return usage_error(&format!(
-            "`{written}` is not a pcl diagnostic code; codes are PCL1xxx (syntax), PCL2xxx (schemas), PCL3xxx (types) and PCL4xxx (programs), listed in docs/diagnostics.md"
+            "`{written}` is not a pcl diagnostic code; codes are PCL1xxx (syntax), PCL2xxx (schemas), PCL3xxx (types), PCL4xxx (programs) and PCL5xxx (projects), listed in docs/diagnostics.md"
         ));
     };
     match entry(code) {

@@ -24,6 +24,7 @@ pub(crate) const SOURCE_EXTENSIONS: &[&str] = &["pp", "hcl", "tf"];
 pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// One input, read and decoded.
+#[derive(Clone)]
 pub(crate) struct SourceFile {
     /// The path as given or found (relative when the argument was), or `<stdin>`.
     pub(crate) name: String,

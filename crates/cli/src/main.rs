@@ -16,6 +16,7 @@ mod jobs;
 mod leniency;
 mod parse_cmd;
 mod programs;
+mod projects;
 mod report;
 mod sarif;
 mod schema_cmd;

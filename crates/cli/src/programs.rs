@@ -23,6 +23,8 @@ pub(crate) struct ProgramRequest {
 /// A program read and set in the host.
 pub(crate) struct LoadedProgram {
     pub(crate) id: ProgramId,
+    /// The directory as named on the command line.
+    pub(crate) dir: String,
     pub(crate) files: Vec<SourceFile>,
     shown: Option<Vec<String>>,
 }
@@ -138,6 +140,7 @@ pub(crate) fn load(
         let id = host.set_program(&dir, texts);
         loaded.push(LoadedProgram {
             id,
+            dir: request.dir.clone(),
             files,
             shown: request.shown,
         });

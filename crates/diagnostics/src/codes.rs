@@ -134,4 +134,30 @@ codes! {
     INVALID_PACKAGE_BLOCK = 4022 "invalid-package-block";
     /// A schema problem met while checking a program (a broken type or item).
     SCHEMA_PROBLEM = 4023 "schema-problem";
+    /// A `requiredVersionRange` that is not a semver range.
+    INVALID_VERSION_RANGE = 4024 "invalid-version-range";
+    /// A second `pulumi` block in a program.
+    DUPLICATE_PULUMI_BLOCK = 4025 "duplicate-pulumi-block";
+
+    // Projects: `Pulumi.yaml` and stack files (`pcl-project`).
+    /// A project or stack file that is not valid YAML or JSON.
+    PROJECT_FILE_SYNTAX = 5001 "project-file-syntax";
+    /// A project file without `name`, or with a field of the wrong shape.
+    INVALID_PROJECT_FILE = 5002 "invalid-project-file";
+    /// A stack file whose `config` (or another field) has the wrong shape.
+    INVALID_STACK_FILE = 5003 "invalid-stack-file";
+    /// A project whose runtime is not `pcl`: its stacks are not checked.
+    OTHER_RUNTIME = 5004 "other-runtime";
+    /// A stack config key without a namespace (`region` for `aws:region`), or otherwise malformed.
+    INVALID_CONFIG_KEY = 5005 "invalid-config-key";
+    /// A stack config key that no config block or provider variable declares.
+    UNKNOWN_CONFIG_KEY = 5006 "unknown-config-key";
+    /// A stack config value that cannot convert to the config's type.
+    INVALID_CONFIG_VALUE = 5007 "invalid-config-value";
+    /// A required config that a stack does not set.
+    MISSING_CONFIG_VALUE = 5008 "missing-config-value";
+    /// A plaintext value for a secret config.
+    PLAINTEXT_SECRET = 5009 "plaintext-secret";
+    /// A number with a fractional part for an `int` config.
+    NON_INTEGER_CONFIG_VALUE = 5010 "non-integer-config-value";
 }

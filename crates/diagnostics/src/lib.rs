@@ -6,7 +6,7 @@
 //! Invariants:
 //! - This crate is the lowest of the workspace: it knows no syntax, no salsa and no IO.
 //! - Every code lives in [`codes`], in the range of the stage that owns it (`PCL1xxx`
-//!   syntax, `PCL2xxx` schemas, `PCL3xxx` types, `PCL4xxx` and up the semantic checker),
+//!   syntax, `PCL2xxx` schemas, `PCL3xxx` types, `PCL4xxx` the semantic checker, `PCL5xxx` projects and stack files),
 //!   and is never reused for another meaning once published.
 //! - Positions are byte ranges into a file the driver knows by [`FileId`]; problems with
 //!   no source range say where they are in their own terms ([`Anchor::Place`]).
@@ -57,7 +57,8 @@ impl Code {
             ..2000 => Stage::Syntax,
             2000..3000 => Stage::Schema,
             3000..4000 => Stage::Types,
-            _ => Stage::Semantics,
+            4000..5000 => Stage::Semantics,
+            _ => Stage::Project,
         }
     }
 
@@ -88,6 +89,8 @@ pub enum Stage {
     Schema,
     Types,
     Semantics,
+    /// Project and stack files (`Pulumi.yaml`, `Pulumi.<stack>.yaml`).
+    Project,
 }
 
 /// How serious a diagnostic is.

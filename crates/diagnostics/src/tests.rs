@@ -36,4 +36,6 @@ fn codes_read_back() {
     assert_eq!(codes::UNEXPECTED_TOKEN.stage(), Stage::Syntax);
     assert_eq!(codes::PACKAGE_NOT_FOUND.stage(), Stage::Schema);
     assert_eq!(codes::UNKNOWN_PROPERTY.stage(), Stage::Types);
+    assert_eq!(codes::UNDEFINED_NAME.stage(), Stage::Semantics);
+    assert_eq!(codes::MISSING_CONFIG_VALUE.stage(), Stage::Project);
 }

@@ -120,6 +120,10 @@ impl Analysis {
         self.programs.get(&id.0).copied()
     }
 
+    pub(crate) fn program_of(&self, id: &ProgramId) -> Option<Program> {
+        self.program(id)
+    }
+
     /// The paths of a program's files, sorted.
     pub fn program_files(&self, id: &ProgramId) -> Vec<SmolStr> {
         let Some(program) = self.program(id) else {

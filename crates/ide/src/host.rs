@@ -457,6 +457,19 @@ impl AnalysisHost {
         }
     }
 
+    /// Load the schemas of packages named outside programs (the namespaces of stack
+    /// config keys), when they are found; a package found nowhere is not an error.
+    pub fn load_packages(&mut self, names: &[&str]) {
+        for &name in names {
+            if pcl_schema::package_named(&self.db, name).is_some() {
+                continue;
+            }
+            if let Ok(read) = self.loader.read(name, None) {
+                self.loader.apply(&mut self.db, read);
+            }
+        }
+    }
+
     /// What loading schemas had to tell the user since the last call (a schema of
     /// another version than the installed plugin's used), as diagnostics placed at the
     /// package.

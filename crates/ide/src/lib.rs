@@ -18,6 +18,7 @@ mod formatting;
 mod host;
 mod navigation;
 mod parallel;
+mod project;
 mod suppress;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ pub use navigation::{
     Reference, SignatureHelp, TokenClass,
 };
 pub use parallel::CHECK_STACK_SIZE;
+pub use pcl_project::{ConfigType, ProgramConfig, ProviderConfig};
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 

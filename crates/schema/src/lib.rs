@@ -49,8 +49,8 @@ pub use loader::{
 };
 pub use lower::{
     ConfigTypes, Discriminated, FunctionTypes, LoweredObject, LoweredType, MissingPackageRef,
-    Property, ResourceTypes, TypeDefinition, function_types, named_object, resource_types,
-    type_definition,
+    Property, ResourceTypes, TypeDefinition, config_types, function_types, named_object,
+    resource_types, type_definition,
 };
 pub use search::{
     CACHE_HOME_VARIABLE, Candidate, PULUMI_HOME_VARIABLE, Parameterization, SCHEMA_PATH_VARIABLE,

@@ -263,6 +263,19 @@ fn pulumi_block(infer: &mut Infer<'_>) {
                 input_type(db, Ty::string(db)),
                 "`requiredVersionRange`",
             );
+            if let Expr::String(range) = body.expr(data.value)
+                && let Err(why) = crate::version_range::check_range(range)
+            {
+                infer
+                    .push(
+                        codes::INVALID_VERSION_RANGE,
+                        Severity::Error,
+                        Site::Expr(data.value),
+                        format!("`{range}` is not a version range: {why}"),
+                    )
+                    .notes
+                    .push("Pulumi reads ranges as blang/semver does: comparisons such as `>=3.0.0 <4.0.0`, `!3.1.2` or `3.x`, joined by spaces (and) or `||` (or)".to_owned());
+            }
         } else {
             unknown_attribute(infer, attr, &["requiredVersionRange"], "the `pulumi` block");
         }

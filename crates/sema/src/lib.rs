@@ -46,6 +46,7 @@ mod resources;
 mod scope;
 mod summaries;
 mod suppressions;
+mod version_range;
 
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
 pub use hir::{

@@ -60,6 +60,18 @@ pub fn program_scope<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
             &mut scope.outputs
         };
         match map.get(&name) {
+            Some(&first) if kind == DeclKind::Pulumi && first.kind(db) == DeclKind::Pulumi => {
+                scope.diagnostics.push(
+                    SemaDiagnostic::new(
+                        codes::DUPLICATE_PULUMI_BLOCK,
+                        Severity::Error,
+                        "a program has one `pulumi` block, and this is a second".to_owned(),
+                        Located::new(decl, Site::Name),
+                    )
+                    .with_label(Located::new(first, Site::Name), "the first `pulumi` block")
+                    .with_note("merge the two blocks' attributes into one"),
+                );
+            }
             Some(&first) => {
                 let what = if kind == DeclKind::Output {
                     "output"

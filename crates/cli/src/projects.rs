@@ -1,0 +1,325 @@
+//! Pulumi projects named on `pcl check`'s command line: a directory with a project file
+//! (`Pulumi.yaml`, `Pulumi.yml`, `Pulumi.json`) stands for the program at its `main`,
+//! checked with every stack file (or the one `--stack` names); a path below a project
+//! file gets stack checks only when it is that project's main program. The project and
+//! stack files are shown as files of the program, after its `.pp` files.
+
+use std::path::{Path, PathBuf};
+
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
+use pcl_ide::{Analysis, ProgramId};
+use pcl_project::{Project, check_stack, parse_key, parse_project, parse_stack};
+
+use crate::inputs::SourceFile;
+
+/// A project whose program is checked.
+pub(crate) struct ProjectRequest {
+    /// The project file.
+    file: SourceFile,
+    /// The program's directory, as `programs::requests` names it.
+    pub(crate) program_dir: String,
+    /// Whether this project file was found in a directory named on the command line (its
+    /// own problems, such as another runtime, are reported then).
+    named: bool,
+    /// The stack files to check (none for another runtime or a broken project file).
+    stacks: Vec<SourceFile>,
+}
+
+/// The outcome of looking for projects: the paths to check as programs (each project's
+/// directory replaced by its program's), the projects, and usage errors (exit 2).
+pub(crate) struct Resolved {
+    pub(crate) paths: Vec<PathBuf>,
+    pub(crate) projects: Vec<ProjectRequest>,
+    pub(crate) usage_errors: Vec<String>,
+}
+
+/// The project file directly in `dir`.
+fn project_file_in(dir: &Path) -> Option<PathBuf> {
+    let base = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    (pcl_project::PROJECT_FILE_NAMES.iter())
+        .map(|name| base.join(name))
+        .find(|path| path.is_file())
+        .map(|path| {
+            if dir.as_os_str().is_empty() {
+                PathBuf::from(path.file_name().unwrap_or_default())
+            } else {
+                path
+            }
+        })
+}
+
+fn read(path: &Path) -> Option<SourceFile> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(SourceFile {
+        name: path.display().to_string(),
+        text: text.into(),
+    })
+}
+
+/// The program directory a project file's `main` names (a file's directory).
+fn main_dir(project_file: &Path, project: Option<&Project>) -> PathBuf {
+    let dir = project_file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    match project.and_then(|p| p.main.as_deref()) {
+        Some(main) => {
+            let path = dir.join(main.trim_end_matches('/'));
+            if path.is_file() {
+                path.parent().map(Path::to_path_buf).unwrap_or(dir)
+            } else {
+                path
+            }
+        }
+        None => dir,
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let canonical = |p: &Path| {
+        let p = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        p.canonicalize().ok()
+    };
+    canonical(a).is_some_and(|a| Some(a) == canonical(b))
+}
+
+/// Find the projects `paths` name; `stack` is `--stack`.
+pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
+    let mut resolved = Resolved {
+        paths: Vec::new(),
+        projects: Vec::new(),
+        usage_errors: Vec::new(),
+    };
+    for path in paths {
+        if path.as_os_str() == "-" {
+            resolved.paths.push(path.clone());
+            continue;
+        }
+        let is_dir = path.is_dir();
+        let program_dir = if is_dir {
+            path.clone()
+        } else {
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        // A project file in a named directory: its program is checked.
+        if is_dir && let Some(project_path) = project_file_in(path) {
+            let Some(file) = read(&project_path) else {
+                resolved.paths.push(path.clone());
+                continue;
+            };
+            let (project, _) = parse_project(FileId(0), &file.text);
+            let main = main_dir(&project_path, project.as_ref());
+            let request = request(file, &project_path, project.as_ref(), &main, true, stack);
+            match request {
+                Ok(request) => resolved.projects.push(request),
+                Err(error) => resolved.usage_errors.push(error),
+            }
+            resolved.paths.push(main);
+            continue;
+        }
+        resolved.paths.push(path.clone());
+        // A project file above: stack checks only for its main program.
+        let mut above = program_dir.canonicalize().ok();
+        while let Some(dir) = above {
+            if let Some(project_path) = project_file_in(&dir) {
+                if let Some(file) = read(&project_path) {
+                    let (project, _) = parse_project(FileId(0), &file.text);
+                    let main = main_dir(&project_path, project.as_ref());
+                    if project.is_some() && same_dir(&main, &program_dir) {
+                        let display = program_dir_name(&program_dir);
+                        match request(
+                            file,
+                            &project_path,
+                            project.as_ref(),
+                            Path::new(&display),
+                            false,
+                            stack,
+                        ) {
+                            Ok(request) => resolved.projects.push(request),
+                            Err(error) => resolved.usage_errors.push(error),
+                        }
+                    }
+                }
+                break;
+            }
+            above = dir.parent().map(Path::to_path_buf);
+        }
+    }
+    if let Some(stack) = stack
+        && resolved.projects.iter().all(|p| p.stacks.is_empty())
+        && resolved.usage_errors.is_empty()
+    {
+        resolved.usage_errors.push(format!(
+            "`--stack {stack}` needs a Pulumi project with `runtime: pcl`, and no path names one"
+        ));
+    }
+    resolved
+}
+
+fn program_dir_name(dir: &Path) -> String {
+    let name = dir.display().to_string();
+    if name.is_empty() {
+        ".".to_owned()
+    } else {
+        name
+    }
+}
+
+fn request(
+    file: SourceFile,
+    project_path: &Path,
+    project: Option<&Project>,
+    main: &Path,
+    named: bool,
+    stack: Option<&str>,
+) -> Result<ProjectRequest, String> {
+    let mut stacks = Vec::new();
+    let file_name = (project_path.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(project) = project.filter(|p| p.is_pcl()) {
+        let dir = project_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let dir = match &project.stack_config_dir {
+            Some(sub) => dir.join(sub),
+            None => dir,
+        };
+        match stack {
+            Some(stack) => {
+                let short = stack.rsplit('/').next().unwrap_or(stack);
+                let path = dir.join(pcl_project::stack_file_name(&file_name, short));
+                match read(&path) {
+                    Some(stack_file) => stacks.push(stack_file),
+                    None => {
+                        return Err(format!(
+                            "no stack `{short}`: cannot read `{}`",
+                            path.display()
+                        ));
+                    }
+                }
+            }
+            None => {
+                let listed = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    &dir
+                };
+                let mut names: Vec<String> = std::fs::read_dir(listed)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|name| pcl_project::stack_name(&file_name, name).is_some())
+                    .collect();
+                names.sort();
+                stacks.extend(names.iter().filter_map(|name| read(&dir.join(name))));
+            }
+        }
+    }
+    Ok(ProjectRequest {
+        file,
+        program_dir: program_dir_name(main),
+        named,
+        stacks,
+    })
+}
+
+/// The project's extra files and the diagnostics of every file of the program that the
+/// project adds: `files` are the program's files, to which the project and stack files
+/// are appended; `by_file[i]` gets the diagnostics of `files[i]`.
+pub(crate) fn check(
+    analysis: &Analysis,
+    id: &ProgramId,
+    request: &ProjectRequest,
+    files: &mut Vec<SourceFile>,
+    by_file: &mut Vec<Vec<Diagnostic>>,
+) {
+    let project_id = FileId(files.len() as u32);
+    files.push(request.file.clone());
+    let (project, mut diagnostics) = parse_project(project_id, &request.file.text);
+    if let Some(project) = &project
+        && !project.is_pcl()
+        && let Some(runtime) = &project.runtime
+    {
+        diagnostics.push(
+            Diagnostic::warning(
+                codes::OTHER_RUNTIME,
+                format!("the project's runtime is `{}`, not `pcl`", runtime.name),
+                Anchor::Span(Span {
+                    file: project_id,
+                    range: runtime.range,
+                }),
+            )
+            .with_note("the program is checked, but not the stacks' config"),
+        );
+        if let Some(d) = diagnostics.last_mut() {
+            d.severity = pcl_diagnostics::Severity::Note;
+        }
+    }
+    if !request.named {
+        diagnostics.retain(|d| d.code != codes::OTHER_RUNTIME);
+    }
+    by_file.push(diagnostics);
+    let Some(project) = project else {
+        return;
+    };
+    let configs = analysis.program_configs(id).unwrap_or_default();
+    for stack_file in &request.stacks {
+        let stack_id = FileId(files.len() as u32);
+        files.push(stack_file.clone());
+        let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
+        if let Some(stack) = stack {
+            let provider = |package: &str| analysis.provider_config(package).ok().flatten();
+            let found = check_stack(
+                &project,
+                &stack,
+                stack_id,
+                &stack_file.name,
+                &configs,
+                &provider,
+            );
+            diagnostics.extend(found.in_stack);
+            for d in found.in_program {
+                if let Some(span) = d.span()
+                    && let Some(list) = by_file.get_mut(span.file.0 as usize)
+                {
+                    list.push(d);
+                }
+            }
+        }
+        by_file.push(diagnostics);
+    }
+}
+
+/// The namespaces of stack config keys other than the project's and `pulumi`: packages
+/// whose schemas to load for their configuration variables.
+pub(crate) fn provider_namespaces(requests: &[ProjectRequest]) -> Vec<String> {
+    let mut names = Vec::new();
+    for request in requests {
+        let (project, _) = parse_project(FileId(0), &request.file.text);
+        let Some(project) = project else { continue };
+        for stack_file in &request.stacks {
+            let (stack, _) = parse_stack(FileId(0), &stack_file.text);
+            for entry in stack.iter().flat_map(|s| &s.config) {
+                if let Some((ns, _)) = parse_key(&entry.key)
+                    && ns != project.name
+                    && ns != "pulumi"
+                    && !names.iter().any(|n| n == ns)
+                {
+                    names.push(ns.to_owned());
+                }
+            }
+        }
+    }
+    names
+}

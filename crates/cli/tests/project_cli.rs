@@ -1,0 +1,97 @@
+//! End-to-end tests of `pcl check` on Pulumi projects (issue 27): each project under
+//! `tests/data/projects/` is checked by the real binary from the repository root, as the
+//! README's first run does (`PULUMI_HOME=tests/data/pulumi-home`, which holds the
+//! `hosting` provider's schema with its configuration variables), and the transcripts of
+//! its runs are compared with `tests/data/projects/NAME.txt`. `UPDATE_EXPECT=1` rewrites
+//! them.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use expect_test::expect_file;
+
+fn run(args: &[&str], root: &Path) -> String {
+    let data = pcl_test_utils::test_data_dir();
+    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args(args)
+        .current_dir(root)
+        .env_remove("PCL_SCHEMA_PATH")
+        .env("PULUMI_HOME", "tests/data/pulumi-home")
+        .env("XDG_CACHE_HOME", data.join("schema-sources/xdg-cache"))
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("the pcl binary runs");
+    common::transcript(&format!("$ pcl {}", args.join(" ")), &output)
+}
+
+/// The runs of each project, by fixture name; each starts `check --color never`.
+const RUNS: &[(&str, &[&[&str]])] = &[
+    (
+        "website",
+        &[
+            &["tests/data/projects/website"],
+            &["--stack", "prod", "tests/data/projects/website"],
+            &["--stack", "acme/website/dev", "tests/data/projects/website"],
+            &["--stack", "qa", "tests/data/projects/website"],
+            // A path below the project file gets stack checks when it is `main`.
+            &["tests/data/projects/website/infra"],
+            &[
+                "--stack",
+                "dev",
+                "tests/data/projects/website/infra/main.pp",
+            ],
+        ],
+    ),
+    (
+        "mistakes",
+        &[
+            &["tests/data/projects/mistakes"],
+            &[
+                "--format",
+                "json",
+                "--stack",
+                "prod",
+                "tests/data/projects/mistakes",
+            ],
+            &[
+                "--format",
+                "sarif",
+                "--stack",
+                "staging",
+                "tests/data/projects/mistakes",
+            ],
+        ],
+    ),
+    ("json-project", &[&["tests/data/projects/json-project"]]),
+    ("broken", &[&["tests/data/projects/broken"]]),
+    ("nameless", &[&["tests/data/projects/nameless"]]),
+    (
+        "other-runtime",
+        &[
+            &["tests/data/projects/other-runtime"],
+            &["--stack", "dev", "tests/data/projects/other-runtime"],
+        ],
+    ),
+    (
+        "no-project",
+        &[&["--stack", "dev", "tests/data/check/config"]],
+    ),
+];
+
+#[test]
+fn project_transcripts() {
+    let root = pcl_test_utils::project_root();
+    for (name, runs) in RUNS {
+        let mut transcript = String::new();
+        for args in *runs {
+            let mut all = vec!["check", "--color", "never"];
+            all.extend_from_slice(args);
+            transcript.push_str(&run(&all, &root));
+            transcript.push('\n');
+        }
+        let expected = root.join(format!("tests/data/projects/{name}.txt"));
+        expect_file![expected].assert_eq(&transcript);
+    }
+}

@@ -1,0 +1,297 @@
+//! A stack's config checked against the program's config blocks and the providers'
+//! schema variables: key namespaces, unknown keys (with did-you-mean), values that cannot
+//! convert, plaintext secrets, and required configs the stack does not set.
+
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Severity, Span, codes};
+
+use crate::files::{Project, Stack, StackEntry};
+use crate::value::{ConfigType, check_value};
+
+/// A `config` block of the program.
+#[derive(Clone, Debug)]
+pub struct ProgramConfig {
+    /// The config's name in the program.
+    pub name: String,
+    /// `__logicalName` when set, else the name: the key's name in the stack file.
+    pub logical_name: String,
+    pub ty: ConfigType,
+    /// No default and not nullable.
+    pub required: bool,
+    pub secret: bool,
+    /// The config's label in the program (where a missing value is reported).
+    pub label: Span,
+}
+
+/// A provider's configuration variables, from its schema.
+#[derive(Clone, Debug)]
+pub struct ProviderConfig {
+    pub variables: Vec<(String, ConfigType)>,
+}
+
+/// What checking one stack found: diagnostics in the stack file, and diagnostics in the
+/// program's files (required configs the stack does not set).
+#[derive(Clone, Debug, Default)]
+pub struct StackCheck {
+    pub in_stack: Vec<Diagnostic>,
+    pub in_program: Vec<Diagnostic>,
+}
+
+/// A config key's namespace and name: `ns:name` or `ns:config:name`.
+pub fn parse_key(key: &str) -> Option<(&str, &str)> {
+    let parts: Vec<&str> = key.split(':').collect();
+    match parts.as_slice() {
+        [ns, name] if !ns.is_empty() && !name.is_empty() => Some((ns, name)),
+        [ns, "config", name] if !ns.is_empty() && !name.is_empty() => Some((ns, name)),
+        _ => None,
+    }
+}
+
+/// The names of the project's configs that `Pulumi.yaml`'s own `config:` sets.
+fn project_set(project: &Project) -> Vec<&str> {
+    (project.config_keys.iter())
+        .filter_map(|key| match parse_key(key) {
+            Some((ns, name)) if ns == project.name => Some(name),
+            Some(_) => None,
+            None => Some(key.as_str()),
+        })
+        .collect()
+}
+
+/// Check one stack file (`file`, shown as `stack_path`).
+pub fn check_stack(
+    project: &Project,
+    stack: &Stack,
+    file: FileId,
+    stack_path: &str,
+    configs: &[ProgramConfig],
+    provider: &dyn Fn(&str) -> Option<ProviderConfig>,
+) -> StackCheck {
+    let mut out = StackCheck::default();
+    let at = |range| Anchor::Span(Span { file, range });
+    let mut set: Vec<&str> = project_set(project);
+    for entry in &stack.config {
+        let Some((namespace, name)) = parse_key(&entry.key) else {
+            let message = if entry.key.contains(':') {
+                format!("`{}` is not a config key", entry.key)
+            } else {
+                format!("the config key `{}` has no namespace", entry.key)
+            };
+            out.in_stack.push(
+                Diagnostic::error(codes::INVALID_CONFIG_KEY, message, at(entry.key_range))
+                    .with_note(format!(
+                        "keys are `NAMESPACE:NAME`: `{}:{}` for this program's config, `PROVIDER:NAME` for a provider's",
+                        project.name,
+                        entry.key.rsplit(':').next().unwrap_or_default()
+                    )),
+            );
+            continue;
+        };
+        if namespace == "pulumi" {
+            continue;
+        }
+        if namespace == project.name {
+            set.push(name);
+            let config = configs.iter().find(|c| c.logical_name == name);
+            match config {
+                Some(config) => check_entry(&mut out, entry, &config.ty, config.secret, file),
+                None => {
+                    let names = configs.iter().map(|c| c.logical_name.as_str());
+                    let suggestion = pcl_types::closest_name(name, names);
+                    let mut d = Diagnostic::warning(
+                        codes::UNKNOWN_CONFIG_KEY,
+                        format!("the program has no config `{name}`"),
+                        at(entry.key_range),
+                    )
+                    .with_note("Pulumi passes it, but no `config` block reads it");
+                    if let Some(s) = suggestion {
+                        d = d.with_note(format!("did you mean `{namespace}:{s}`?"));
+                    }
+                    out.in_stack.push(d);
+                }
+            }
+            continue;
+        }
+        let Some(provider) = provider(namespace) else {
+            continue;
+        };
+        match provider.variables.iter().find(|(n, _)| n == name) {
+            Some((_, ty)) => check_entry(&mut out, entry, ty, false, file),
+            None => {
+                let names = provider.variables.iter().map(|(n, _)| n.as_str());
+                let suggestion = pcl_types::closest_name(name, names);
+                let mut d = Diagnostic::warning(
+                    codes::UNKNOWN_CONFIG_KEY,
+                    format!("the `{namespace}` provider has no configuration variable `{name}`"),
+                    at(entry.key_range),
+                );
+                if let Some(s) = suggestion {
+                    d = d.with_note(format!("did you mean `{namespace}:{s}`?"));
+                }
+                out.in_stack.push(d);
+            }
+        }
+    }
+    for config in configs.iter().filter(|c| c.required) {
+        if set.contains(&config.logical_name.as_str()) {
+            continue;
+        }
+        let key = format!("{}:{}", project.name, config.logical_name);
+        let message = format!(
+            "the required config `{}` is not set in `{stack_path}`",
+            config.logical_name
+        );
+        let mut d = Diagnostic::error(
+            codes::MISSING_CONFIG_VALUE,
+            message,
+            Anchor::Span(config.label),
+        );
+        if stack.has_environment {
+            d.severity = Severity::Note;
+            d = d.with_note("the stack imports environments, which may set it");
+        } else {
+            d = d.with_note(format!(
+                "Pulumi stops with \"missing required configuration value\": add `{key}` to `{stack_path}`, or give the config a default"
+            ));
+        }
+        out.in_program.push(d);
+    }
+    out
+}
+
+fn check_entry(
+    out: &mut StackCheck,
+    entry: &StackEntry,
+    ty: &ConfigType,
+    secret: bool,
+    file: FileId,
+) {
+    if entry.is_secure() {
+        return;
+    }
+    if secret {
+        out.in_stack.push(
+            Diagnostic::warning(
+                codes::PLAINTEXT_SECRET,
+                format!(
+                    "`{}` is a secret config, but its value is in plain text",
+                    entry.key
+                ),
+                Anchor::Span(Span {
+                    file,
+                    range: entry.value.range,
+                }),
+            )
+            .with_note(format!(
+                "encrypt it: `pulumi config set --secret {} VALUE`",
+                entry.key
+            )),
+        );
+    }
+    for problem in check_value(&entry.value, ty) {
+        let mut d = Diagnostic::error(
+            problem.code,
+            format!("`{}`: {}", entry.key, problem.message),
+            Anchor::Span(Span {
+                file,
+                range: problem.range,
+            }),
+        );
+        d.severity = problem.severity;
+        if let Some(note) = problem.note {
+            d = d.with_note(note);
+        }
+        out.in_stack.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::{parse_project, parse_stack};
+    use pcl_diagnostics::{TextRange, TextSize};
+
+    fn config(name: &str, ty: ConfigType, required: bool, secret: bool) -> ProgramConfig {
+        ProgramConfig {
+            name: name.to_owned(),
+            logical_name: name.to_owned(),
+            ty,
+            required,
+            secret,
+            label: Span {
+                file: FileId(0),
+                range: TextRange::new(TextSize::from(0), TextSize::from(1)),
+            },
+        }
+    }
+
+    fn run(project: &str, stack: &str) -> Vec<String> {
+        let (project, _) = parse_project(FileId(1), project);
+        let project = project.expect("a project");
+        let (stack, _) = parse_stack(FileId(2), stack);
+        let stack = stack.expect("a stack");
+        let configs = [
+            config("port", ConfigType::Int, true, false),
+            config("password", ConfigType::String, false, true),
+            config("region", ConfigType::String, true, false),
+        ];
+        let provider = |ns: &str| {
+            (ns == "aws").then(|| ProviderConfig {
+                variables: vec![
+                    ("region".to_owned(), ConfigType::String),
+                    ("maxRetries".to_owned(), ConfigType::Int),
+                ],
+            })
+        };
+        let check = check_stack(
+            &project,
+            &stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            &configs,
+            &provider,
+        );
+        (check.in_stack.iter().chain(&check.in_program))
+            .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn keys_values_and_missing_configs() {
+        let project = "name: demo\nruntime: pcl\nconfig:\n  region: us\n";
+        let found = run(
+            project,
+            "config:\n  port: 80\n  demo:config:port: 80\n  demo:prot: 1\n  aws:regin: x\n  aws:maxRetries: lots\n  pulumi:tags: {a: b}\n  demo:password: hunter2\n  other:x: 1\n",
+        );
+        expect_test::expect![[r#"
+            [
+                "error PCL5005 the config key `port` has no namespace",
+                "warning PCL5006 the program has no config `prot`",
+                "warning PCL5006 the `aws` provider has no configuration variable `regin`",
+                "error PCL5007 `aws:maxRetries`: `lots` is not an int",
+                "warning PCL5009 `demo:password` is a secret config, but its value is in plain text",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+        let found = run(
+            "name: demo\nruntime: pcl\n",
+            "config:\n  demo:password:\n    secure: AAA\n",
+        );
+        expect_test::expect![[r#"
+            [
+                "error PCL5008 the required config `port` is not set in `Pulumi.dev.yaml`",
+                "error PCL5008 the required config `region` is not set in `Pulumi.dev.yaml`",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+        let found = run(
+            "name: demo\nruntime: pcl\n",
+            "environment: [shared]\nconfig:\n  demo:port: 1\n",
+        );
+        expect_test::expect![[r#"
+            [
+                "note PCL5008 the required config `region` is not set in `Pulumi.dev.yaml`",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+    }
+}

@@ -1,0 +1,318 @@
+//! Project files (`Pulumi.yaml`, `Pulumi.yml`, `Pulumi.json`) and stack files
+//! (`Pulumi.<stack>.<ext>`) read into what the checks need, with the byte range of every
+//! key and value. A file that is not valid YAML, or lacks what Pulumi requires, is a
+//! diagnostic at its line.
+
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, TextRange, TextSize, codes};
+
+use crate::yaml::{self, Node, NodeKind};
+
+/// The names of project files, in the order Pulumi looks for them.
+pub const PROJECT_FILE_NAMES: &[&str] = &["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"];
+
+/// A project file's runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runtime {
+    pub name: String,
+    pub range: TextRange,
+}
+
+/// What the checks read from a project file.
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    pub name: String,
+    pub runtime: Option<Runtime>,
+    /// `main`: the program's directory (or a file in it), relative to the project file.
+    pub main: Option<String>,
+    /// `stackConfigDir`, relative to the project file.
+    pub stack_config_dir: Option<String>,
+    /// The keys of the project file's own `config:`, as written (`port`, `proj:port`,
+    /// `aws:region`).
+    pub config_keys: Vec<String>,
+}
+
+impl Project {
+    /// Whether the program is PCL (`runtime: pcl` or `runtime: {name: pcl}`).
+    pub fn is_pcl(&self) -> bool {
+        self.runtime.as_ref().is_some_and(|r| r.name == "pcl")
+    }
+}
+
+/// One `config:` entry of a stack file.
+#[derive(Clone, Debug)]
+pub struct StackEntry {
+    pub key: String,
+    pub key_range: TextRange,
+    pub value: Node,
+}
+
+impl StackEntry {
+    /// A `secure:` value (ciphertext).
+    pub fn is_secure(&self) -> bool {
+        matches!(&self.value.kind, NodeKind::Map(entries)
+            if entries.len() == 1 && entries[0].0.scalar() == Some("secure"))
+    }
+}
+
+/// What the checks read from a stack file.
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    pub config: Vec<StackEntry>,
+    /// Whether the stack imports ESC environments (`environment:`), which may set config.
+    pub has_environment: bool,
+}
+
+fn span(file: FileId, range: TextRange) -> Anchor {
+    Anchor::Span(Span { file, range })
+}
+
+fn start(text: &str) -> TextRange {
+    let end = text.chars().next().map_or(0, char::len_utf8);
+    TextRange::new(TextSize::from(0), TextSize::from(end as u32))
+}
+
+/// Parse a YAML document; a syntax error is a diagnostic. An empty file is an empty map.
+fn document(file: FileId, text: &str, what: &str) -> Result<Node, Box<Diagnostic>> {
+    match yaml::parse(text) {
+        Ok(Some(node)) => Ok(node),
+        Ok(None) => Ok(Node {
+            kind: NodeKind::Map(Vec::new()),
+            range: start(text),
+        }),
+        Err(error) => Err(Box::new(Diagnostic::error(
+            codes::PROJECT_FILE_SYNTAX,
+            format!("this {what} is not valid YAML: {}", error.message),
+            span(file, error.range),
+        ))),
+    }
+}
+
+/// A string field, or a diagnostic when it is something else.
+fn string_field(
+    node: &Node,
+    key: &str,
+    file: FileId,
+    code: pcl_diagnostics::Code,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let value = node.get(key)?;
+    match &value.kind {
+        NodeKind::Scalar { text, .. } if !value.is_null() => Some(text.clone()),
+        _ => {
+            diagnostics.push(Diagnostic::error(
+                code,
+                format!("`{key}` must be a string, not {}", value.describe()),
+                span(file, value.range),
+            ));
+            None
+        }
+    }
+}
+
+/// Read a project file. `None` when it cannot be used (the diagnostics say why).
+pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let root = match document(file, text, "project file") {
+        Ok(root) => root,
+        Err(d) => return (None, vec![*d]),
+    };
+    if root.entries().is_none() {
+        diagnostics.push(Diagnostic::error(
+            codes::INVALID_PROJECT_FILE,
+            format!("a project file is a map of fields, not {}", root.describe()),
+            span(file, root.range),
+        ));
+        return (None, diagnostics);
+    }
+    let code = codes::INVALID_PROJECT_FILE;
+    let name = string_field(&root, "name", file, code, &mut diagnostics);
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        if root.get("name").is_none() {
+            diagnostics.push(
+                Diagnostic::error(
+                    code,
+                    "the project file has no `name`",
+                    span(file, start(text)),
+                )
+                .with_note("Pulumi requires a project name: add `name: my-project`"),
+            );
+        }
+        return (None, diagnostics);
+    };
+    let runtime = match root.get("runtime") {
+        None => None,
+        Some(node) => {
+            let name_node = match &node.kind {
+                NodeKind::Map(_) => node.get("name"),
+                _ => Some(node),
+            };
+            match name_node.and_then(|n| n.scalar().map(|s| (s, n.range))) {
+                Some((runtime, range)) if !runtime.is_empty() => Some(Runtime {
+                    name: runtime.to_owned(),
+                    range,
+                }),
+                _ => {
+                    diagnostics.push(Diagnostic::error(
+                        code,
+                        "`runtime` must be a name, or a map with `name` and `options`",
+                        span(file, node.range),
+                    ));
+                    None
+                }
+            }
+        }
+    };
+    if root.get("runtime").is_none() {
+        diagnostics.push(
+            Diagnostic::error(
+                code,
+                "the project file has no `runtime`",
+                span(file, start(text)),
+            )
+            .with_note("a PCL program's project says `runtime: pcl`"),
+        );
+    }
+    let main = string_field(&root, "main", file, code, &mut diagnostics);
+    let stack_config_dir = string_field(&root, "stackConfigDir", file, code, &mut diagnostics);
+    let mut config_keys = Vec::new();
+    if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
+        match config.entries() {
+            Some(entries) => config_keys.extend(
+                entries
+                    .iter()
+                    .filter_map(|(k, _)| k.scalar().map(str::to_owned)),
+            ),
+            None => diagnostics.push(Diagnostic::error(
+                code,
+                format!("`config` must be a map, not {}", config.describe()),
+                span(file, config.range),
+            )),
+        }
+    }
+    let project = Project {
+        name,
+        runtime,
+        main,
+        stack_config_dir,
+        config_keys,
+    };
+    (Some(project), diagnostics)
+}
+
+/// Read a stack file. `None` when it is not valid YAML or not a map.
+pub fn parse_stack(file: FileId, text: &str) -> (Option<Stack>, Vec<Diagnostic>) {
+    let root = match document(file, text, "stack file") {
+        Ok(root) => root,
+        Err(d) => return (None, vec![*d]),
+    };
+    let mut diagnostics = Vec::new();
+    if root.entries().is_none() && !root.is_null() {
+        diagnostics.push(Diagnostic::error(
+            codes::INVALID_STACK_FILE,
+            format!("a stack file is a map of fields, not {}", root.describe()),
+            span(file, root.range),
+        ));
+        return (None, diagnostics);
+    }
+    let mut stack = Stack {
+        has_environment: root.get("environment").is_some_and(|e| !e.is_null()),
+        ..Stack::default()
+    };
+    if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
+        match config.entries() {
+            Some(entries) => {
+                for (key, value) in entries {
+                    match key.scalar() {
+                        Some(name) => stack.config.push(StackEntry {
+                            key: name.to_owned(),
+                            key_range: key.range,
+                            value: value.clone(),
+                        }),
+                        None => diagnostics.push(Diagnostic::error(
+                            codes::INVALID_CONFIG_KEY,
+                            format!("a config key must be a string, not {}", key.describe()),
+                            span(file, key.range),
+                        )),
+                    }
+                }
+            }
+            None => {
+                diagnostics.push(Diagnostic::error(
+                    codes::INVALID_STACK_FILE,
+                    format!(
+                        "`config` must be a map of keys to values, not {}",
+                        config.describe()
+                    ),
+                    span(file, config.range),
+                ));
+                // Its configs cannot be told apart: no stack checks.
+                return (None, diagnostics);
+            }
+        }
+    }
+    (Some(stack), diagnostics)
+}
+
+/// A stack file's path for `stack` beside a project file named `project_file` (its
+/// extension): `Pulumi.<stack><ext>`, as Pulumi's `ProjectStackPath`.
+pub fn stack_file_name(project_file: &str, stack: &str) -> String {
+    let ext = project_file.strip_prefix("Pulumi").unwrap_or(".yaml");
+    format!("Pulumi.{stack}{ext}")
+}
+
+/// The stack name of a file name, when it is a stack file of a project file named
+/// `project_file`.
+pub fn stack_name<'a>(project_file: &str, file_name: &'a str) -> Option<&'a str> {
+    let ext = project_file.strip_prefix("Pulumi").unwrap_or(".yaml");
+    let name = file_name.strip_prefix("Pulumi.")?.strip_suffix(ext)?;
+    (!name.is_empty()).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn projects() {
+        let text =
+            "name: demo\nruntime:\n  name: pcl\n  options: {}\nmain: infra/\nconfig:\n  port: 80\n";
+        let (project, diagnostics) = parse_project(FileId(0), text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let project = project.expect("valid");
+        assert!(project.is_pcl());
+        assert_eq!(project.main.as_deref(), Some("infra/"));
+        assert_eq!(project.config_keys, ["port"]);
+        let (project, diagnostics) = parse_project(FileId(0), "runtime: pcl\n");
+        assert!(project.is_none());
+        assert_eq!(diagnostics[0].code, codes::INVALID_PROJECT_FILE);
+        let (project, diagnostics) = parse_project(FileId(0), "name: [demo\n");
+        assert!(project.is_none());
+        assert_eq!(diagnostics[0].code, codes::PROJECT_FILE_SYNTAX);
+        let (project, _) = parse_project(FileId(0), "{\"name\": \"j\", \"runtime\": \"nodejs\"}");
+        assert!(project.is_some_and(|p| !p.is_pcl()));
+    }
+
+    #[test]
+    fn stacks() {
+        let text =
+            "environment:\n  - shared\nconfig:\n  demo:port: 80\n  demo:pw:\n    secure: AAA\n";
+        let (stack, diagnostics) = parse_stack(FileId(1), text);
+        assert!(diagnostics.is_empty());
+        let stack = stack.expect("valid");
+        assert!(stack.has_environment);
+        assert_eq!(stack.config.len(), 2);
+        assert!(stack.config[1].is_secure());
+        assert_eq!(&text[stack.config[0].key_range], "demo:port");
+        let (_, diagnostics) = parse_stack(FileId(1), "config: [1]\n");
+        assert_eq!(diagnostics[0].code, codes::INVALID_STACK_FILE);
+    }
+
+    #[test]
+    fn stack_file_names() {
+        assert_eq!(stack_file_name("Pulumi.json", "dev"), "Pulumi.dev.json");
+        assert_eq!(stack_file_name("Pulumi.yaml", "dev"), "Pulumi.dev.yaml");
+        assert_eq!(stack_name("Pulumi.yaml", "Pulumi.prod.yaml"), Some("prod"));
+        assert_eq!(stack_name("Pulumi.yaml", "Pulumi.prod.yml"), None);
+        assert_eq!(stack_name("Pulumi.yaml", "Pulumi.yaml"), None);
+    }
+}

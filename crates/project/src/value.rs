@@ -1,0 +1,510 @@
+//! Stack config values as Pulumi passes them to a PCL program and its runtime reads them
+//! (`pkg/pcl/runtime/convert.go`, `parseConfigValue`): a YAML string is the raw value as
+//! is; any other scalar is resolved by YAML 1.2's core schema and written as JSON text
+//! (`1.0` → `1`, `0x10` → `16`, `yes` stays a string); objects and lists are JSON. Then
+//! each config type converts the raw value: a string verbatim, a bool by Go's
+//! `strconv.ParseBool`, numbers by Go's `strconv.ParseFloat`, structured types by JSON.
+
+use pcl_diagnostics::{Code, Severity, TextRange, codes};
+
+use crate::yaml::{Node, NodeKind};
+
+/// A config's type, as far as a stack value is checked against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigType {
+    String,
+    Bool,
+    Int,
+    Number,
+    List(Box<ConfigType>),
+    Map(Box<ConfigType>),
+    /// An object's properties (all optional, as config objects are read).
+    Object(Vec<(String, ConfigType)>),
+    /// Anything goes (`dynamic`, unions, types the checker cannot describe).
+    Dynamic,
+}
+
+impl ConfigType {
+    fn name(&self) -> &'static str {
+        match self {
+            ConfigType::String => "a string",
+            ConfigType::Bool => "a bool",
+            ConfigType::Int => "an int",
+            ConfigType::Number => "a number",
+            ConfigType::List(_) => "a list",
+            ConfigType::Map(_) => "a map",
+            ConfigType::Object(_) => "an object",
+            ConfigType::Dynamic => "a value",
+        }
+    }
+}
+
+/// What is wrong with a value, at a range of the stack file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueProblem {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub note: Option<String>,
+    pub range: TextRange,
+}
+
+/// A plain scalar as YAML 1.2's core schema resolves it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CoreScalar {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    String,
+}
+
+/// Resolve a plain scalar by YAML 1.2's core schema.
+pub fn resolve_core(text: &str) -> CoreScalar {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return CoreScalar::Null,
+        "true" | "True" | "TRUE" => return CoreScalar::Bool(true),
+        "false" | "False" | "FALSE" => return CoreScalar::Bool(false),
+        ".nan" | ".NaN" | ".NAN" => return CoreScalar::Float(f64::NAN),
+        _ => {}
+    }
+    let (negative, unsigned) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return CoreScalar::Float(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    let radix = |digits: &str, radix: u32| -> Option<CoreScalar> {
+        let ok = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
+        ok.then(|| match i128::from_str_radix(digits, radix) {
+            Ok(n) => CoreScalar::Int(n),
+            Err(_) => CoreScalar::String,
+        })
+    };
+    if let Some(hex) = text.strip_prefix("0x") {
+        return radix(hex, 16).unwrap_or(CoreScalar::String);
+    }
+    if let Some(octal) = text.strip_prefix("0o") {
+        return radix(octal, 8).unwrap_or(CoreScalar::String);
+    }
+    if let Some(CoreScalar::Int(n)) = radix(unsigned, 10) {
+        return CoreScalar::Int(if negative { -n } else { n });
+    }
+    if is_core_float(unsigned)
+        && let Ok(f) = text.parse::<f64>()
+    {
+        return CoreScalar::Float(f);
+    }
+    CoreScalar::String
+}
+
+/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+fn is_core_float(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some(("", fraction)) => digits(fraction),
+        Some((whole, fraction)) => digits(whole) && (fraction.is_empty() || digits(fraction)),
+        None => digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.trim_start_matches(['+', '-'])));
+    mantissa_ok && exponent_ok
+}
+
+/// A float as Go's `encoding/json` writes it.
+fn go_json_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let text = format!("{f:e}");
+        match text.split_once('e') {
+            Some((mantissa, exponent)) if !exponent.starts_with('-') => {
+                format!("{mantissa}e+{exponent}")
+            }
+            _ => text,
+        }
+    } else {
+        format!("{f}")
+    }
+}
+
+/// The raw value Pulumi passes for a stack config value.
+pub fn raw_value(node: &Node) -> String {
+    match &node.kind {
+        NodeKind::Scalar { text, plain: false } => text.clone(),
+        _ => json_text(node),
+    }
+}
+
+/// A node written as JSON, scalars resolved by the core schema (strings as they are).
+fn json_text(node: &Node) -> String {
+    to_json(node).map_or_else(
+        || node.scalar().unwrap_or_default().to_owned(),
+        |json| match json {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        },
+    )
+}
+
+fn to_json(node: &Node) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    Some(match &node.kind {
+        NodeKind::Scalar { text, plain: false } => Value::String(text.clone()),
+        NodeKind::Scalar { text, plain: true } => match resolve_core(text) {
+            CoreScalar::Null => Value::Null,
+            CoreScalar::Bool(b) => Value::Bool(b),
+            CoreScalar::Int(n) => match i64::try_from(n) {
+                Ok(n) => Value::from(n),
+                Err(_) => serde_json::from_str(&n.to_string()).ok()?,
+            },
+            CoreScalar::Float(f) if f.is_finite() => {
+                serde_json::from_str(&go_json_float(f)).ok()?
+            }
+            CoreScalar::Float(_) => return None,
+            CoreScalar::String => Value::String(text.clone()),
+        },
+        NodeKind::Seq(items) => Value::Array(items.iter().map(to_json).collect::<Option<_>>()?),
+        NodeKind::Map(entries) => {
+            let mut map = serde_json::Map::new();
+            for (key, value) in entries {
+                let key = match &key.kind {
+                    NodeKind::Scalar { text, .. } => text.clone(),
+                    _ => json_text(key),
+                };
+                map.insert(key, to_json(value)?);
+            }
+            Value::Object(map)
+        }
+    })
+}
+
+/// Go's `strconv.ParseBool`.
+pub fn go_parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// Go's `strconv.ParseFloat(text, 64)`: decimal and hexadecimal (`0x1p4`) forms,
+/// `inf`, `infinity` and `nan` in any case; out of range is an error.
+pub fn go_parse_float(text: &str) -> Option<f64> {
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let negative = text.starts_with('-');
+    let lower = unsigned.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity") {
+        return Some(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    if lower == "nan" {
+        return Some(f64::NAN);
+    }
+    if let Some(hex) = lower.strip_prefix("0x") {
+        let value = parse_hex_float(hex)?;
+        return Some(if negative { -value } else { value });
+    }
+    let valid = !unsigned.is_empty()
+        && unsigned
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
+        && unsigned.bytes().any(|b| b.is_ascii_digit());
+    let value: f64 = valid.then(|| text.parse().ok()).flatten()?;
+    value.is_finite().then_some(value)
+}
+
+/// `mantissa p exponent` in hexadecimal (Go requires the `p` exponent).
+fn parse_hex_float(hex: &str) -> Option<f64> {
+    let (mantissa, exponent) = hex.split_once('p')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() {
+        return None;
+    }
+    let mut value = 0f64;
+    for c in whole.chars() {
+        value = value * 16.0 + f64::from(c.to_digit(16)?);
+    }
+    let mut scale = 1.0 / 16.0;
+    for c in fraction.chars() {
+        value += f64::from(c.to_digit(16)?) * scale;
+        scale /= 16.0;
+    }
+    let value = value * 2f64.powi(exponent);
+    value.is_finite().then_some(value)
+}
+
+/// Check a stack value against the config's type.
+pub fn check_value(node: &Node, ty: &ConfigType) -> Vec<ValueProblem> {
+    let mut problems = Vec::new();
+    let raw = raw_value(node);
+    let range = node.range;
+    match ty {
+        ConfigType::String | ConfigType::Dynamic => {}
+        ConfigType::Bool => {
+            if go_parse_bool(&raw).is_none() {
+                problems.push(error(
+                    format!("`{raw}` is not a bool"),
+                    Some("Pulumi reads a bool as `true` or `false` (also `1`, `t`, `T`, `TRUE`, `True` and the false forms)"),
+                    range,
+                ));
+            }
+        }
+        ConfigType::Int | ConfigType::Number => match go_parse_float(&raw) {
+            None => problems.push(error(
+                format!("`{raw}` is not {}", ty.name()),
+                Some("Pulumi parses numbers as Go's `strconv.ParseFloat` does"),
+                range,
+            )),
+            Some(f) if *ty == ConfigType::Int && f.is_finite() && f.fract() != 0.0 => {
+                problems.push(ValueProblem {
+                    code: codes::NON_INTEGER_CONFIG_VALUE,
+                    severity: Severity::Warning,
+                    message: format!("`{raw}` is not a whole number, but the config is an int"),
+                    note: Some("the program sees the number with its fractional part".to_owned()),
+                    range,
+                });
+            }
+            Some(_) => {}
+        },
+        ConfigType::List(_) | ConfigType::Map(_) | ConfigType::Object(_) => match &node.kind {
+            NodeKind::Scalar { text, plain: false } => match serde_json::from_str(text) {
+                Ok(json) => check_json(&json, ty, range, "", &mut problems),
+                Err(e) => problems.push(error(
+                    format!("the value is not {} in JSON: {e}", ty.name()),
+                    Some("a structured config is written as YAML, or as a JSON string"),
+                    range,
+                )),
+            },
+            _ => check_node(node, ty, "", &mut problems),
+        },
+    }
+    problems
+}
+
+fn error(message: String, note: Option<&str>, range: TextRange) -> ValueProblem {
+    ValueProblem {
+        code: codes::INVALID_CONFIG_VALUE,
+        severity: Severity::Error,
+        message,
+        note: note.map(str::to_owned),
+        range,
+    }
+}
+
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" at `{path}`")
+    }
+}
+
+/// Structured values written as YAML: each element at its own line.
+fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Vec<ValueProblem>) {
+    if node.is_null() {
+        return;
+    }
+    let mismatch = |problems: &mut Vec<ValueProblem>, what: &str| {
+        problems.push(error(
+            format!("expected {}{}, found {what}", ty.name(), at(path)),
+            None,
+            node.range,
+        ));
+    };
+    match (ty, &node.kind) {
+        (ConfigType::Dynamic, _) => {}
+        (ConfigType::List(element), NodeKind::Seq(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                check_node(item, element, &format!("{path}[{i}]"), problems);
+            }
+        }
+        (ConfigType::Map(element), NodeKind::Map(entries)) => {
+            for (key, value) in entries {
+                let key = key.scalar().unwrap_or_default();
+                check_node(value, element, &join(path, key), problems);
+            }
+        }
+        (ConfigType::Object(fields), NodeKind::Map(entries)) => {
+            for (key, value) in entries {
+                let key = key.scalar().unwrap_or_default();
+                if let Some((_, field)) = fields.iter().find(|(name, _)| name == key) {
+                    check_node(value, field, &join(path, key), problems);
+                }
+            }
+        }
+        (ConfigType::List(_) | ConfigType::Map(_) | ConfigType::Object(_), _) => {
+            mismatch(problems, node.describe());
+        }
+        (_, NodeKind::Scalar { .. }) => {
+            if let Some(json) = to_json(node) {
+                check_json(&json, ty, node.range, path, problems);
+            }
+        }
+        (_, _) => mismatch(problems, node.describe()),
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Structured values as JSON (from a JSON string, or a scalar inside YAML): elements
+/// convert as cty converts JSON values (strings to numbers and bools and back).
+fn check_json(
+    json: &serde_json::Value,
+    ty: &ConfigType,
+    range: TextRange,
+    path: &str,
+    problems: &mut Vec<ValueProblem>,
+) {
+    use serde_json::Value;
+    let found = match json {
+        Value::Null => return,
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    };
+    let ok = match (ty, json) {
+        (ConfigType::Dynamic, _) => true,
+        (ConfigType::String, Value::Bool(_) | Value::Number(_) | Value::String(_)) => true,
+        (ConfigType::Bool, Value::Bool(_)) => true,
+        (ConfigType::Bool, Value::String(s)) => matches!(s.as_str(), "true" | "false"),
+        (ConfigType::Int | ConfigType::Number, Value::Number(_)) => true,
+        (ConfigType::Int | ConfigType::Number, Value::String(s)) => go_parse_float(s).is_some(),
+        (ConfigType::List(element), Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                check_json(item, element, range, &format!("{path}[{i}]"), problems);
+            }
+            true
+        }
+        (ConfigType::Map(element), Value::Object(map)) => {
+            for (key, value) in map {
+                check_json(value, element, range, &join(path, key), problems);
+            }
+            true
+        }
+        (ConfigType::Object(fields), Value::Object(map)) => {
+            for (key, value) in map {
+                if let Some((_, field)) = fields.iter().find(|(name, _)| name == key) {
+                    check_json(value, field, range, &join(path, key), problems);
+                }
+            }
+            true
+        }
+        _ => false,
+    };
+    if !ok {
+        problems.push(error(
+            format!("expected {}{}, found {found}", ty.name(), at(path)),
+            None,
+            range,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml;
+
+    fn value(text: &str) -> Node {
+        let doc = yaml::parse(&format!("v: {text}\n"))
+            .expect("valid")
+            .expect("doc");
+        doc.get("v").cloned().expect("v")
+    }
+
+    #[test]
+    fn raw_values_follow_pulumi() {
+        for (yaml, raw) in [
+            ("1.0", "1"),
+            ("0x10", "16"),
+            ("0o10", "8"),
+            ("yes", "yes"),
+            ("'1.0'", "1.0"),
+            ("true", "true"),
+            ("True", "true"),
+            ("1e21", "1e+21"),
+            ("0.0000001", "1e-7"),
+            ("2.50", "2.5"),
+            ("~", "null"),
+            ("[1, a]", "[1,\"a\"]"),
+            ("{b: 1.0}", "{\"b\":1}"),
+        ] {
+            assert_eq!(raw_value(&value(yaml)), raw, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn go_parsing() {
+        for (text, expected) in [
+            ("1", Some(true)),
+            ("T", Some(true)),
+            ("FALSE", Some(false)),
+            ("yes", None),
+            ("tRue", None),
+        ] {
+            assert_eq!(go_parse_bool(text), expected, "{text}");
+        }
+        for (text, expected) in [
+            ("1", Some(1.0)),
+            ("-2.5", Some(-2.5)),
+            (".5", Some(0.5)),
+            ("1e3", Some(1000.0)),
+            ("0x1p4", Some(16.0)),
+            ("0x10", None),
+            ("1e400", None),
+            ("1_000", None),
+            ("eighty", None),
+            ("", None),
+        ] {
+            assert_eq!(go_parse_float(text), expected, "{text}");
+        }
+        assert!(go_parse_float("Infinity").is_some_and(f64::is_infinite));
+    }
+
+    #[test]
+    fn conversions() {
+        let codes = |yaml: &str, ty: ConfigType| -> Vec<&'static str> {
+            check_value(&value(yaml), &ty)
+                .iter()
+                .map(|p| p.code.name())
+                .collect()
+        };
+        assert!(codes("yes", ConfigType::Bool) == ["invalid-config-value"]);
+        assert!(codes("'True'", ConfigType::Bool).is_empty());
+        assert!(codes("1.0", ConfigType::Int).is_empty());
+        assert!(codes("1.5", ConfigType::Int) == ["non-integer-config-value"]);
+        assert!(codes("0x10", ConfigType::Int).is_empty());
+        assert!(codes("eighty", ConfigType::Number) == ["invalid-config-value"]);
+        assert!(codes("[1, 2]", ConfigType::String).is_empty());
+        let list = ConfigType::List(Box::new(ConfigType::Int));
+        assert!(codes("[1, '2', x]", list.clone()) == ["invalid-config-value"]);
+        assert!(codes("'[1, 2]'", list.clone()).is_empty());
+        assert!(codes("'[1, 2'", list.clone()) == ["invalid-config-value"]);
+        assert!(codes("'[\"a\"]'", list.clone()) == ["invalid-config-value"]);
+        assert!(codes("3", list) == ["invalid-config-value"]);
+        let object = ConfigType::Object(vec![("size".into(), ConfigType::Int)]);
+        assert!(codes("{size: big, other: 1}", object.clone()) == ["invalid-config-value"]);
+        assert!(codes("{size: 2}", object).is_empty());
+    }
+}

@@ -1,0 +1,289 @@
+//! YAML (and JSON, which YAML reads) as a tree of nodes with byte ranges, built from
+//! yaml-rust2's marked events. Anchors and aliases are resolved by copying; a syntax
+//! error is a value with its position, never a panic.
+
+use pcl_diagnostics::{TextRange, TextSize};
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// A node of a YAML document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    /// Where the node is: a scalar's text, a collection's first token.
+    pub range: TextRange,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// A scalar, with whether it was written plain (unquoted, untagged: YAML's core
+    /// schema resolves its type) and its text after unescaping.
+    Scalar {
+        text: String,
+        plain: bool,
+    },
+    Seq(Vec<Node>),
+    /// Entries in source order.
+    Map(Vec<(Node, Node)>),
+}
+
+impl Node {
+    /// The scalar's text, if the node is a scalar.
+    pub fn scalar(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Scalar { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The entries, if the node is a map.
+    pub fn entries(&self) -> Option<&[(Node, Node)]> {
+        match &self.kind {
+            NodeKind::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The value of the first entry whose key is the scalar `key`.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        (self.entries()?.iter())
+            .find(|(k, _)| k.scalar() == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    /// `null`, `~` or nothing, written plain.
+    pub fn is_null(&self) -> bool {
+        matches!(&self.kind, NodeKind::Scalar { text, plain: true }
+            if matches!(text.as_str(), "" | "~" | "null" | "Null" | "NULL"))
+    }
+
+    /// What the node is, for messages: `a string`, `a list`, `a map`.
+    pub fn describe(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Scalar { .. } if self.is_null() => "null",
+            NodeKind::Scalar { .. } => "a scalar",
+            NodeKind::Seq(_) => "a list",
+            NodeKind::Map(_) => "a map",
+        }
+    }
+}
+
+/// A YAML syntax error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub message: String,
+    pub range: TextRange,
+}
+
+/// The first document of `text`; `Ok(None)` for an empty file.
+pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
+    let offsets = CharOffsets::new(text);
+    let mut builder = Builder {
+        text,
+        offsets: &offsets,
+        stack: Vec::new(),
+        anchors: Vec::new(),
+        root: None,
+    };
+    let mut parser = Parser::new_from_str(text);
+    if let Err(error) = parser.load(&mut builder, false) {
+        let start = offsets.byte(error.marker().index());
+        let end = next_char_end(text, start);
+        return Err(YamlError {
+            message: error.info().to_owned(),
+            range: TextRange::new(size(start), size(end)),
+        });
+    }
+    Ok(builder.root)
+}
+
+fn size(offset: usize) -> TextSize {
+    TextSize::from(u32::try_from(offset).unwrap_or(u32::MAX))
+}
+
+fn next_char_end(text: &str, start: usize) -> usize {
+    text.get(start..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(start, |c| start + c.len_utf8())
+}
+
+/// Character indexes (yaml-rust2's markers) to byte offsets.
+struct CharOffsets {
+    bytes: Vec<usize>,
+}
+
+impl CharOffsets {
+    fn new(text: &str) -> CharOffsets {
+        let mut bytes: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        bytes.push(text.len());
+        CharOffsets { bytes }
+    }
+
+    fn byte(&self, index: usize) -> usize {
+        self.bytes
+            .get(index)
+            .copied()
+            .unwrap_or_else(|| self.bytes.last().copied().unwrap_or(0))
+    }
+}
+
+enum Open {
+    Seq(Vec<Node>, usize, usize),
+    Map(Vec<(Node, Node)>, Option<Node>, usize, usize),
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    offsets: &'a CharOffsets,
+    stack: Vec<Open>,
+    anchors: Vec<(usize, Node)>,
+    root: Option<Node>,
+}
+
+impl Builder<'_> {
+    fn push(&mut self, node: Node, anchor: usize) {
+        if anchor > 0 {
+            self.anchors.push((anchor, node.clone()));
+        }
+        match self.stack.last_mut() {
+            Some(Open::Seq(items, _, _)) => items.push(node),
+            Some(Open::Map(entries, key, _, _)) => match key.take() {
+                Some(k) => entries.push((k, node)),
+                None => *key = Some(node),
+            },
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+        }
+    }
+
+    /// The byte range of a scalar starting at `start`: its text when it appears there
+    /// as written, a quoted string to its closing quote, else to the end of the line.
+    fn scalar_range(&self, start: usize, value: &str, style: TScalarStyle) -> TextRange {
+        let rest = self.text.get(start..).unwrap_or("");
+        let len = match style {
+            TScalarStyle::Plain if rest.starts_with(value) => value.len(),
+            TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted => {
+                quoted_len(rest).unwrap_or_else(|| line_len(rest))
+            }
+            _ => line_len(rest),
+        };
+        TextRange::new(size(start), size(start + len))
+    }
+}
+
+fn line_len(rest: &str) -> usize {
+    rest.find('\n').unwrap_or(rest.len()).max(1).min(rest.len())
+}
+
+fn quoted_len(rest: &str) -> Option<usize> {
+    let mut chars = rest.char_indices();
+    let (_, quote) = chars.next()?;
+    while let Some((i, c)) = chars.next() {
+        if quote == '"' && c == '\\' {
+            chars.next();
+        } else if c == quote {
+            if quote == '\'' && rest[i + 1..].starts_with('\'') {
+                chars.next();
+                continue;
+            }
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+impl MarkedEventReceiver for Builder<'_> {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        let start = self.offsets.byte(mark.index());
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let range = self.scalar_range(start, &text, style);
+                let plain = style == TScalarStyle::Plain && tag.is_none();
+                let node = Node {
+                    kind: NodeKind::Scalar { text, plain },
+                    range,
+                };
+                self.push(node, anchor);
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.stack.push(Open::Seq(Vec::new(), start, anchor))
+            }
+            Event::MappingStart(anchor, _) => {
+                self.stack.push(Open::Map(Vec::new(), None, start, anchor));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(open) = self.stack.pop() else {
+                    return;
+                };
+                let (kind, start, anchor) = match open {
+                    Open::Seq(items, start, anchor) => (NodeKind::Seq(items), start, anchor),
+                    Open::Map(entries, _, start, anchor) => (NodeKind::Map(entries), start, anchor),
+                };
+                let end = next_char_end(self.text, start);
+                let node = Node {
+                    kind,
+                    range: TextRange::new(size(start), size(end)),
+                };
+                self.push(node, anchor);
+            }
+            Event::Alias(id) => {
+                let found = (self.anchors.iter().rev())
+                    .find(|(anchor, _)| *anchor == id)
+                    .map(|(_, node)| node.clone());
+                let node = found.unwrap_or(Node {
+                    kind: NodeKind::Scalar {
+                        text: String::new(),
+                        plain: true,
+                    },
+                    range: TextRange::new(size(start), size(next_char_end(self.text, start))),
+                });
+                self.push(node, 0);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_keep_their_ranges_and_styles() {
+        let text = "name: demo\nconfig:\n  demo:port: '80'\n  é: \"x\\\"y\"\nlist: [1, two]\n";
+        let root = parse(text).expect("valid").expect("a document");
+        let name = root.get("name").expect("name");
+        assert_eq!(&text[name.range], "demo");
+        let config = root.get("config").expect("config");
+        let port = config.get("demo:port").expect("port");
+        assert_eq!(&text[port.range], "'80'");
+        assert_eq!(
+            port.kind,
+            NodeKind::Scalar {
+                text: "80".into(),
+                plain: false
+            }
+        );
+        let e = config.get("é").expect("é");
+        assert_eq!(&text[e.range], "\"x\\\"y\"");
+        let list = root.get("list").expect("list");
+        assert_eq!(list.describe(), "a list");
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let text = "name: demo\nconfig: [1, 2\n";
+        let error = parse(text).expect_err("invalid");
+        assert!(u32::from(error.range.start()) as usize <= text.len());
+        assert_eq!(parse("").expect("empty is fine"), None);
+    }
+
+    #[test]
+    fn aliases_copy_their_anchors() {
+        let root = parse("a: &x [1]\nb: *x\n").expect("valid").expect("doc");
+        assert_eq!(root.get("b").map(Node::describe), Some("a list"));
+    }
+}

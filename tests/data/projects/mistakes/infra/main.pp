@@ -1,0 +1,30 @@
+# The shop project's program.
+
+config "port" "int" {}
+
+config "debug" "bool" {
+  default = false
+}
+
+config "ratio" "number" {
+  default = 1
+}
+
+config "dbPassword" "string" {
+  secret = true
+}
+
+config "zones" "list(string)" {
+  default = []
+}
+
+config "sizes" "map(int)" {
+  default = {}
+}
+
+resource "site" "hosting:index:Site" {
+  name     = "shop-${port}"
+  replicas = sizes["web"]
+  public   = debug
+  domains  = zones
+}
