@@ -977,3 +977,40 @@ fn missing_schemas_are_fetched_when_a_file_is_saved() {
     assert!(cache.join("pcl/schemas/fetched-2.0.0.json").is_file());
     shut_down(client);
 }
+
+/// Stack files open in the editor get their config checked against the program at the
+/// project's `main`, and again when the program changes.
+#[test]
+fn stack_files_are_checked_against_the_program() {
+    let project = pcl_test_utils::test_data_dir().join("projects/mistakes");
+    let stack_path = project.join("Pulumi.dev.yaml");
+    let text = std::fs::read_to_string(&stack_path).expect("the stack file is there");
+    let uri = format!("file://{}", stack_path.display());
+    let home = pcl_test_utils::test_data_dir().join("pulumi-home");
+    let mut client = Client::start_with_env(&[
+        ("PULUMI_HOME", home.as_os_str()),
+        ("PCL_SCHEMA_PATH", "".as_ref()),
+    ]);
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }}),
+    );
+    let found = next_diagnostics(&mut client, &uri);
+    assert!(
+        found.iter().any(|m| m.contains("eighty")),
+        "the port's value is reported: {found:?}"
+    );
+    // Fixed in the editor: that diagnostic goes.
+    let fixed = text.replace("shop:port: eighty", "shop:port: 80");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": uri, "version": 2 },
+        "contentChanges": [{ "text": fixed }] }}),
+    );
+    let after = next_diagnostics(&mut client, &uri);
+    assert!(!after.iter().any(|m| m.contains("eighty")), "{after:?}");
+    assert_eq!(after.len(), found.len() - 1, "{found:?}\n{after:?}");
+    shut_down(client);
+}

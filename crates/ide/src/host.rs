@@ -106,6 +106,11 @@ impl AnalysisHost {
         }
     }
 
+    /// Whether the program in `dir` is loaded.
+    pub fn has_program(&self, dir: &str) -> bool {
+        self.programs.contains_key(&normalise_dir(dir))
+    }
+
     /// What could be fetched of the packages found nowhere so far, and where to (for a
     /// driver that fetches on its own threads, as the language server does).
     pub fn fetch_requests(&self) -> Vec<(FetchRequest, PathBuf)> {

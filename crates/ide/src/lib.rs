@@ -33,9 +33,10 @@ pub use navigation::{
     Reference, SignatureHelp, TokenClass,
 };
 pub use parallel::CHECK_STACK_SIZE;
-pub use pcl_project::{ConfigType, ProgramConfig, ProviderConfig};
+pub use pcl_project::{ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig};
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
+pub use project::{ProjectDocument, parse_project_main};
 
 /// The database every pcl front end drives.
 #[salsa::db]

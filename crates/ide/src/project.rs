@@ -119,3 +119,59 @@ fn config_type<'db>(db: &'db RootDatabase, ty: Ty<'db>, depth: u32) -> ConfigTyp
         _ => ConfigType::Dynamic,
     }
 }
+
+/// A project file or one of its stack files, as an editor has it open.
+pub struct ProjectDocument<'a> {
+    /// The project file's path and text (`Pulumi.yaml`).
+    pub project: (&'a str, &'a str),
+    /// The open file's path and text: the project file itself, or a stack file beside it.
+    pub document: (&'a str, &'a str),
+}
+
+impl Analysis {
+    /// The diagnostics of an open project or stack file, anchored in `FileId(0)` (the
+    /// document): the project file's own problems, or a stack's config checked against
+    /// the program at the project's `main` (`program`, which the driver has loaded) and
+    /// the providers' schemas. Diagnostics a stack causes in the program (a required config
+    /// it does not set) are left to `pcl check`. A file that is no stack of the project
+    /// has none.
+    pub fn project_document_diagnostics(
+        &self,
+        files: ProjectDocument<'_>,
+        program: &ProgramId,
+    ) -> Cancellable<Vec<pcl_diagnostics::Diagnostic>> {
+        let (project_path, project_text) = files.project;
+        let (path, text) = files.document;
+        if path == project_path {
+            return Ok(pcl_project::parse_project(FileId(0), text).1);
+        }
+        let (Some(project), _) = pcl_project::parse_project(FileId(1), project_text) else {
+            return Ok(Vec::new());
+        };
+        let file_name = |p: &str| {
+            std::path::Path::new(p)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        if !project.is_pcl()
+            || pcl_project::stack_name(&file_name(project_path), &file_name(path)).is_none()
+        {
+            return Ok(Vec::new());
+        }
+        let configs = self.program_configs(program)?;
+        let (stack, mut diagnostics) = pcl_project::parse_stack(FileId(0), text);
+        if let Some(stack) = stack {
+            let provider = |package: &str| self.provider_config(package).ok().flatten();
+            let found =
+                pcl_project::check_stack(&project, &stack, FileId(0), path, &configs, &provider);
+            diagnostics.extend(found.in_stack);
+        }
+        Ok(diagnostics)
+    }
+}
+
+/// The `main` a project file's text names, if it parses and names one.
+pub fn parse_project_main(text: &str) -> Option<String> {
+    pcl_project::parse_project(FileId(0), text).0?.main
+}

@@ -74,6 +74,8 @@ struct Document {
     dir: String,
     text: String,
     version: i32,
+    /// A Pulumi project or stack file (`Pulumi*.yaml`, `.yml`, `.json`), not a program file.
+    project_file: bool,
 }
 
 struct Server {
@@ -430,6 +432,7 @@ impl Server {
                 let document = params.text_document;
                 let (path, dir) = path_and_dir(&document.uri);
                 let text = document.text.clone();
+                let project_file = is_project_file(&path);
                 Arc::make_mut(&mut self.documents).insert(
                     document.uri,
                     Document {
@@ -437,8 +440,12 @@ impl Server {
                         dir: dir.clone(),
                         text: document.text,
                         version: document.version,
+                        project_file,
                     },
                 );
+                if project_file {
+                    return self.publish_project_files();
+                }
                 self.refresh_program(&dir);
                 // An open document is edited: kept apart from the files read from disk,
                 // so its edits re-check only what depends on it (`set_file_text`).
@@ -469,6 +476,9 @@ impl Server {
                     }
                 }
                 document.version = params.text_document.version;
+                if document.project_file {
+                    return self.publish_project_files();
+                }
                 let (path, text, dir) = (
                     document.path.clone(),
                     document.text.clone(),
@@ -507,6 +517,9 @@ impl Server {
                 let Some(document) = self.documents.get(&params.text_document.uri) else {
                     return Vec::new();
                 };
+                if document.project_file {
+                    return self.publish_project_files();
+                }
                 let dir = document.dir.clone();
                 self.refresh_program(&dir);
                 if self.fetch_schemas {
@@ -545,7 +558,13 @@ impl Server {
                 if schemas_changed {
                     dirs.extend(self.documents.values().map(|d| d.dir.clone()));
                 }
-                return self.recheck(dirs);
+                let mut messages = self.recheck(dirs);
+                let projects_changed =
+                    (params.changes.iter()).any(|change| is_project_file(change.uri.path()));
+                if projects_changed || schemas_changed {
+                    messages.extend(self.publish_project_files());
+                }
+                return messages;
             }
             "workspace/didChangeConfiguration" => {
                 let settings =
@@ -578,7 +597,12 @@ impl Server {
             }
             _ => return Vec::new(),
         };
-        self.publish(&changed_dir)
+        let mut messages = self.publish(&changed_dir);
+        // A stack's checks read the program's configs.
+        if self.documents.values().any(|d| d.project_file) {
+            messages.extend(self.publish_project_files());
+        }
+        messages
     }
 
     /// After the handshake: ask to be told of changed `.pp` and schema files, and for the
@@ -586,10 +610,11 @@ impl Server {
     fn after_handshake(&mut self) -> Vec<Message> {
         let mut messages = Vec::new();
         if self.client.watch_registration {
-            let watchers: Vec<serde_json::Value> = ["**/*.pp", "**/*.json"]
-                .iter()
-                .map(|glob| serde_json::json!({ "globPattern": glob }))
-                .collect();
+            let watchers: Vec<serde_json::Value> =
+                ["**/*.pp", "**/*.json", "**/Pulumi*.{yaml,yml,json}"]
+                    .iter()
+                    .map(|glob| serde_json::json!({ "globPattern": glob }))
+                    .collect();
             let params = serde_json::json!({ "registrations": [{
                 "id": "pcl-watched-files",
                 "method": DidChangeWatchedFiles::METHOD,
@@ -722,7 +747,7 @@ impl Server {
                 }
             }
         }
-        for document in self.documents.values().filter(|d| d.dir == dir) {
+        for document in (self.documents.values()).filter(|d| d.dir == dir && !d.project_file) {
             files.insert(document.path.clone(), document.text.clone());
         }
         let files = files
@@ -737,7 +762,9 @@ impl Server {
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
         let mut messages = Vec::new();
-        for (uri, document) in self.documents.iter().filter(|(_, d)| d.dir == dir) {
+        for (uri, document) in
+            (self.documents.iter()).filter(|(_, d)| d.dir == dir && !d.project_file)
+        {
             let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
                 continue;
             };
@@ -753,6 +780,63 @@ impl Server {
             )));
         }
         messages
+    }
+
+    /// Diagnostics of every open project and stack file: each stack's config checked
+    /// against the program at its project's `main` (loaded first when needed).
+    fn publish_project_files(&mut self) -> Vec<Message> {
+        let open: Vec<(Url, Document)> = (self.documents.iter())
+            .filter(|(_, d)| d.project_file)
+            .map(|(u, d)| (u.clone(), d.clone()))
+            .collect();
+        let mut messages = Vec::new();
+        for (uri, document) in open {
+            let diagnostics = self.project_file_diagnostics(&document);
+            let index = LineIndex::new(&document.text);
+            let diagnostics = (diagnostics.iter())
+                .filter_map(|d| diagnostic(d, &index, self.encoding, &uri))
+                .collect();
+            let params = PublishDiagnosticsParams::new(uri, diagnostics, Some(document.version));
+            messages.push(Message::Notification(Notification::new(
+                PublishDiagnostics::METHOD.to_owned(),
+                params,
+            )));
+        }
+        messages
+    }
+
+    /// The diagnostics of one open project or stack file: its project file is in its
+    /// directory (an open one, else the one on disk).
+    fn project_file_diagnostics(
+        &mut self,
+        document: &Document,
+    ) -> Vec<pcl_diagnostics::Diagnostic> {
+        let dir = Path::new(&document.dir);
+        let Some(project_path) = (pcl_ide::PROJECT_FILE_NAMES.iter())
+            .map(|name| dir.join(name))
+            .find(|path| {
+                path.is_file() || self.documents.values().any(|d| Path::new(&d.path) == path)
+            })
+        else {
+            return Vec::new();
+        };
+        let project_path = project_path.display().to_string();
+        let project_text = match self.documents.values().find(|d| d.path == project_path) {
+            Some(open) => open.text.clone(),
+            None => std::fs::read_to_string(&project_path).unwrap_or_default(),
+        };
+        let main = main_dir(dir, &project_text);
+        if !self.host.has_program(&main) {
+            self.refresh_program(&main);
+        }
+        let program = ProgramId(pcl_ide::normalise_dir(&main));
+        let files = pcl_ide::ProjectDocument {
+            project: (&project_path, &project_text),
+            document: (&document.path, &document.text),
+        };
+        (self.host.analysis())
+            .project_document_diagnostics(files, &program)
+            .unwrap_or_default()
     }
 
     /// A snapshot for answering requests on another thread.
@@ -1425,6 +1509,35 @@ fn symbol_kind(kind: DeclKind) -> SymbolKind {
 
 /// The file path a document is known by and its program directory: the file's path for
 /// `file:` URIs, else the URI itself in the current directory.
+/// Whether `path` names a Pulumi project or stack file.
+fn is_project_file(path: &str) -> bool {
+    let name = Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.starts_with("Pulumi")
+        && [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+/// The program directory of the project file in `dir` with `text`: its `main` (a file's
+/// directory), else `dir`.
+fn main_dir(dir: &Path, text: &str) -> String {
+    let project = pcl_ide::parse_project_main(text);
+    let path = match project {
+        Some(main) => dir.join(main.trim_end_matches('/')),
+        None => dir.to_path_buf(),
+    };
+    let path = if path.is_file() {
+        path.parent()
+            .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
+    } else {
+        path
+    };
+    path.display().to_string()
+}
+
 fn path_and_dir(uri: &Url) -> (String, String) {
     match uri.to_file_path() {
         Ok(path) => {

@@ -126,5 +126,17 @@ test("formatting", function()
   assert(line == "a   = 1", "formatted line is '" .. line .. "'")
 end)
 
+test("stack file", function()
+  vim.cmd.edit(program .. "/../Pulumi.dev.yaml")
+  local stack = vim.api.nvim_get_current_buf()
+  local found = vim.wait(10000, function()
+    return #vim.diagnostic.get(stack) > 0
+  end, 50)
+  assert(found, "no diagnostics for the stack file in 10 s")
+  local d = vim.diagnostic.get(stack)[1]
+  assert(d.lnum == 1, "at line " .. d.lnum)
+  assert(d.message:find("siteNmae", 1, true), d.message)
+end)
+
 print(passed .. " passed, " .. failed .. " failed")
 vim.cmd(failed == 0 and "qall!" or "cquit! 1")
