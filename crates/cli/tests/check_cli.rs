@@ -151,28 +151,35 @@ fn the_example_checks_clean_and_the_mistakes_do_not() {
         exit 0
     "#]]
     .assert_eq(&example);
-    let mistakes = run(
-        &[
+    // The README shows the mistakes run right after the main command: exactly this.
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("the README");
+    let command = "$ cargo run -q -p pcl-cli -- check --schema-dir tests/data/programs/schemas tests/data/programs/mistakes\n";
+    let shown = readme
+        .split_once(command)
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .map(|(block, _)| block)
+        .expect("the README shows the mistakes run in a ```console block");
+    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .args([
             "check",
-            "--format",
-            "json",
-            "-q",
+            "--color",
+            "never",
             "--schema-dir",
             "tests/data/programs/schemas",
             "tests/data/programs/mistakes",
-        ],
-        &root,
-        None,
+        ])
+        .current_dir(&root)
+        .env_remove("PCL_SCHEMA_PATH")
+        .output()
+        .expect("the pcl binary runs");
+    assert_eq!(output.status.code(), Some(1));
+    let actual = String::from_utf8_lossy(&output.stderr);
+    let without_time = |text: &str| common::without_times(text);
+    assert_eq!(
+        without_time(shown.trim_end()),
+        without_time(actual.trim_end()),
+        "the README's mistakes run is out of date: paste the new output"
     );
-    let codes: Vec<String> = mistakes
-        .lines()
-        .filter_map(|l| {
-            l.split_once("\"code\":\"")
-                .map(|(_, rest)| rest[..7].to_owned())
-        })
-        .collect();
-    assert_eq!(codes.len(), 9, "{mistakes}");
-    assert!(mistakes.ends_with("exit 1\n"), "{mistakes}");
 }
 
 #[test]

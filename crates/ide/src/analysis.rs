@@ -431,12 +431,32 @@ impl<'db> Resolver<'_, 'db> {
         diagnostic.notes = d.notes.clone();
         for fix in &d.fixes {
             if let Some(at) = self.span(fix.at) {
-                diagnostic = diagnostic.with_fix(Fix {
-                    message: fix.message.clone(),
-                    edits: vec![TextEdit {
+                let edits = match &fix.after {
+                    // A wrap: insertions before and after the site, its text kept.
+                    Some(after) => {
+                        let point = |offset| Span {
+                            file: at.file,
+                            range: TextRange::empty(offset),
+                        };
+                        vec![
+                            TextEdit {
+                                span: point(at.range.start()),
+                                replacement: fix.replacement.clone(),
+                            },
+                            TextEdit {
+                                span: point(at.range.end()),
+                                replacement: after.clone(),
+                            },
+                        ]
+                    }
+                    None => vec![TextEdit {
                         span: at,
                         replacement: fix.replacement.clone(),
                     }],
+                };
+                diagnostic = diagnostic.with_fix(Fix {
+                    message: fix.message.clone(),
+                    edits,
                 });
             }
         }

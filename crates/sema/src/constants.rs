@@ -91,6 +91,7 @@ impl<'db> Infer<'db> {
                     message: format!("replace with {quoted}"),
                     at,
                     replacement: quoted,
+                    after: None,
                 });
             }
             return;
@@ -145,6 +146,7 @@ impl<'db> Infer<'db> {
                 message: format!("replace with {replacement}"),
                 at,
                 replacement,
+                after: None,
             });
         }
     }
@@ -353,6 +355,7 @@ impl<'db> Infer<'db> {
             message: format!("replace with `{one}`"),
             at,
             replacement: one,
+            after: None,
         });
         true
     }

@@ -362,6 +362,7 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
                 message: format!("replace with `{s}`"),
                 at,
                 replacement: s,
+                after: None,
             });
         }
         None => diagnostic

@@ -42,7 +42,10 @@ impl<'db> Located<'db> {
 pub struct SemaFix<'db> {
     pub message: String,
     pub at: Located<'db>,
+    /// The site's new text; with `after`, what goes before the site's own text, kept.
     pub replacement: String,
+    /// What goes after the site's text, which is kept (a wrap: `[` `value` `]`).
+    pub after: Option<String>,
 }
 
 /// One problem a check found.
@@ -86,6 +89,7 @@ impl<'db> SemaDiagnostic<'db> {
             message: format!("replace with `{replacement}`"),
             at,
             replacement: replacement.to_owned(),
+            after: None,
         });
         self
     }

@@ -602,12 +602,29 @@ impl<'db> Infer<'db> {
             }
             _ => None,
         };
+        // One value where a list of them is expected: the fix wraps it in `[ ]`.
+        let wraps = plain_alternatives(db, expected).iter().any(|alternative| {
+            matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
+                if conversion(db, input_type(db, *e), actual).exists())
+        });
+        let at = self.at(Site::Expr(id));
         let diagnostic = self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
         if let Some((decl, name)) = source {
             let label = format!("`{name}` is declared here");
             diagnostic
                 .labels
                 .push((Located::new(decl, Site::Name), label));
+        }
+        if wraps {
+            diagnostic
+                .notes
+                .push("a list is expected here: write the value in `[ ]`".to_owned());
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: "wrap in `[ ]`".to_owned(),
+                at,
+                replacement: "[".to_owned(),
+                after: Some("]".to_owned()),
+            });
         }
     }
 
@@ -698,15 +715,23 @@ impl<'db> Infer<'db> {
                             message: format!("replace with `{s}`"),
                             at,
                             replacement: s,
+                            after: None,
                         });
                     }
                 }
             }
         }
+        // A field given under a misspelt name is reported as that (one error per cause).
+        let names = || fields.iter().map(|(n, _)| &**n);
+        let misspelt: Vec<&str> = (given.iter())
+            .filter(|g| !names().any(|n| n == g.as_str()))
+            .filter_map(|g| pcl_types::closest_name(g, names()))
+            .collect();
         for (name, ty) in fields {
             if given.iter().any(|g| g.as_str() == &**name)
                 || accepts_none(db, *ty)
                 || self.leniency.allow_missing_properties
+                || misspelt.contains(&&**name)
             {
                 continue;
             }
@@ -807,12 +832,13 @@ pub(crate) fn plain_alternatives<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -
     }
 }
 
-/// `T` for `In(T)`-shaped types (`union(T, output(T))`), for messages: "must be string"
-/// reads better than "must be string | output(string)".
+/// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages
+/// about a value given: "must be string" reads better than "must be string |
+/// output(string)?".
 pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
     if let TyKind::Union(members) = ty.kind(db) {
         let plain: Vec<Ty<'db>> = (members.iter().copied())
-            .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
+            .filter(|m| !matches!(m.kind(db), TyKind::Output(_) | TyKind::None))
             .collect();
         if !plain.is_empty() && plain.len() < members.len() {
             return Ty::union(db, plain);

@@ -336,8 +336,15 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
     // Go's `AllowMissingProperties` makes every schema property optional; a block without
     // its `{` has a syntax error, which is the one to report.
     let opened = body.block(BlockId::ROOT).opened;
+    // An input given under a misspelt name is reported as that (one error per cause).
+    let names = || inputs.iter().map(|i| &*i.name);
+    let misspelt: Vec<&str> = (given.iter())
+        .filter(|g| !names().any(|n| n == g.as_str()))
+        .filter_map(|g| pcl_types::closest_name(g, names()))
+        .collect();
     let missing: Vec<&Input<'db>> = (inputs.iter())
         .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
+        .filter(|i| !misspelt.contains(&&*i.name))
         .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();
     let root = body.block(BlockId::ROOT);
@@ -367,6 +374,7 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
             message: format!("add the input `{}`", input.name),
             at: crate::diagnostics::Located::new(decl, Site::BlockOpen(BlockId::ROOT)),
             replacement,
+            after: None,
         });
     }
 }
@@ -457,6 +465,7 @@ fn unknown_attribute<'db>(
                 message: format!("replace with `{s}`"),
                 at,
                 replacement: s,
+                after: None,
             });
         }
         None if !inputs.is_empty() => {
@@ -662,6 +671,7 @@ fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
                     message: format!("replace with `{name}`"),
                     at,
                     replacement: name.to_string(),
+                    after: None,
                 });
             }
             None => diagnostic
@@ -722,6 +732,7 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
                         message: format!("replace with `{s}`"),
                         at,
                         replacement: s,
+                        after: None,
                     });
                 }
                 None => diagnostic
@@ -1036,6 +1047,7 @@ fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Pr
                     message: format!("replace with \"{path}\""),
                     at,
                     replacement: format!("\"{path}\""),
+                    after: None,
                 });
             }
             None => diagnostic.notes.push(
