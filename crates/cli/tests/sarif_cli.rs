@@ -64,7 +64,7 @@ fn check_writes_valid_sarif() {
     let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
     assert_eq!(rules.len(), pcl_diagnostics::codes::ALL.len());
     let results = run["results"].as_array().expect("results");
-    assert_eq!(results.len(), 9);
+    assert_eq!(results.len(), 8);
     let first = &results[0];
     assert_eq!(first["ruleId"], "PCL4007");
     assert_eq!(
