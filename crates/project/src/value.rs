@@ -304,6 +304,34 @@ fn error(message: String, note: Option<&str>, range: TextRange) -> ValueProblem 
     }
 }
 
+/// A field the config's object type does not declare (the program would never read it):
+/// a warning, with the closest field.
+fn unknown_field(
+    key: &str,
+    fields: &[(String, ConfigType)],
+    path: &str,
+    range: TextRange,
+) -> ValueProblem {
+    let names = fields.iter().map(|(name, _)| name.as_str());
+    let note = match pcl_types::closest_name(key, names) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => {
+            let all: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+            format!("its fields are {}", all.join(", "))
+        }
+    };
+    ValueProblem {
+        code: codes::UNKNOWN_CONFIG_KEY,
+        severity: Severity::Warning,
+        message: format!(
+            "`{key}` is not a field of the config's object type{}; it is ignored",
+            at(path)
+        ),
+        note: Some(note),
+        range,
+    }
+}
+
 fn at(path: &str) -> String {
     if path.is_empty() {
         String::new()
@@ -338,10 +366,11 @@ fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Vec<Value
             }
         }
         (ConfigType::Object(fields), NodeKind::Map(entries)) => {
-            for (key, value) in entries {
-                let key = key.scalar().unwrap_or_default();
-                if let Some((_, field)) = fields.iter().find(|(name, _)| name == key) {
-                    check_node(value, field, &join(path, key), problems);
+            for (key_node, value) in entries {
+                let key = key_node.scalar().unwrap_or_default();
+                match fields.iter().find(|(name, _)| name == key) {
+                    Some((_, field)) => check_node(value, field, &join(path, key), problems),
+                    None => problems.push(unknown_field(key, fields, path, key_node.range)),
                 }
             }
         }
@@ -404,8 +433,9 @@ fn check_json(
         }
         (ConfigType::Object(fields), Value::Object(map)) => {
             for (key, value) in map {
-                if let Some((_, field)) = fields.iter().find(|(name, _)| name == key) {
-                    check_json(value, field, range, &join(path, key), problems);
+                match fields.iter().find(|(name, _)| name == key) {
+                    Some((_, field)) => check_json(value, field, range, &join(path, key), problems),
+                    None => problems.push(unknown_field(key, fields, path, range)),
                 }
             }
             true
@@ -504,7 +534,13 @@ mod tests {
         assert!(codes("'[\"a\"]'", list.clone()) == ["invalid-config-value"]);
         assert!(codes("3", list) == ["invalid-config-value"]);
         let object = ConfigType::Object(vec![("size".into(), ConfigType::Int)]);
-        assert!(codes("{size: big, other: 1}", object.clone()) == ["invalid-config-value"]);
-        assert!(codes("{size: 2}", object).is_empty());
+        assert!(
+            codes("{size: big, other: 1}", object.clone())
+                == ["invalid-config-value", "unknown-config-key"]
+        );
+        assert!(codes("{size: 2}", object.clone()).is_empty());
+        assert!(codes("'{\"sise\": 2}'", object.clone()) == ["unknown-config-key"]);
+        let misspelt = check_value(&value("{sise: 2}"), &object);
+        assert_eq!(misspelt[0].note.as_deref(), Some("did you mean `size`?"));
     }
 }
