@@ -259,3 +259,45 @@ fn a_program_uses_one_version_per_package() {
     "#]]
     .assert_eq(&transcript);
 }
+
+/// A `package` block with a parameterization finds its schema only under the hashed name
+/// Pulumi's cache gives it (`parameterized-1.2.3-<hash>.json`, the base plugin's name and
+/// version); with another value the name differs, and the error names the file looked
+/// for (such packages are never fetched).
+#[test]
+fn parameterized_packages_are_found_under_their_hashed_cache_names() {
+    let data = data();
+    let cache = data.join("schema-sources/xdg-cache");
+    let program = |value: &str| {
+        format!(
+            "package {{\n  baseProviderName    = \"parameterized\"\n  baseProviderVersion = \"1.2.3\"\n  parameterization {{\n    name    = \"subpackage\"\n    version = \"2.0.0\"\n    value   = \"{value}\"\n  }}\n}}\n\nresource a \"subpackage:index:Thing\" {{\n  parameterized = \"from the cache\"\n}}\n"
+        )
+    };
+    let found = program("SGVsbG9Xb3JsZA==");
+    let found = common::scratch("sources-parameterized", &[("main.pp", found.as_bytes())]);
+    let other = program("b3RoZXI=");
+    let other = common::scratch(
+        "sources-parameterized-other",
+        &[("main.pp", other.as_bytes())],
+    );
+    let mut transcript = run_in(&["check", "--color", "never", "."], &found, &cache);
+    transcript += &run_in(&["check", "--color", "never", "."], &other, &cache);
+    expect![[r#"
+        $ pcl check --color never .
+        stderr: checked 1 program, 1 file (13 lines, 267 B) in <time>: no errors
+        exit 0
+        $ pcl check --color never .
+        stderr: error[PCL4009]: no schema found for package 'subpackage'
+        stderr:    ┌─ ./main.pp:11:12
+        stderr:    │
+        stderr: 11 │ resource a "subpackage:index:Thing" {
+        stderr:    │            ^^^^^^^^^^^^^^^^^^^^^^^^
+        stderr:    │
+        stderr:    = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for subpackage-VERSION.json, and parameterized-1.2.3-e706c96b095f.json in the caches)
+        stderr:      a parameterized package is never fetched (its arguments cannot be recovered from the program): run `pulumi install` in the project, which caches its schema
+        stderr:
+        stderr: checked 1 program, 1 file (13 lines, 259 B) in <time>: 1 error in 1 of 1 file
+        exit 1
+    "#]]
+    .assert_eq(&transcript);
+}

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use pcl_diagnostics::codes;
 use pcl_schema::{FetchError, FetchRequest, SchemaLoader, SearchPath};
 use pcl_sema::{
-    CheckOptions, File, Leniency, PackageUse, Program, ReparseBase, Workspace, join_dir,
-    required_packages,
+    CachedPackage, CheckOptions, File, Leniency, PackageUse, Program, ReparseBase, Workspace,
+    join_dir, required_packages,
 };
 use rustc_hash::FxHashSet;
 use salsa::{Durability, Setter};
@@ -103,6 +103,34 @@ impl AnalysisHost {
             fetch_messages: Vec::new(),
             jobs: 1,
             fetchable: BTreeMap::new(),
+        }
+    }
+
+    /// A package a `package` block describes with a download URL or a parameterization:
+    /// only under the exact (hashed) name Pulumi's cache gives it, never by scanning.
+    fn read_cached(
+        &self,
+        name: &str,
+        version: Option<&str>,
+        cached: &CachedPackage,
+    ) -> Result<Vec<pcl_schema::ReadSchema>, pcl_schema::LoadError> {
+        let parameterization = (cached.parameterization.as_ref()).map(|(name, version, value)| {
+            pcl_schema::Parameterization {
+                name: name.clone(),
+                version: version.clone(),
+                value: value.clone(),
+            }
+        });
+        let file = pcl_schema::cache_file_name(
+            &cached.base_name,
+            &cached.base_version,
+            cached.download_url.as_deref(),
+            parameterization.as_ref(),
+        );
+        let search = self.loader.search_path();
+        match search.find_cached(&file) {
+            Some(candidate) => self.loader.read_file(&candidate.path),
+            None => Err(search.not_found(name, version, Some(file))),
         }
     }
 
@@ -380,14 +408,20 @@ impl AnalysisHost {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                for (name, version) in program_packages(required_packages(&self.db, program)) {
+                for (name, version, cached_as) in
+                    program_packages(required_packages(&self.db, program))
+                {
                     let key = (name.clone(), version.clone());
                     if !self.requested_packages.insert(key)
                         || pcl_schema::package_named(&self.db, &name).is_some()
                     {
                         continue;
                     }
-                    match self.loader.read(&name, version.as_deref()) {
+                    let read = match &cached_as {
+                        Some(cached) => self.read_cached(&name, version.as_deref(), cached),
+                        None => self.loader.read(&name, version.as_deref()),
+                    };
+                    match read {
                         Ok(read) => {
                             self.loader.apply(&mut self.db, read);
                             self.missing.remove(&name);
@@ -496,11 +530,15 @@ impl AnalysisHost {
     }
 }
 
+/// A package with its version and how Pulumi's cache names it (for a `package` block with
+/// a download URL or a parameterization).
+type ProgramPackage = (SmolStr, Option<SmolStr>, Option<CachedPackage>);
+
 /// One version per package per program: the one a `package` block pins, else the highest
 /// any resource's options ask for, else none (the unversioned resolution). `packages` is
 /// sorted by name.
-fn program_packages(packages: &[PackageUse]) -> Vec<(SmolStr, Option<SmolStr>)> {
-    let mut res: Vec<(SmolStr, Option<SmolStr>)> = Vec::new();
+fn program_packages(packages: &[PackageUse]) -> Vec<ProgramPackage> {
+    let mut res: Vec<ProgramPackage> = Vec::new();
     for group in packages.chunk_by(|a, b| a.name == b.name) {
         let versions = |pinned: bool| {
             (group.iter())
@@ -509,7 +547,8 @@ fn program_packages(packages: &[PackageUse]) -> Vec<(SmolStr, Option<SmolStr>)> 
         };
         let version = pcl_schema::program_version(versions(true))
             .or_else(|| pcl_schema::program_version(versions(false)));
-        res.push((group[0].name.clone(), version.map(SmolStr::new)));
+        let cached_as = group.iter().find_map(|u| u.cached_as.clone());
+        res.push((group[0].name.clone(), version.map(SmolStr::new), cached_as));
     }
     res
 }

@@ -224,6 +224,19 @@ pub struct PackageUse {
     pub name: SmolStr,
     pub version: Option<SmolStr>,
     pub pinned: bool,
+    /// For a `package` block with a download URL or a parameterization: what names its
+    /// schema in Pulumi's cache (`<base>-<version>-<hash>[-<hash>].json`).
+    pub cached_as: Option<CachedPackage>,
+}
+
+/// What a `package` block says of where its schema comes from, as Pulumi's cache names it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct CachedPackage {
+    pub base_name: SmolStr,
+    pub base_version: SmolStr,
+    pub download_url: Option<SmolStr>,
+    /// The parameterization's name, version and base64 value.
+    pub parameterization: Option<(SmolStr, SmolStr, SmolStr)>,
 }
 
 /// The packages a block names: its type token's with the version its options ask for,
@@ -241,6 +254,7 @@ fn collect_packages(
             name: SmolStr::new(package),
             version: option_version(syntax),
             pinned: false,
+            cached_as: None,
         });
     }
     if kind == DeclKind::Package
@@ -251,6 +265,7 @@ fn collect_packages(
             name: SmolStr::new(name),
             version: package_block_version(&block).map(SmolStr::new),
             pinned: true,
+            cached_as: cached_package(&block),
         });
     }
 }
@@ -281,6 +296,7 @@ fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<PackageUse>) {
                 name: SmolStr::new(package),
                 version: None,
                 pinned: false,
+                cached_as: None,
             });
         }
     }
@@ -335,6 +351,50 @@ pub(crate) fn package_block_name(block: &ast::Block) -> Option<String> {
 
 /// The version of the package a `package` block describes: its parameterization's, else
 /// its base provider's.
+/// A `package` block's cache description, when it has a download URL or a
+/// parameterization (other packages are found under their plain names).
+fn cached_package(block: &ast::Block) -> Option<CachedPackage> {
+    let body = block.body()?;
+    let literal = |body: &ast::Body, name: &str| {
+        let attr = (body.attributes()).find(|a| a.name().is_some_and(|n| n.text() == name))?;
+        match attr.value()? {
+            ast::Expr::Template(template) => template.literal_value().map(SmolStr::new),
+            _ => None,
+        }
+    };
+    let base_name = literal(&body, "baseProviderName").or_else(|| {
+        block
+            .labels()
+            .next()
+            .and_then(|l| l.value())
+            .map(SmolStr::new)
+    })?;
+    let base_version = literal(&body, "baseProviderVersion")?;
+    let download_url = literal(&body, "baseProviderDownloadUrl");
+    let parameterization = (body.blocks())
+        .find(|b| {
+            b.type_name()
+                .is_some_and(|t| t.text() == "parameterization")
+        })
+        .and_then(|b| b.body())
+        .and_then(|p| {
+            Some((
+                literal(&p, "name")?,
+                literal(&p, "version")?,
+                literal(&p, "value")?,
+            ))
+        });
+    if download_url.is_none() && parameterization.is_none() {
+        return None;
+    }
+    Some(CachedPackage {
+        base_name,
+        base_version,
+        download_url,
+        parameterization,
+    })
+}
+
 fn package_block_version(block: &ast::Block) -> Option<String> {
     let body = block.body()?;
     let literal = |body: &ast::Body, name: &str| {

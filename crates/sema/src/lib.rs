@@ -59,9 +59,9 @@ pub use input::{
     program_at, skip_resource_typecheck,
 };
 pub use items::{
-    DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse, StructureProblem,
-    decl_offset, decl_syntax, file_items, item_tree, parse, program_decls, required_packages,
-    structure_diagnostics, token_package,
+    CachedPackage, DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse,
+    StructureProblem, decl_offset, decl_syntax, file_items, item_tree, parse, program_decls,
+    required_packages, structure_diagnostics, token_package,
 };
 pub use resources::{
     Field, FieldsContext, component_closure, field_completions, fields_owner, range_value_hint,
