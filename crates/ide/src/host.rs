@@ -534,9 +534,9 @@ impl AnalysisHost {
 /// a download URL or a parameterization).
 type ProgramPackage = (SmolStr, Option<SmolStr>, Option<CachedPackage>);
 
-/// One version per package per program: the one a `package` block pins, else the highest
-/// any resource's options ask for, else none (the unversioned resolution). `packages` is
-/// sorted by name.
+/// One version per package per program: the one the first `package` block pins, else the
+/// highest any resource's options ask for, else none (the unversioned resolution).
+/// `packages` is sorted by name, each name's uses in file order.
 fn program_packages(packages: &[PackageUse]) -> Vec<ProgramPackage> {
     let mut res: Vec<ProgramPackage> = Vec::new();
     for group in packages.chunk_by(|a, b| a.name == b.name) {
@@ -545,9 +545,13 @@ fn program_packages(packages: &[PackageUse]) -> Vec<ProgramPackage> {
                 .filter(move |u| u.pinned == pinned)
                 .filter_map(|u| u.version.as_deref())
         };
-        let version = pcl_schema::program_version(versions(true))
-            .or_else(|| pcl_schema::program_version(versions(false)));
-        let cached_as = group.iter().find_map(|u| u.cached_as.clone());
+        // The first `package` block decides (a conflicting later one is an error).
+        let block = group.iter().find(|u| u.pinned);
+        let version = match block {
+            Some(block) => block.version.as_deref(),
+            None => pcl_schema::program_version(versions(false)),
+        };
+        let cached_as = block.and_then(|b| b.cached_as.clone());
         res.push((group[0].name.clone(), version.map(SmolStr::new), cached_as));
     }
     res

@@ -524,7 +524,8 @@ pub fn required_packages(db: &dyn salsa::Database, program: Program) -> Box<[Pac
     let mut res: Vec<_> = (program.files(db).iter())
         .flat_map(|&file| file.declarations(db).packages.iter().cloned())
         .collect();
-    res.sort();
+    // By name, each name's uses in file order (the first `package` block wins, as Go's).
+    res.sort_by(|a, b| a.name.cmp(&b.name));
     res.dedup();
     res.into_boxed_slice()
 }
