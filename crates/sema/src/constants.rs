@@ -54,6 +54,16 @@ impl<'db> Infer<'db> {
     /// conversion from the value's type exists: a misfit is an error (a warning when the
     /// value checks are demoted), a string close to an enum member a warning.
     pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &str) {
+        // Only literals and names can be constants, and only some expected types can
+        // refuse one: checked first, so most values cost nothing here.
+        if !matches!(
+            self.body.expr(id),
+            Expr::String(_) | Expr::Number(_) | Expr::Bool(_) | Expr::Name(_)
+        ) || !may_refuse_a_constant(self.db, expected)
+            || fits_at_a_glance(self.db, self.body.expr(id), expected)
+        {
+            return;
+        }
         let Some(value) = self.constant_of(id) else {
             return;
         };
@@ -74,11 +84,11 @@ impl<'db> Infer<'db> {
             }
         }
         let at = self.at(Site::Expr(id));
-        let shown = value.pretty();
         if fits {
             // A string input that also names values (`oneOf: [string, enum]`): a value
             // close to one of them is probably a typo of it, in every mode.
             if let Some(member) = close_enum_member(db, &alternatives, &value) {
+                let shown = value.pretty();
                 let quoted = ConstValue::String(member.as_str().into()).pretty();
                 let diagnostic = self.push(
                     codes::TYPE_MISMATCH,
@@ -99,6 +109,7 @@ impl<'db> Infer<'db> {
         let Some(misfit) = misfit else {
             return;
         };
+        let shown = value.pretty();
         let severity = match self.lenient || self.demote_value_checks {
             true => Severity::Warning,
             false => self.beyond_go_severity(),
@@ -152,6 +163,39 @@ impl<'db> Infer<'db> {
     }
 }
 
+/// Whether some constant could fail to fit `expected`: it allows an int, number, bool,
+/// enum or schema constant and no string (which every constant converts to), or it allows
+/// both a string and an enum (the closeness warning).
+fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>) -> bool {
+    let (mut strict, mut string, mut enumeration) = (false, false, false);
+    let mut visit = |ty: Ty<'db>| match ty.kind(db) {
+        TyKind::Int | TyKind::Number | TyKind::Bool | TyKind::Const(..) => strict = true,
+        TyKind::Enum(_) => enumeration = true,
+        TyKind::String | TyKind::Id | TyKind::Dynamic => string = true,
+        _ => {}
+    };
+    match expected.kind(db) {
+        TyKind::Union(members) => members.iter().for_each(|m| visit(*m)),
+        _ => visit(expected),
+    }
+    ((strict || enumeration) && !string) || (string && enumeration)
+}
+
+/// Whether a literal plainly fits one alternative of `expected` (a number where a number
+/// is taken, a whole number for an int, a bool for a bool): the common case, settled
+/// without building the value.
+fn fits_at_a_glance<'db>(db: &'db dyn pcl_types::Db, expr: &Expr, expected: Ty<'db>) -> bool {
+    let fits = |ty: Ty<'db>| match (expr, ty.kind(db)) {
+        (Expr::Number(_), TyKind::Number) | (Expr::Bool(_), TyKind::Bool) => true,
+        (Expr::Number(n), TyKind::Int) => n.is_integer(),
+        _ => false,
+    };
+    match expected.kind(db) {
+        TyKind::Union(members) => members.iter().any(|m| fits(*m)),
+        _ => fits(expected),
+    }
+}
+
 /// The constant a local's value is, following names of other locals.
 fn local_constant<'db>(
     db: &'db dyn pcl_types::Db,
@@ -182,15 +226,16 @@ fn parse_number(text: &str) -> Option<NumberValue> {
 
 /// How `value` fits one plain alternative of an expected type.
 fn fit<'db>(db: &'db dyn pcl_types::Db, alternative: Ty<'db>, value: &ConstValue) -> Fit {
+    // Whether the value is a number, and a whole one.
     let number = |value: &ConstValue| match value {
-        ConstValue::Number(n) => Some(n.clone()),
-        ConstValue::String(s) => parse_number(s),
+        ConstValue::Number(n) => Some(n.is_integer()),
+        ConstValue::String(s) => parse_number(s).map(|n| n.is_integer()),
         _ => None,
     };
     match alternative.kind(db) {
         TyKind::Int => match number(value) {
-            Some(n) if n.is_integer() => Fit::Fits,
-            Some(_) => Fit::Misfits(Misfit::WholeNumber),
+            Some(true) => Fit::Fits,
+            Some(false) => Fit::Misfits(Misfit::WholeNumber),
             None => Fit::Misfits(Misfit::Number),
         },
         TyKind::Number => match number(value) {
@@ -279,10 +324,8 @@ impl<'db> Infer<'db> {
             if matches!(self.body.expr(part), Expr::String(_)) {
                 continue;
             }
-            let ty = crate::inference::unwrap_iterable(
-                db,
-                pcl_types::resolve_outputs(db, self.ty_of(part)),
-            );
+            // Settled by the part's kind, under its outputs and optionality.
+            let ty = crate::inference::unwrap_iterable(db, self.ty_of(part));
             let what = match ty.kind(db) {
                 TyKind::Object(properties) if properties.iter().any(|(n, _)| &**n == "urn") => {
                     "a resource"
@@ -320,8 +363,10 @@ impl<'db> Infer<'db> {
         receiver: Ty<'db>,
     ) -> bool {
         let db = self.db;
-        let collection =
-            crate::inference::unwrap_iterable(db, pcl_types::resolve_outputs(db, receiver));
+        if !matches!(self.body.expr(base), Expr::Name(_)) {
+            return false;
+        }
+        let collection = crate::inference::unwrap_iterable(db, receiver);
         let (element, indexed) = match collection.kind(db) {
             TyKind::List(e) => (*e, "[0]"),
             TyKind::Map(e) => (*e, "[\"key\"]"),

@@ -255,10 +255,9 @@ impl<'db> Infer<'db> {
                 match key_value {
                     Some(value) => {
                         // Go reads a string key of a list as a number at deploy time.
-                        if matches!(
-                            unwrap_iterable(db, resolve_outputs(db, receiver)).kind(db),
-                            TyKind::List(_)
-                        ) {
+                        if matches!(value, ConstValue::String(_))
+                            && matches!(unwrap_iterable(db, receiver).kind(db), TyKind::List(_))
+                        {
                             self.check_constant(*key, Ty::int(db), "a list index");
                         }
                         self.traverse(id, receiver, TraverseKey::Literal(value))
@@ -723,10 +722,13 @@ impl<'db> Infer<'db> {
         }
         // A field given under a misspelt name is reported as that (one error per cause).
         let names = || fields.iter().map(|(n, _)| &**n);
-        let misspelt: Vec<&str> = (given.iter())
-            .filter(|g| !names().any(|n| n == g.as_str()))
-            .filter_map(|g| pcl_types::closest_name(g, names()))
-            .collect();
+        let misspelt: Vec<&str> = match ok_names_all_known(&given, fields) {
+            true => Vec::new(),
+            false => (given.iter())
+                .filter(|g| !names().any(|n| n == g.as_str()))
+                .filter_map(|g| pcl_types::closest_name(g, names()))
+                .collect(),
+        };
         for (name, ty) in fields {
             if given.iter().any(|g| g.as_str() == &**name)
                 || accepts_none(db, *ty)
@@ -744,6 +746,11 @@ impl<'db> Infer<'db> {
         }
         ok
     }
+}
+
+/// Whether every name in `given` is a field (then nothing is misspelt).
+fn ok_names_all_known(given: &[String], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
+    given.iter().all(|g| fields.iter().any(|(n, _)| **n == **g))
 }
 
 /// Whether a value of type `actual` may be assigned where `expected` is. A schema

@@ -311,6 +311,7 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
 fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what: &str) {
     let body = infer.body;
     let mut given = FxHashSet::default();
+    let mut any_unknown = false;
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
         if data.name == "__logicalName" {
@@ -329,7 +330,10 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
                 let expected = narrow_discriminated(infer, input, data.value);
                 infer.check_value(data.value, expected, &format!("input '{}'", data.name));
             }
-            None => unknown_attribute(infer, attr, &data.name, inputs, what),
+            None => {
+                any_unknown = true;
+                unknown_attribute(infer, attr, &data.name, inputs, what);
+            }
         }
     }
     let Some(inputs) = inputs else { return };
@@ -339,6 +343,7 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
     // An input given under a misspelt name is reported as that (one error per cause).
     let names = || inputs.iter().map(|i| &*i.name);
     let misspelt: Vec<&str> = (given.iter())
+        .filter(|_| any_unknown)
         .filter(|g| !names().any(|n| n == g.as_str()))
         .filter_map(|g| pcl_types::closest_name(g, names()))
         .collect();
