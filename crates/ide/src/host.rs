@@ -417,9 +417,13 @@ impl AnalysisHost {
                     {
                         continue;
                     }
-                    let read = match &cached_as {
-                        Some(cached) => self.read_cached(&name, version.as_deref(), cached),
-                        None => self.loader.read(&name, version.as_deref()),
+                    // A package block's exact version on the search path first, then its
+                    // hashed name in the caches.
+                    let read = match (self.loader.read(&name, version.as_deref()), &cached_as) {
+                        (Err(pcl_schema::LoadError::NotFound(_)), Some(cached)) => {
+                            self.read_cached(&name, version.as_deref(), cached)
+                        }
+                        (read, _) => read,
                     };
                     match read {
                         Ok(read) => {

@@ -178,7 +178,13 @@ fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>) -> 
         TyKind::Union(members) => members.iter().for_each(|m| visit(*m)),
         _ => visit(expected),
     }
-    ((strict || enumeration) && !string) || (string && enumeration)
+    // Without a string alternative, what is strict refuses; with one, only the enum's
+    // closeness is left to warn about.
+    if string {
+        enumeration
+    } else {
+        strict || enumeration
+    }
 }
 
 /// Whether a literal plainly fits one alternative of `expected` (a number where a number
