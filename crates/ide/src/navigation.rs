@@ -587,27 +587,6 @@ impl Analysis {
             if in_invoke_token(db, file, offset) {
                 return schema_tokens(db, TokenSection::Functions);
             }
-            let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
-                .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
-                .map(|&d| CompletionItem {
-                    label: d.name(db).to_string(),
-                    detail: format!(
-                        "{} {}",
-                        d.kind(db).keyword(),
-                        pcl_types::readable(db, decl_ty(db, d))
-                    ),
-                    kind: CompletionKind::Declaration,
-                    required: false,
-                    documentation: None,
-                })
-                .collect();
-            res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
-                label: (*f).to_owned(),
-                detail: "builtin function".to_owned(),
-                kind: CompletionKind::Builtin,
-                required: false,
-                documentation: None,
-            }));
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
                     // Where an object's key goes: that object's fields only.
@@ -657,6 +636,27 @@ impl Analysis {
                     FieldPosition::Value => (),
                 }
             }
+            let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
+                .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
+                .map(|&d| CompletionItem {
+                    label: d.name(db).to_string(),
+                    detail: format!(
+                        "{} {}",
+                        d.kind(db).keyword(),
+                        pcl_types::readable(db, decl_ty(db, d))
+                    ),
+                    kind: CompletionKind::Declaration,
+                    required: false,
+                    documentation: None,
+                })
+                .collect();
+            res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
+                label: (*f).to_owned(),
+                detail: "builtin function".to_owned(),
+                kind: CompletionKind::Builtin,
+                required: false,
+                documentation: None,
+            }));
             res.sort_by(|a, b| a.label.cmp(&b.label));
             res.dedup_by(|a, b| a.label == b.label);
             res

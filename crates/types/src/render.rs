@@ -107,6 +107,13 @@ pub fn pretty<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
 /// syntax of [`display`], with constants, unions and tuples written as [`pretty`]
 /// writes them. Unlike `display`, it need not parse back.
 pub fn readable<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
+    readable_query(db, ty).clone()
+}
+
+/// Memoized, as `display` is: editors ask for the same declarations' types on every
+/// completion and hover.
+#[salsa::tracked(returns(ref))]
+fn readable_query<'db>(db: &'db dyn Db, ty: Ty<'db>) -> String {
     render(db, ty, Style::Listing)
 }
 
