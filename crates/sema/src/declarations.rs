@@ -357,13 +357,7 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
     );
     match suggestion {
         Some(s) => {
-            diagnostic.notes.push(format!("did you mean `{s}`?"));
-            diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                message: format!("replace with `{s}`"),
-                at,
-                replacement: s,
-                after: None,
-            });
+            diagnostic.suggest(at, s);
         }
         None => diagnostic
             .notes

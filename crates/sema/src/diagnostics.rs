@@ -84,6 +84,17 @@ impl<'db> SemaDiagnostic<'db> {
     }
 
     /// A "did you mean" fix: replace the text at `at` with `replacement`.
+    /// Suggest `s` in place of the text at `at`: a "did you mean" note and the fix.
+    pub(crate) fn suggest(&mut self, at: Located<'db>, s: String) {
+        self.notes.push(format!("did you mean `{s}`?"));
+        self.fixes.push(SemaFix {
+            message: format!("replace with `{s}`"),
+            at,
+            replacement: s,
+            after: None,
+        });
+    }
+
     pub fn with_replacement(mut self, at: Located<'db>, replacement: &str) -> Self {
         self.fixes.push(SemaFix {
             message: format!("replace with `{replacement}`"),

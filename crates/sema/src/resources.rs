@@ -732,13 +732,7 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
             );
             match suggestion {
                 Some(s) => {
-                    diagnostic.notes.push(format!("did you mean `{s}`?"));
-                    diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                        message: format!("replace with `{s}`"),
-                        at,
-                        replacement: s,
-                        after: None,
-                    });
+                    diagnostic.suggest(at, s);
                 }
                 None => diagnostic
                     .notes
