@@ -44,13 +44,14 @@ impl SchemaFetcher {
     }
 
     /// Start fetching each request not tried yet, each on a thread of its own that tells
-    /// the client through `client`; the messages to send first (progress tokens).
+    /// the client through `client`. A progress token's `window/workDoneProgress/create` is
+    /// sent here, before the thread starts, so it always reaches the client before the
+    /// thread's first `$/progress`.
     pub(crate) fn start(
         &mut self,
         requests: Vec<(FetchRequest, PathBuf)>,
         client: &Sender<Message>,
-    ) -> Vec<Message> {
-        let mut first = Vec::new();
+    ) {
         for (request, cache) in requests {
             let spec = request.spec();
             if !self.tried.insert(spec.clone()) {
@@ -63,11 +64,9 @@ impl SchemaFetcher {
             if let Some(token) = &token {
                 let id = RequestId::from(token.clone());
                 let params = serde_json::json!({ "token": token });
-                first.push(Message::Request(Request::new(
-                    id,
-                    "window/workDoneProgress/create".to_owned(),
-                    params,
-                )));
+                let create = Request::new(id, "window/workDoneProgress/create".to_owned(), params);
+                // A closed channel means the server is stopping: nothing to tell.
+                let _ = client.send(Message::Request(create));
             }
             let (client, done) = (client.clone(), self.done.clone());
             let spawned = std::thread::Builder::new()
@@ -100,7 +99,6 @@ impl SchemaFetcher {
                 self.tried.remove(&spec);
             }
         }
-        first
     }
 }
 

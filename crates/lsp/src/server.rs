@@ -524,9 +524,8 @@ impl Server {
                 self.refresh_program(&dir);
                 if self.fetch_schemas {
                     let requests = self.host.fetch_requests();
-                    let mut messages = self.fetcher.start(requests, &self.client_sender);
-                    messages.extend(self.publish(&dir));
-                    return messages;
+                    self.fetcher.start(requests, &self.client_sender);
+                    return self.publish(&dir);
                 }
                 dir
             }
