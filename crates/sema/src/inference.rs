@@ -99,11 +99,15 @@ pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceRes
 }
 
 /// The type a reference to the declaration has. Members of a reference cycle are
-/// `dynamic` (the cycle is reported once, by the program).
+/// `dynamic` (the cycle is reported once, by the program). A resource without `range`
+/// is typed by its token, without checking its block (the same type `infer` gives it).
 #[salsa::tracked(returns(copy), cycle_result = |db, _id, _decl| Ty::dynamic(db))]
 pub fn decl_ty<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Ty<'db> {
     if decl_cycle(db, decl).is_some() {
         return Ty::dynamic(db);
+    }
+    if let Some(ty) = crate::resources::unranged_resource_ty(db, decl) {
+        return ty;
     }
     infer(db, decl).ty
 }

@@ -107,6 +107,9 @@ pub struct Item {
     /// The resource or read type token, the config or output type label, or the
     /// component source, as written.
     pub label: Option<SmolStr>,
+    /// For a resource or read: whether its `options` block sets `range`, which makes its
+    /// type depend on its body. Without it the type comes from its token alone.
+    pub ranged: bool,
     /// Its syntax.
     pub source: ItemSource,
 }
@@ -128,6 +131,8 @@ struct ItemOutline {
     /// The kind, name and main label of what it declares; `None` when it declares nothing
     /// (an unknown block, labels that do not fit, an attribute without a name).
     declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
+    /// A resource or read whose `options` block sets `range`.
+    ranged: bool,
     /// The packages it names: a resource's type token (with the version its options ask
     /// for), a `package` block's name, literal `invoke` tokens.
     packages: Vec<PackageUse>,
@@ -147,6 +152,8 @@ fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
             block_labels(&block, &mut outline.problems).map(|(kind, labels)| {
                 let (name, label) = block_name_and_label(kind, &labels);
                 collect_packages(kind, label.as_deref(), &root, &mut outline.packages);
+                outline.ranged = matches!(kind, DeclKind::Resource | DeclKind::Read)
+                    && options_attribute(&block, "range").is_some();
                 (kind, name, label)
             })
         }
@@ -185,6 +192,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
                 index: *index,
             },
             label: label.clone(),
+            ranged: outline.ranged,
             source,
         });
         *index += 1;
@@ -237,6 +245,13 @@ pub struct CachedPackage {
     pub download_url: Option<SmolStr>,
     /// The parameterization's name, version and base64 value.
     pub parameterization: Option<(SmolStr, SmolStr, SmolStr)>,
+}
+
+/// The attribute `name` of a block's first `options` block (the one checking reads).
+fn options_attribute(block: &ast::Block, name: &str) -> Option<ast::Attribute> {
+    let options =
+        (block.body()?.blocks()).find(|b| b.type_name().is_some_and(|t| t.text() == "options"))?;
+    (options.body()?.attributes()).find(|a| a.name().is_some_and(|n| n.text() == name))
 }
 
 /// The packages a block names: its type token's with the version its options ask for,
@@ -314,11 +329,7 @@ pub fn token_package(token: &str) -> Option<&str> {
 /// The literal `version` in a block's `options`.
 fn option_version(syntax: &SyntaxNode) -> Option<SmolStr> {
     let block = ast::Block::cast(syntax.clone())?;
-    let options =
-        (block.body()?.blocks()).find(|b| b.type_name().is_some_and(|t| t.text() == "options"))?;
-    let version =
-        (options.body()?.attributes()).find(|a| a.name().is_some_and(|n| n.text() == "version"))?;
-    match version.value()? {
+    match options_attribute(&block, "version")?.value()? {
         ast::Expr::Template(template) => template.literal_value().map(SmolStr::new),
         _ => None,
     }
@@ -445,12 +456,20 @@ pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, It
         .collect()
 }
 
-/// Each declaration of a file by key, with its syntax's input.
+/// Where each declaration of a file is in its `declarations` summary, by key.
 #[salsa::tracked(returns(ref))]
-fn decl_sources(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSource> {
-    (file.declarations(db).items.iter())
-        .map(|item| (item.key.clone(), item.source))
+fn decl_sources(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, usize> {
+    (file.declarations(db).items.iter().enumerate())
+        .map(|(i, item)| (item.key.clone(), i))
         .collect()
+}
+
+/// A declaration's item in its file's `declarations` summary (an input of medium
+/// durability): what a query may read of a declaration without depending on its syntax.
+pub(crate) fn decl_item<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<&'db Item> {
+    let file = decl.file(db);
+    let index = *decl_sources(db, file).get(decl.key(db))?;
+    file.declarations(db).items.get(index)
 }
 
 /// A declaration of a program: its file and its key there. Immortal, so declarations
@@ -478,9 +497,7 @@ impl<'db> DeclId<'db> {
 /// The declaration's green subtree; equal across edits elsewhere in the file.
 #[salsa::tracked(returns(clone))]
 pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<DeclSyntax> {
-    decl_sources(db, decl.file(db))
-        .get(decl.key(db))
-        .map(|source| DeclSyntax(source.green(db).clone()))
+    decl_item(db, decl).map(|item| DeclSyntax(item.source.green(db).clone()))
 }
 
 /// A declaration's green subtree, compared by identity first: after a reparse that kept

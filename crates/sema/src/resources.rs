@@ -15,6 +15,7 @@ use crate::hir::{AttrId, BlockId, Expr, ExprId};
 use crate::inference::{Infer, accepts_none, collection_types, infer, lift, wrap_iterable};
 use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
 use crate::items::{DeclKind, token_package};
+use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
 
 /// An input a resource or component takes.
@@ -35,16 +36,16 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         .block(BlockId::ROOT)
         .labels
         .get(1)
-        .cloned()
-        .unwrap_or_default();
+        .map_or("", SmolStr::as_str);
     let read = infer.decl.kind(db) == DeclKind::Read;
     let options = options_block(infer);
     let range = options
         .and_then(|o| body.find_attr(o, "range"))
         .map(|a| body.attr(a).value);
     let range_ty = range.map(|r| infer.expr(r));
-    let schema = resolve_resource(infer, &token, read);
-    let (inputs, outputs) = match schema {
+    let schema = resolve_resource(infer, token, read);
+    let outputs = lookup_resource(db, token, read).outputs;
+    let inputs = match schema {
         Some(types) => {
             let inputs: Vec<Input<'db>> = if read {
                 let mut inputs = vec![Input {
@@ -65,10 +66,9 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
             } else {
                 types.inputs.iter().map(|p| schema_input(db, p)).collect()
             };
-            let outputs = Ty::object(db, types.outputs.iter().map(|p| (p.name.clone(), p.ty)));
-            (Some(inputs), outputs)
+            Some(inputs)
         }
-        None => (None, infer.dynamic()),
+        None => None,
     };
     let range_var = range
         .zip(range_ty)
@@ -114,6 +114,28 @@ fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &Property<'db>) -> In
     input
 }
 
+/// The type of a resource or read whose options set no `range`, from its file's
+/// declarations summary and the schemas alone: `decl_ty` answers with it without
+/// reading the block's checking, so an edit inside the block never makes its readers
+/// less durable (they stay verified in constant time) and they re-run only when its
+/// token changes. `None` for other declarations.
+pub(crate) fn unranged_resource_ty<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> Option<Ty<'db>> {
+    let read = match decl.kind(db) {
+        DeclKind::Resource => false,
+        DeclKind::Read => true,
+        _ => return None,
+    };
+    let item = crate::items::decl_item(db, decl)?;
+    if item.ranged {
+        return None;
+    }
+    let token = item.label.as_deref().unwrap_or_default();
+    Some(lookup_resource(db, token, read).outputs)
+}
+
 /// The resource's schema types, reporting why there are none. Under
 /// `--skip-resource-typecheck` a missing schema is one warning, and the block's
 /// expression errors become warnings too.
@@ -142,68 +164,76 @@ fn resolve_resource<'db>(
         }
         None
     };
-    if let Err(message) = pcl_schema::decompose(token) {
-        return missing(
-            infer,
-            codes::UNKNOWN_RESOURCE,
-            format!("malformed resource type token '{token}': {message}"),
-            None,
-        );
-    }
-    let package = token_package(token).unwrap_or("pulumi");
-    let Some(source) = package_named(db, package) else {
-        return missing(
-            infer,
-            codes::UNKNOWN_PACKAGE,
-            format!("no schema found for package '{package}'"),
-            Some(get_schema_note(db, package)),
-        );
-    };
-    let resolved = resolve_token(db, source, token);
-    let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) = resolved else {
-        let suggestions = pcl_schema::suggest_tokens(db, source, token);
-        let note = (!suggestions.is_empty())
-            .then(|| format!("did you mean {}?", quoted_list(&suggestions)));
-        return missing(
-            infer,
-            codes::UNKNOWN_RESOURCE,
-            format!("package '{package}' has no resource type '{token}'"),
-            note,
-        );
-    };
-    if read && kind == ItemKind::Provider {
-        infer.push(
-            codes::UNKNOWN_RESOURCE,
-            Severity::Error,
-            site,
-            format!("provider resources cannot be read: '{token}'"),
-        );
-        return None;
-    }
-    version_messages(infer, package, source);
-    let item = SchemaItem::new(db, source, kind, canonical);
-    match pcl_schema::resource_types(db, item) {
-        Ok(types) => {
-            if read && types.is_component {
-                infer.push(
-                    codes::UNKNOWN_RESOURCE,
-                    Severity::Error,
-                    site,
-                    format!("component resources cannot be read: '{token}'"),
-                );
-                return None;
-            }
-            Some(types)
+    let refusal = match &lookup_resource(db, token, read).found {
+        Ok(item) => {
+            let types = pcl_schema::resource_types(db, *item).as_ref().ok()?;
+            version_messages(
+                infer,
+                token_package(token).unwrap_or("pulumi"),
+                item.source(db),
+            );
+            return Some(types);
         }
-        Err(error) => {
+        Err(Unresolved::Malformed(message)) => {
+            return missing(
+                infer,
+                codes::UNKNOWN_RESOURCE,
+                format!("malformed resource type token '{token}': {message}"),
+                None,
+            );
+        }
+        Err(Unresolved::NoPackage(package)) => {
+            return missing(
+                infer,
+                codes::UNKNOWN_PACKAGE,
+                format!("no schema found for package '{package}'"),
+                Some(get_schema_note(db, package)),
+            );
+        }
+        Err(Unresolved::NoResource(source, package)) => {
+            let suggestions = pcl_schema::suggest_tokens(db, *source, token);
+            let note = (!suggestions.is_empty())
+                .then(|| format!("did you mean {}?", quoted_list(&suggestions)));
+            return missing(
+                infer,
+                codes::UNKNOWN_RESOURCE,
+                format!("package '{package}' has no resource type '{token}'"),
+                note,
+            );
+        }
+        Err(Unresolved::Refused(source, package, refusal)) => {
+            if !matches!(refusal, Refusal::ReadProvider) {
+                version_messages(infer, package, *source);
+            }
+            refusal
+        }
+    };
+    match refusal {
+        Refusal::ReadProvider => {
+            infer.push(
+                codes::UNKNOWN_RESOURCE,
+                Severity::Error,
+                site,
+                format!("provider resources cannot be read: '{token}'"),
+            );
+        }
+        Refusal::ReadComponent => {
+            infer.push(
+                codes::UNKNOWN_RESOURCE,
+                Severity::Error,
+                site,
+                format!("component resources cannot be read: '{token}'"),
+            );
+        }
+        Refusal::Broken(error) => {
             let message = format!("the schema of '{token}' is broken: {}", error.message);
             infer
                 .push(codes::SCHEMA_PROBLEM, Severity::Error, site, message)
                 .notes
                 .push(format!("in {} at {}", error.file, error.location));
-            None
         }
     }
+    None
 }
 
 /// One version per package per program: a resource whose `options { version }` names

@@ -25,7 +25,8 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
-use pcl_syntax::{GreenNode, GreenNodeData};
+use pcl_syntax::{GreenNode, GreenNodeData, TextSize};
+use rustc_hash::FxHashMap;
 
 use crate::input::{File, ItemSource, Program};
 use crate::items::{item_tree, parse};
@@ -81,8 +82,11 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
 
 /// Bring `File::items` in line with the file's parse: items whose syntax is unchanged keep
 /// their input (compared by identity first: after `Parse::reparse` they are the same
-/// nodes); the others are matched in order between the unchanged ones at both ends and
-/// set. The list itself is set only when items are added or removed.
+/// nodes); the others are matched in order between the unchanged ones at both ends.
+/// There, an old item whose syntax reappears keeps its input too (a declaration inserted
+/// or removed before it does not move every later item's input down to the edit's
+/// durability), and the rest are set in order. The list itself is set only when it
+/// changes.
 fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
     let new = parse(&*db, file).top_level_items();
     let old = file.items(&*db).clone();
@@ -98,10 +102,24 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
         .count();
     let old_middle = &old[prefix..old.len() - suffix];
     let new_middle = &new[prefix..new.len() - suffix];
+    let kept = kept_items(&*db, old_middle, new_middle);
+    let mut taken = vec![false; old_middle.len()];
+    for &i in kept.iter().flatten() {
+        taken[i] = true;
+    }
+    let mut unmatched = (old_middle.iter().zip(taken))
+        .filter(|(_, taken)| !taken)
+        .map(|(source, _)| *source)
+        .collect::<Vec<_>>()
+        .into_iter();
     let mut middle = Vec::with_capacity(new_middle.len());
-    for (i, (green, _)) in new_middle.iter().enumerate() {
-        match old_middle.get(i) {
-            Some(&source) => {
+    for ((green, _), kept) in new_middle.iter().zip(&kept) {
+        if let Some(i) = *kept {
+            middle.push(old_middle[i]);
+            continue;
+        }
+        match unmatched.next() {
+            Some(source) => {
                 if !same(&*db, source, green) {
                     source
                         .set_green(db)
@@ -117,7 +135,7 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
             ),
         }
     }
-    if old_middle.len() != new_middle.len() {
+    if *old_middle != *middle {
         let items: Arc<[ItemSource]> = (old[..prefix].iter().copied())
             .chain(middle)
             .chain(old[old.len() - suffix..].iter().copied())
@@ -126,4 +144,28 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
             .with_durability(Durability::MEDIUM)
             .to(items);
     }
+}
+
+/// For each new item between the unchanged ends, the old item (by index) whose syntax it
+/// is: the same node, which reparsing keeps for every item an edit leaves equal. Only
+/// when items were inserted or removed, since an edit inside items leaves them where
+/// they were.
+fn kept_items(
+    db: &dyn salsa::Database,
+    old_middle: &[ItemSource],
+    new_middle: &[(GreenNode, TextSize)],
+) -> Vec<Option<usize>> {
+    if old_middle.len() == new_middle.len() || old_middle.is_empty() {
+        return vec![None; new_middle.len()];
+    }
+    // Equal items may share one node (the tree builder deduplicates): each old item is
+    // kept at most once, in order.
+    let node = |green: &GreenNode| std::ptr::from_ref::<GreenNodeData>(green);
+    let mut by_node: FxHashMap<*const GreenNodeData, Vec<usize>> = FxHashMap::default();
+    for (i, source) in old_middle.iter().enumerate().rev() {
+        by_node.entry(node(source.green(db))).or_default().push(i);
+    }
+    (new_middle.iter())
+        .map(|(green, _)| by_node.get_mut(&node(green)).and_then(Vec::pop))
+        .collect()
 }

@@ -17,6 +17,7 @@
 //! tokens do not depend on the text around them.
 
 use rowan::NodeOrToken;
+use rustc_hash::FxHashMap;
 
 use crate::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
 
@@ -32,9 +33,11 @@ impl Parse {
             .unwrap_or_else(|| parse(new_text).sharing_items_with(self))
     }
 
-    /// This parse with the top-level items it has in common with `old` (equal runs at
-    /// the start and at the end) replaced by `old`'s nodes, so that consumers that keep
-    /// items by identity see them unchanged. The tree is equal to this one.
+    /// This parse with the top-level items it has in common with `old` replaced by
+    /// `old`'s nodes, so that consumers that keep items by identity see them unchanged:
+    /// equal runs at the start and at the end, and between them each item equal to an
+    /// old one not shared yet (a declaration inserted or removed in the middle of the file
+    /// shifts the others). The tree is equal to this one.
     fn sharing_items_with(self, old: &Parse) -> Parse {
         let (Some(body), Some(old_body)) = (body_of(&self.green), body_of(&old.green)) else {
             return self;
@@ -52,18 +55,35 @@ impl Parse {
             .zip(old_items[prefix..].iter().rev())
             .take_while(|((_, new), (_, old))| new == old)
             .count();
-        if prefix + suffix == 0 {
+        let (new_middle, old_middle) = (
+            &new_items[prefix..new_items.len() - suffix],
+            &old_items[prefix..old_items.len() - suffix],
+        );
+        let mut unshared: FxHashMap<&GreenNode, Vec<&GreenNode>> = FxHashMap::default();
+        for (_, node) in old_middle.iter().rev() {
+            unshared.entry(node).or_default().push(node);
+        }
+        let mut shared: Vec<(usize, GreenNode)> = (0..prefix)
+            .chain(new_items.len() - suffix..new_items.len())
+            .map(|k| {
+                let old_k = if k < prefix {
+                    k
+                } else {
+                    k + old_items.len() - new_items.len()
+                };
+                (new_items[k].0, old_items[old_k].1.clone())
+            })
+            .collect();
+        shared.extend(new_middle.iter().filter_map(|(child, node)| {
+            let old = unshared.get_mut(node)?.pop()?;
+            Some((*child, old.clone()))
+        }));
+        if shared.is_empty() {
             return self;
         }
         let mut children: Vec<_> = body.1.children().map(|c| c.to_owned()).collect();
-        let shared = (0..prefix).chain(new_items.len() - suffix..new_items.len());
-        for k in shared {
-            let old_k = if k < prefix {
-                k
-            } else {
-                k + old_items.len() - new_items.len()
-            };
-            children[new_items[k].0] = NodeOrToken::Node(old_items[old_k].1.clone());
+        for (child, node) in shared {
+            children[child] = NodeOrToken::Node(node);
         }
         let new_body = GreenNode::new(body.1.kind(), children);
         let green = self

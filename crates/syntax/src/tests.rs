@@ -495,3 +495,30 @@ fn reparsing_after_edits_equals_parsing_again() {
     }
     assert!(spliced > 500, "only {spliced} edits reused items");
 }
+
+/// When an edit is not inside one item, the file is parsed whole, and every item equal to
+/// an old one keeps the old node: the runs at both ends, and between them the items a
+/// shift moved (consumers keep items by identity).
+#[test]
+fn reparsing_the_whole_file_keeps_every_unchanged_item() {
+    let old_text = "a = 1\nb = 2\nc = 3\nd = 4\n";
+    // An item inserted at the start and one edited at the end: `b` and `c` moved.
+    let new_text = "z = 0\na = 1\nb = 2\nc = 3\nd = 5\n";
+    let old = parse(old_text);
+    let reparsed = old.reparse(old_text, new_text);
+    assert_eq!(reparsed, parse(new_text));
+    let items = |parse: &crate::Parse| -> Vec<rowan::GreenNode> {
+        parse
+            .top_level_items()
+            .into_iter()
+            .map(|(green, _)| green)
+            .collect()
+    };
+    let (old_items, new_items) = (items(&old), items(&reparsed));
+    let same = |new: usize, old: usize| std::ptr::eq(&*new_items[new], &*old_items[old]);
+    assert!(
+        same(1, 0) && same(2, 1) && same(3, 2),
+        "a, b and c keep their nodes"
+    );
+    assert!(!same(4, 3), "d changed");
+}

@@ -103,3 +103,55 @@ fn unification_sees_schema_properties() {
         "#]],
     );
 }
+
+/// `decl_ty` types a resource or read without `range` from its token alone, without
+/// checking its block: that type must be the one checking the block gives, in every
+/// check fixture (clean and broken programs, every leniency's) and in the generated
+/// programs.
+#[test]
+fn resources_are_typed_from_their_token_as_their_checking_types_them() {
+    let generated = pcl_test_utils::checked::checked_program(120, 2, 3);
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(test_data_dir().join("check"))
+        .expect("the check fixtures")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    let (mut host, _log) = super::logged_host();
+    host.add_schema("gen.json", &generated.schema)
+        .expect("the generated schema loads");
+    let files = (generated.files.iter())
+        .map(|(name, text)| (smol_str::SmolStr::new(format!("gen/{name}")), text.clone()))
+        .collect();
+    let mut programs = vec![host.set_program("gen", files)];
+    for dir in &dirs {
+        programs.push(host.load_program_dir(dir).expect("a fixture program"));
+    }
+    host.load_dependencies();
+    let analysis = host.analysis();
+    let db = analysis.db();
+    let mut resources = 0;
+    for id in &programs {
+        let program = analysis.program_of(id).expect("a program");
+        for &decl in pcl_sema::program_decls(db, program).iter() {
+            let kind = decl.kind(db);
+            if !matches!(
+                kind,
+                pcl_sema::DeclKind::Resource | pcl_sema::DeclKind::Read
+            ) || pcl_sema::decl_cycle(db, decl).is_some()
+            {
+                continue;
+            }
+            resources += 1;
+            let (referenced, checked) = (pcl_sema::decl_ty(db, decl), pcl_sema::infer(db, decl).ty);
+            assert_eq!(
+                display(db, referenced),
+                display(db, checked),
+                "{} in {}",
+                decl.name(db),
+                id.0
+            );
+        }
+    }
+    assert!(resources > 150, "{resources} resources compared");
+}
