@@ -11,6 +11,7 @@ use pcl_sema::{
     CachedPackage, CheckOptions, File, Leniency, PackageUse, Program, ReparseBase, Workspace,
     join_dir, required_packages,
 };
+use pcl_syntax::ChangedRange;
 use rustc_hash::FxHashSet;
 use salsa::{Durability, Setter};
 use smol_str::SmolStr;
@@ -282,12 +283,22 @@ impl AnalysisHost {
     /// edited file. The first edit moves the file down, so what depends on it is checked
     /// again once; editors set a document's text when they open it, before asking.
     pub fn set_file_text(&mut self, path: &str, text: String) {
+        self.edit_file_text(path, text, None);
+    }
+
+    /// [`AnalysisHost::set_file_text`] when the editor says where the text changed (its
+    /// change range): the old and the new text are not compared, and reparsing starts
+    /// from the range.
+    pub fn edit_file_text(&mut self, path: &str, text: String, changed: Option<ChangedRange>) {
         let path = SmolStr::new(path);
         let file = match self.files.get(&path).copied() {
             Some(file) => {
                 // The first edit moves the file to low durability, even with equal text.
-                if !self.edited.contains(&file) || **file.text(&self.db) != *text {
-                    self.keep_reparse_base(file);
+                if !self.edited.contains(&file)
+                    || changed.is_some()
+                    || **file.text(&self.db) != *text
+                {
+                    self.keep_reparse_base(file, changed);
                     file.set_text(&mut self.db)
                         .with_durability(Durability::LOW)
                         .to(Arc::from(text));
@@ -308,10 +319,11 @@ impl AnalysisHost {
     /// new text parses again only the item the edit touched (or, failing that, keeps the
     /// items that did not change as they were). The parse is memoized, as the summaries
     /// were synced from it.
-    fn keep_reparse_base(&mut self, file: File) {
+    fn keep_reparse_base(&mut self, file: File, changed: Option<ChangedRange>) {
         let base = ReparseBase {
             text: file.text(&self.db).clone(),
             parse: pcl_sema::parse(&self.db, file).clone(),
+            changed,
         };
         file.set_reparse_base(&mut self.db)
             .with_durability(Durability::LOW)

@@ -36,6 +36,7 @@ pub use parallel::CHECK_STACK_SIZE;
 pub use pcl_project::{ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig};
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
+pub use pcl_syntax::ChangedRange;
 pub use project::{ProjectDocument, parse_project_main};
 
 /// The database every pcl front end drives.

@@ -11,17 +11,52 @@ pub(crate) enum Encoding {
     Utf16,
 }
 
+/// Where the lines of a text start. An open document keeps its own and updates it with
+/// each change, so positions are converted without scanning the text again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    pub(crate) fn new(text: &str) -> LineStarts {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineStarts(starts)
+    }
+
+    /// After the text's bytes `start..end` were replaced by `inserted`.
+    pub(crate) fn replace(&mut self, start: usize, end: usize, inserted: &str) {
+        let starts = &mut self.0;
+        let first = starts.partition_point(|&s| s <= start);
+        let last = starts.partition_point(|&s| s <= end);
+        let new_lines = inserted.match_indices('\n').map(|(i, _)| start + i + 1);
+        starts.splice(first..last, new_lines);
+        let added = first + inserted.matches('\n').count();
+        for s in &mut starts[added..] {
+            *s = *s + inserted.len() - (end - start);
+        }
+    }
+}
+
 /// Line starts of a text, for offset ↔ position conversion.
 pub(crate) struct LineIndex<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    starts: std::borrow::Cow<'a, [usize]>,
 }
 
 impl<'a> LineIndex<'a> {
     pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            starts: std::borrow::Cow::Owned(LineStarts::new(text).0),
+        }
+    }
+
+    /// The index of `text` from its line starts, kept up to date by the caller.
+    pub(crate) fn with_starts(text: &'a str, starts: &'a LineStarts) -> LineIndex<'a> {
+        LineIndex {
+            text,
+            starts: std::borrow::Cow::Borrowed(&starts.0),
+        }
     }
 
     pub(crate) fn position(&self, offset: usize, encoding: Encoding) -> Position {
@@ -181,7 +216,7 @@ pub(crate) fn for_the_editor(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Encoding, LineIndex, for_the_editor};
+    use super::{Encoding, LineIndex, LineStarts, for_the_editor};
 
     #[test]
     fn command_line_advice_becomes_editor_settings() {
@@ -208,6 +243,26 @@ mod tests {
         assert_eq!(for_the_editor("a - b -- c"), "a - b -- c");
     }
     use lsp_types::Position;
+
+    /// Line starts updated by edits equal those of the edited text computed afresh.
+    #[test]
+    fn line_starts_follow_edits() {
+        let mut text = "a = 1\nb = 2\r\n\nc = {\n}\n".to_owned();
+        let mut starts = LineStarts::new(&text);
+        for (start, end, inserted) in [
+            (0, 0, "x\n"),
+            (3, 9, ""),
+            (2, 2, "\n\n\n"),
+            (5, 7, "é\n"),
+            (0, 4, "long line\nand another\n"),
+        ] {
+            text.replace_range(start..end, inserted);
+            starts.replace(start, end, inserted);
+            assert_eq!(starts, LineStarts::new(&text), "{text:?}");
+        }
+        starts.replace(0, text.len(), "");
+        assert_eq!(starts, LineStarts::new(""));
+    }
 
     #[test]
     fn positions_round_trip_in_both_encodings() {

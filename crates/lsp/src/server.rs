@@ -25,11 +25,12 @@ use lsp_types::{
     PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, SymbolKind,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Url,
 };
-use pcl_ide::{AnalysisHost, DeclKind, Leniency, ProgramId};
+use pcl_diagnostics::TextSize;
+use pcl_ide::{AnalysisHost, ChangedRange, DeclKind, Leniency, ProgramId};
 use serde::Deserialize;
 use smol_str::SmolStr;
 
-use crate::convert::{Encoding, LineIndex, diagnostic};
+use crate::convert::{Encoding, LineIndex, LineStarts, diagnostic};
 use crate::fetching::{Fetched, SchemaFetcher, failure_message};
 
 /// `initializationOptions` (and the `pcl` configuration section).
@@ -73,9 +74,17 @@ struct Document {
     path: String,
     dir: String,
     text: String,
+    /// Where `text`'s lines start, updated with each change.
+    lines: LineStarts,
     version: i32,
     /// A Pulumi project or stack file (`Pulumi*.yaml`, `.yml`, `.json`), not a program file.
     project_file: bool,
+}
+
+impl Document {
+    fn index(&self) -> LineIndex<'_> {
+        LineIndex::with_starts(&self.text, &self.lines)
+    }
 }
 
 struct Server {
@@ -438,6 +447,7 @@ impl Server {
                     Document {
                         path: path.clone(),
                         dir: dir.clone(),
+                        lines: LineStarts::new(&document.text),
                         text: document.text,
                         version: document.version,
                         project_file,
@@ -464,15 +474,33 @@ impl Server {
                 else {
                     return Vec::new();
                 };
+                // Where the text changed, when one change says (the host then does not
+                // compare the texts to find it).
+                let mut changed = None;
+                let single = params.content_changes.len() == 1;
                 for change in params.content_changes {
                     match change.range {
                         Some(range) => {
-                            let index = LineIndex::new(&document.text);
+                            let index = document.index();
                             let start = index.offset(range.start, encoding);
                             let end = index.offset(range.end, encoding).max(start);
                             document.text.replace_range(start..end, &change.text);
+                            document.lines.replace(start, end, &change.text);
+                            let size = |at: usize| u32::try_from(at).ok().map(TextSize::from);
+                            changed = single
+                                .then(|| {
+                                    Some(ChangedRange {
+                                        start: size(start)?,
+                                        old_end: size(end)?,
+                                        new_end: size(start + change.text.len())?,
+                                    })
+                                })
+                                .flatten();
                         }
-                        None => document.text = change.text,
+                        None => {
+                            document.lines = LineStarts::new(&change.text);
+                            document.text = change.text;
+                        }
                     }
                 }
                 document.version = params.text_document.version;
@@ -484,7 +512,7 @@ impl Server {
                     document.text.clone(),
                     document.dir.clone(),
                 );
-                self.host.set_file_text(&path, text);
+                self.host.edit_file_text(&path, text, changed);
                 dir
             }
             DidCloseTextDocument::METHOD => {
@@ -767,7 +795,7 @@ impl Server {
             let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
                 continue;
             };
-            let index = LineIndex::new(&document.text);
+            let index = document.index();
             let diagnostics = (found.diagnostics.iter())
                 .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
                 .collect();
@@ -791,7 +819,7 @@ impl Server {
         let mut messages = Vec::new();
         for (uri, document) in open {
             let diagnostics = self.project_file_diagnostics(&document);
-            let index = LineIndex::new(&document.text);
+            let index = document.index();
             let diagnostics = (diagnostics.iter())
                 .filter_map(|d| diagnostic(d, &index, self.encoding, &uri))
                 .collect();
@@ -1045,7 +1073,7 @@ impl Snapshot {
         at: &lsp_types::TextDocumentPositionParams,
     ) -> Option<lsp_types::SignatureHelp> {
         let document = self.documents.get(&at.text_document.uri)?;
-        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        let offset = document.index().offset(at.position, self.encoding);
         let help = self
             .analysis
             .signature_help(&document.path, (offset as u32).into())
@@ -1072,7 +1100,7 @@ impl Snapshot {
     /// token that spans lines (a heredoc chunk) is sent line by line.
     fn semantic_tokens(&self, uri: &Url) -> Option<lsp_types::SemanticTokens> {
         let document = self.documents.get(uri)?;
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let tokens = self.analysis.highlight(&document.path).ok()?;
         let mut data = Vec::new();
         let (mut last_line, mut last_start) = (0u32, 0u32);
@@ -1144,7 +1172,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(&params.text_document.uri) else {
             return Vec::new();
         };
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let hints = self
             .analysis
             .inlay_hints(&document.path)
@@ -1175,7 +1203,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(&params.text_document.uri) else {
             return Vec::new();
         };
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let analysis = &self.analysis;
         params
             .positions
@@ -1209,7 +1237,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Ok(());
         };
-        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        let offset = document.index().offset(at.position, self.encoding);
         self.analysis
             .check_rename(&document.path, (offset as u32).into(), name)
             .unwrap_or(Ok(()))
@@ -1221,7 +1249,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Vec::new();
         };
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let offset = index.offset(at.position, self.encoding);
         let analysis = &self.analysis;
         let Ok(found) = analysis.references(&document.path, (offset as u32).into()) else {
@@ -1251,7 +1279,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(&at.text_document.uri) else {
             return Vec::new();
         };
-        let offset = LineIndex::new(&document.text).offset(at.position, self.encoding);
+        let offset = document.index().offset(at.position, self.encoding);
         let found = self
             .analysis
             .completions(&document.path, (offset as u32).into())
@@ -1301,7 +1329,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(uri) else {
             return Vec::new();
         };
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let id = ProgramId(pcl_ide::normalise_dir(&document.dir));
         let Ok(Some(found)) = self.analysis.file_diagnostics(&id, &document.path) else {
             return Vec::new();
@@ -1362,7 +1390,7 @@ impl Snapshot {
         range: Option<lsp_types::Range>,
     ) -> Option<Vec<lsp_types::TextEdit>> {
         let document = self.documents.get(uri)?;
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let range = range.map(|range| {
             let start = index.offset(range.start, self.encoding);
             let end = index.offset(range.end, self.encoding).max(start);
@@ -1385,7 +1413,7 @@ impl Snapshot {
         let Some(document) = self.documents.get(uri) else {
             return Vec::new();
         };
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let ranges = self
             .analysis
             .folding_ranges(&document.path)
@@ -1413,7 +1441,7 @@ impl Snapshot {
 
     fn hover(&self, at: &lsp_types::TextDocumentPositionParams) -> Option<Hover> {
         let document = self.documents.get(&at.text_document.uri)?;
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let offset = index.offset(at.position, self.encoding);
         let analysis = &self.analysis;
         let found = analysis
@@ -1433,7 +1461,7 @@ impl Snapshot {
         at: &lsp_types::TextDocumentPositionParams,
     ) -> Option<GotoDefinitionResponse> {
         let document = self.documents.get(&at.text_document.uri)?;
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let offset = index.offset(at.position, self.encoding);
         let analysis = &self.analysis;
         let targets = analysis
@@ -1459,7 +1487,7 @@ impl Snapshot {
 
     fn symbols(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
         let document = self.documents.get(uri)?;
-        let index = LineIndex::new(&document.text);
+        let index = document.index();
         let symbols = self.analysis.document_symbols(&document.path).ok()?;
         #[allow(deprecated)]
         let symbols = symbols

@@ -47,11 +47,13 @@ pub struct ItemSource {
     pub green: GreenNode,
 }
 
-/// A file's earlier text and its parse, to reparse an edit of it from.
+/// A file's earlier text and its parse, to reparse an edit of it from, and where the edit
+/// changed it when the driver knows (an editor's change range).
 #[derive(Clone, Debug)]
 pub struct ReparseBase {
     pub text: Arc<str>,
     pub parse: Parse,
+    pub changed: Option<pcl_syntax::ChangedRange>,
 }
 
 /// A program: a directory whose `.pp` files share one namespace. `dir` is the

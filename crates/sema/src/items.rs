@@ -22,7 +22,7 @@ use crate::input::{File, ItemSource, Program};
 pub fn parse(db: &dyn salsa::Database, file: File) -> Parse {
     let text = file.text(db);
     match file.reparse_base(db) {
-        Some(base) => base.parse.reparse(&base.text, text),
+        Some(base) => base.parse.reparse_changed(&base.text, text, base.changed),
         None => pcl_syntax::parse(text),
     }
 }

@@ -20,6 +20,7 @@ mod tests;
 
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
+pub use reparse::ChangedRange;
 pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize, TokenAtOffset, WalkEvent};
 pub use syntax_kind::SyntaxKind;
 pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};

@@ -26,10 +26,29 @@ impl Parse {
     /// an edit, reusing the items the edit did not touch when it can (see the module
     /// documentation). Equal to `parse(new_text)` in every case.
     pub fn reparse(&self, old_text: &str, new_text: &str) -> Parse {
-        if old_text == new_text && old_text.len() == usize::from(self.green.text_len()) {
-            return self.clone();
-        }
-        self.reparse_item(old_text, new_text)
+        self.reparse_changed(old_text, new_text, None)
+    }
+
+    /// [`Parse::reparse`] when the caller knows where the texts differ (an editor's change
+    /// range), so the texts are not compared: `changed` must cover every difference.
+    /// A range that does not fit the texts' lengths is ignored.
+    pub fn reparse_changed(
+        &self,
+        old_text: &str,
+        new_text: &str,
+        changed: Option<ChangedRange>,
+    ) -> Parse {
+        let changed = match changed.filter(|c| c.fits(old_text, new_text)) {
+            Some(changed) => Some(changed),
+            None if old_text == new_text
+                && old_text.len() == usize::from(self.green.text_len()) =>
+            {
+                return self.clone();
+            }
+            None => changed_range(old_text, new_text),
+        };
+        changed
+            .and_then(|changed| self.reparse_item(old_text, new_text, changed))
             .unwrap_or_else(|| parse(new_text).sharing_items_with(self))
     }
 
@@ -95,11 +114,15 @@ impl Parse {
         }
     }
 
-    fn reparse_item(&self, old_text: &str, new_text: &str) -> Option<Parse> {
+    fn reparse_item(&self, old_text: &str, new_text: &str, changed: ChangedRange) -> Option<Parse> {
         if !self.errors.is_empty() || old_text.len() != usize::from(self.green.text_len()) {
             return None;
         }
-        let (start, old_end, new_end) = changed_range(old_text, new_text)?;
+        let ChangedRange {
+            start,
+            old_end,
+            new_end,
+        } = changed;
         let root = self.syntax_node();
         let body = root
             .first_child()
@@ -132,9 +155,38 @@ impl Parse {
     }
 }
 
+/// Where an edit changed a text: `old[start..old_end]` became `new[start..new_end]`,
+/// the rest is equal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ChangedRange {
+    pub start: TextSize,
+    pub old_end: TextSize,
+    pub new_end: TextSize,
+}
+
+impl ChangedRange {
+    /// Whether the range is one of the texts' lengths allow, at character boundaries.
+    fn fits(self, old: &str, new: &str) -> bool {
+        let (start, old_end, new_end) = (
+            usize::from(self.start),
+            usize::from(self.old_end),
+            usize::from(self.new_end),
+        );
+        start <= old_end
+            && start <= new_end
+            && old_end <= old.len()
+            && new_end <= new.len()
+            && old.len() - old_end == new.len() - new_end
+            && [old.is_char_boundary(start), old.is_char_boundary(old_end)]
+                .into_iter()
+                .chain([new.is_char_boundary(start), new.is_char_boundary(new_end)])
+                .all(|b| b)
+    }
+}
+
 /// Where `old` and `new` differ: the start, and the ends in each, at character
 /// boundaries. `None` when they are equal.
-fn changed_range(old: &str, new: &str) -> Option<(TextSize, TextSize, TextSize)> {
+fn changed_range(old: &str, new: &str) -> Option<ChangedRange> {
     if old == new {
         return None;
     }
@@ -149,11 +201,11 @@ fn changed_range(old: &str, new: &str) -> Option<(TextSize, TextSize, TextSize)>
         suffix -= 1;
     }
     let size = |n: usize| TextSize::try_from(n).ok();
-    Some((
-        size(prefix)?,
-        size(old.len() - suffix)?,
-        size(new.len() - suffix)?,
-    ))
+    Some(ChangedRange {
+        start: size(prefix)?,
+        old_end: size(old.len() - suffix)?,
+        new_end: size(new.len() - suffix)?,
+    })
 }
 
 /// The length of the longest common prefix of `a` and `b`, compared a block at a time

@@ -458,18 +458,30 @@ fn reparsing_after_edits_equals_parsing_again() {
                 pos -= 1;
             }
             let mut edited = text.clone();
-            if rng.below(2) == 0 {
-                edited.insert_str(pos, PIECES[rng.below(PIECES.len())]);
+            let (old_end, new_end) = if rng.below(2) == 0 {
+                let piece = PIECES[rng.below(PIECES.len())];
+                edited.insert_str(pos, piece);
+                (pos, pos + piece.len())
             } else {
                 let mut end = (pos + 1 + rng.below(4)).min(edited.len());
                 while !edited.is_char_boundary(end) {
                     end += 1;
                 }
                 edited.replace_range(pos..end, "");
-            }
+                (end, pos)
+            };
             let reparsed = old.reparse(&text, &edited);
             let full = parse(&edited);
             assert_eq!(reparsed, full, "{text:?} -> {edited:?}");
+            // The same, told where the edit is (as the language server does).
+            let size = |n: usize| crate::TextSize::try_from(n).expect("a small text");
+            let changed = crate::ChangedRange {
+                start: size(pos),
+                old_end: size(old_end),
+                new_end: size(new_end),
+            };
+            let told = old.reparse_changed(&text, &edited, Some(changed));
+            assert_eq!(told, full, "{text:?} -> {edited:?} at {changed:?}");
             let old_root = old.syntax_node();
             let shares = |green: &rowan::GreenNode| {
                 old_root.first_child().is_some_and(|body| {
@@ -494,6 +506,23 @@ fn reparsing_after_edits_equals_parsing_again() {
         }
     }
     assert!(spliced > 500, "only {spliced} edits reused items");
+}
+
+/// A change range that does not fit the texts is ignored: the texts are compared instead.
+#[test]
+fn a_change_range_that_does_not_fit_is_ignored() {
+    let (old_text, new_text) = ("a = 1\nb = 2\n", "a = 1\nb = 23\n");
+    let old = parse(old_text);
+    let size = |n: u32| crate::TextSize::from(n);
+    for (start, old_end, new_end) in [(0, 1, 1), (11, 10, 12), (0, 40, 41), (9, 9, 99)] {
+        let changed = crate::ChangedRange {
+            start: size(start),
+            old_end: size(old_end),
+            new_end: size(new_end),
+        };
+        let reparsed = old.reparse_changed(old_text, new_text, Some(changed));
+        assert_eq!(reparsed, parse(new_text), "{changed:?}");
+    }
 }
 
 /// When an edit is not inside one item, the file is parsed whole, and every item equal to
