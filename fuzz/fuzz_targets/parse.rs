@@ -1,7 +1,8 @@
 //! Fuzz target: any UTF-8 input parses without panicking, the tree reproduces the input byte
 //! for byte, every error lies inside the input, and the parser never reaches its step limit
 //! (a stuck grammar loop, reported as `parser-stopped`). Reparsing after an edit (a digit
-//! inserted in the middle, a character removed at a third) equals parsing the edited text.
+//! inserted in the middle, a character removed at a third) equals parsing the edited text,
+//! also when told where the edit is (as the language server tells the host).
 //!
 //! `cargo +nightly fuzz run parse` from `fuzz/`.
 
@@ -26,14 +27,25 @@ fuzz_target!(|data: &[u8]| {
         }
         at
     };
+    let size = |n: usize| pcl_syntax::TextSize::try_from(n).expect("fuzz inputs are small");
+    let changed = |start: usize, old_end: usize, new_end: usize| pcl_syntax::ChangedRange {
+        start: size(start),
+        old_end: size(old_end),
+        new_end: size(new_end),
+    };
     let mut inserted = text.to_owned();
-    inserted.insert(boundary(text.len() / 2), '1');
+    let middle = boundary(text.len() / 2);
+    inserted.insert(middle, '1');
     let mut removed = text.to_owned();
     let at = boundary(text.len() / 3);
-    if let Some(c) = removed[at..].chars().next() {
-        removed.replace_range(at..at + c.len_utf8(), "");
-    }
-    for edited in [inserted, removed] {
-        assert_eq!(parse.reparse(text, &edited), pcl_syntax::parse(&edited));
+    let removed_len = removed[at..].chars().next().map_or(0, char::len_utf8);
+    removed.replace_range(at..at + removed_len, "");
+    for (edited, range) in [
+        (inserted, changed(middle, middle, middle + 1)),
+        (removed, changed(at, at + removed_len, at)),
+    ] {
+        let full = pcl_syntax::parse(&edited);
+        assert_eq!(parse.reparse(text, &edited), full);
+        assert_eq!(parse.reparse_changed(text, &edited, Some(range)), full);
     }
 });

@@ -6,7 +6,8 @@
 //! hang is a failure) and `-rss_limit_mb` (with ASan's allocation stacks kept short, see
 //! `asan_options`). A crash, hang or memory blow-up is minimised
 //! (`cargo fuzz tmin`) and copied to `tests/data/fuzz/TARGET/`, which the crates' ordinary
-//! tests run. `cargo-fuzz` is installed when missing; without a nightly toolchain the
+//! tests run; the run prints the panic message (or libFuzzer's error line), and only
+//! artifacts the run itself wrote count as its failures. `cargo-fuzz` is installed when missing; without a nightly toolchain the
 //! build runs on stable with `RUSTC_BOOTSTRAP=1`. Prints executions per second and
 //! coverage for each target.
 
@@ -102,9 +103,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 let fixture = minimise(&root, &fuzz_dir, target, &artifact)?;
                 println!("   failure minimised into {}", fixture.display());
             }
-            let tail: Vec<&str> = log.lines().rev().take(40).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            println!("{}", tail.join("\n"));
+            match failure_message(&log) {
+                Some(message) => println!("   the failure:\n{message}"),
+                None => {
+                    let tail: Vec<&str> = log.lines().rev().take(40).collect();
+                    let tail: Vec<&str> = tail.into_iter().rev().collect();
+                    println!("{}", tail.join("\n"));
+                }
+            }
         }
     }
     if !failed.is_empty() {
@@ -232,6 +238,28 @@ fn summary(log: &str) -> String {
     )
 }
 
+/// What went wrong in a failed run, from its log: the Rust panic with its message (which
+/// libFuzzer's last lines, a stack trace, do not show), else libFuzzer's or the
+/// sanitizer's error line (a timeout, an out-of-memory, a crash outside Rust).
+fn failure_message(log: &str) -> Option<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    if let Some(at) = lines.iter().position(|line| line.contains("panicked at")) {
+        let message: Vec<&str> = (lines[at..].iter())
+            .take(20)
+            .take_while(|line| {
+                !line.starts_with("note:")
+                    && !line.starts_with("stack backtrace")
+                    && !line.starts_with("==")
+            })
+            .copied()
+            .collect();
+        return Some(message.join("\n"));
+    }
+    (lines.iter())
+        .find(|line| line.contains("ERROR: libFuzzer:") || line.contains("ERROR: AddressSanitizer"))
+        .map(|line| (*line).to_owned())
+}
+
 fn artifacts(fuzz_dir: &Path, target: &str) -> anyhow::Result<Vec<PathBuf>> {
     let dir = fuzz_dir.join("artifacts").join(target);
     let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -285,4 +313,26 @@ fn minimise(
     std::fs::copy(&source, &fixture)
         .with_context(|| format!("cannot copy {} to {}", source.display(), fixture.display()))?;
     Ok(fixture)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failure_message;
+
+    #[test]
+    fn a_failed_run_shows_the_panic_message() {
+        let log = "INFO: Seed: 1\n#1024 pulse cov: 10\n\nthread '<unnamed>' panicked at crates/fmt/src/layout.rs:10:5:\nassertion `left == right` failed: not idempotent\n  left: \"a\"\n right: \"b\"\nnote: run with `RUST_BACKTRACE=1`\n==123== ERROR: libFuzzer: deadly signal\n    #0 0x5 in __sanitizer_print_stack_trace\n";
+        assert_eq!(
+            failure_message(log).as_deref(),
+            Some(
+                "thread '<unnamed>' panicked at crates/fmt/src/layout.rs:10:5:\nassertion `left == right` failed: not idempotent\n  left: \"a\"\n right: \"b\""
+            )
+        );
+        let timeout = "#5 NEW cov: 3\n==7== ERROR: libFuzzer: timeout after 10 seconds\nSUMMARY: libFuzzer: timeout\n";
+        assert_eq!(
+            failure_message(timeout).as_deref(),
+            Some("==7== ERROR: libFuzzer: timeout after 10 seconds")
+        );
+        assert_eq!(failure_message("built, then nothing\n"), None);
+    }
 }
