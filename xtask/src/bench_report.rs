@@ -1,8 +1,10 @@
 //! `cargo xtask bench-report [--quick] [--go BIN] [--hclwrite BIN]`: tables of the
 //! front-end's figures,
-//! measured in one run: for generated programs of 1k, 10k and 100k resources (`--quick`:
-//! 1k and 10k), each in one file and in 100 files, the whole-process time of `pcl parse`
-//! and `pcl check` (release build), throughput (MB/s, lines/s), peak memory per source
+//! measured in one run: for generated programs of 1k, 10k, 31k (about 10 MB) and 100k
+//! resources (`--quick`: 1k and 10k), each in one file and in 100 files, the whole-process
+//! time of `pcl parse` and `pcl check` (the `dist` build the README installs), throughput
+//! (MB/s, lines/s), the check on one core (`taskset -c 0`, when `taskset` is there) and its
+//! ratio to parsing, the default `--jobs` against `--jobs 1`, peak memory per source
 //! byte (the child's `VmHWM`, sampled every few milliseconds), the cold check with the
 //! schema found in Pulumi's cache instead of `--schema-dir`, the growth exponent of the
 //! cold check from the smallest to the largest size, Go's hclsyntax checking the same files
@@ -30,6 +32,10 @@ struct Measure {
     lines: usize,
     parse: Duration,
     check: Duration,
+    /// `pcl check --jobs 1` (on every core the machine has).
+    check_one_job: Duration,
+    /// `taskset -c 0 pcl check`: one core.
+    check_one_core: Option<Duration>,
     check_peak_kb: u64,
     /// The check with the schema found in Pulumi's cache (`$PULUMI_HOME/schemas`) instead
     /// of `--schema-dir`: lazy loading holds whatever the source.
@@ -63,21 +69,25 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let root = pcl_test_utils::project_root();
     let out = root.join("target").join("bench-report");
     std::fs::create_dir_all(&out)?;
-    eprintln!("building pcl (release)...");
+    eprintln!("building pcl (the dist profile the README installs: fat LTO, a few minutes)...");
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args(["build", "-q", "--release", "-p", "pcl-cli"])
+        .args(["build", "-q", "--profile", "dist", "-p", "pcl-cli"])
         .current_dir(&root)
         .status()?;
     if !status.success() {
         bail!("cannot build pcl");
     }
-    let pcl = root.join("target/release/pcl");
+    let pcl = root.join("target/dist/pcl");
+    let taskset = Command::new("taskset")
+        .args(["-c", "0", "true"])
+        .status()
+        .is_ok_and(|status| status.success());
     let go = go.is_file().then_some(go);
     let hclwrite = hclwrite.is_file().then_some(hclwrite);
     let sizes: &[usize] = if quick {
         &[1_000, 10_000]
     } else {
-        &[1_000, 10_000, 100_000]
+        &[1_000, 10_000, 31_000, 100_000]
     };
     let rounds = if quick { 1 } else { 3 };
     let mut measures = Vec::new();
@@ -89,6 +99,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             eprintln!("measuring {resources} resources in {files} file(s), {bytes} bytes...");
             let mut parse = Vec::new();
             let mut check = Vec::new();
+            let mut one_job = Vec::new();
+            let mut one_core = Vec::new();
             let mut from_cache = Vec::new();
             let home = pulumi_home_with(&dir, &out.join("pulumi-home"))?;
             let mut peak = 0;
@@ -109,6 +121,20 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 )?;
                 check.push(time);
                 peak = peak.max(kb);
+                let check_args = |command: &mut Command| {
+                    command
+                        .args(["check", "-q", "--schema-dir"])
+                        .arg(dir.join("schemas"))
+                        .arg(&dir);
+                };
+                let mut jobs_1 = Command::new(&pcl);
+                check_args(jobs_1.args(["--jobs", "1"]));
+                one_job.push(timed(&mut jobs_1)?.0);
+                if taskset {
+                    let mut pinned = Command::new("taskset");
+                    check_args(pinned.args(["-c", "0"]).arg(&pcl));
+                    one_core.push(timed(&mut pinned)?.0);
+                }
                 let (cached, _) = timed(
                     Command::new(&pcl)
                         .args(["check", "-q"])
@@ -141,6 +167,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 lines,
                 parse: median(parse),
                 check: median(check),
+                check_one_job: median(one_job),
+                check_one_core: (!one_core.is_empty()).then(|| median(one_core)),
                 check_peak_kb: peak,
                 check_from_cache: median(from_cache),
                 go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
@@ -295,11 +323,11 @@ fn parse_time(text: &str) -> Option<f64> {
 
 fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
     let mut out = String::from(
-        "# pcl bench report\n\nWhole processes, release build, median of the rounds; one run.\n\n",
+        "# pcl bench report\n\nWhole processes, the `dist` build (the README's install), median of the rounds; one run. `check` uses every core (the default `--jobs`); `one core` is `taskset -c 0 pcl check`, and its ratio to `pcl parse` (which uses one core) is the cold check's cost over parsing.\n\n",
     );
     let _ = writeln!(
         out,
-        "| resources | files | MB | lines | parse s | check s | check MB/s | check lines/s | check/parse | peak B/B | check s, schema from Pulumi's cache |{}",
+        "| resources | files | MB | lines | parse s | check s | check MB/s | check lines/s | check/parse | check s, one core | MB/s, one core | check/parse, one core | default jobs / --jobs 1 | peak B/B | check s, schema from Pulumi's cache |{}",
         if with_go {
             " Go hclsyntax check s | Go / pcl parse | Go / pcl check |"
         } else {
@@ -308,13 +336,13 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
     );
     let _ = writeln!(
         out,
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{}",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|{}",
         if with_go { "---:|---:|---:|" } else { "" }
     );
     for m in measures {
         let _ = write!(
             out,
-            "| {} | {} | {:.1} | {} | {:.3} | {:.3} | {:.2} | {:.0} | {:.1}x | {:.0} | {:.3} |",
+            "| {} | {} | {:.1} | {} | {:.3} | {:.3} | {:.2} | {:.0} | {:.1}x | {} | {:.2}x | {:.0} | {:.3} |",
             m.resources,
             m.files,
             m.bytes as f64 / 1e6,
@@ -324,6 +352,16 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
             mb_per_s(m.bytes, m.check),
             m.lines as f64 / m.check.as_secs_f64().max(1e-9),
             m.check.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
+            match m.check_one_core {
+                Some(core) => format!(
+                    "{:.3} | {:.2} | {:.1}x",
+                    core.as_secs_f64(),
+                    mb_per_s(m.bytes, core),
+                    core.as_secs_f64() / m.parse.as_secs_f64().max(1e-9)
+                ),
+                None => "– | – | –".to_owned(),
+            },
+            m.check.as_secs_f64() / m.check_one_job.as_secs_f64().max(1e-9),
             (m.check_peak_kb * 1024) as f64 / m.bytes.max(1) as f64,
             m.check_from_cache.as_secs_f64(),
         );

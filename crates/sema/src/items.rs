@@ -151,9 +151,33 @@ fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
         Some(ast::Item::Block(block)) => {
             block_labels(&block, &mut outline.problems).map(|(kind, labels)| {
                 let (name, label) = block_name_and_label(kind, &labels);
-                collect_packages(kind, label.as_deref(), &root, &mut outline.packages);
-                outline.ranged = matches!(kind, DeclKind::Resource | DeclKind::Read)
-                    && options_attribute(&block, "range").is_some();
+                // The options block checking reads: the first one.
+                let options = matches!(kind, DeclKind::Resource | DeclKind::Read)
+                    .then(|| {
+                        block
+                            .body()?
+                            .blocks()
+                            .find(|b| b.type_name().is_some_and(|t| t.text() == "options"))
+                    })
+                    .flatten();
+                let option = |name: &str| {
+                    (options.as_ref()?.body()?.attributes())
+                        .find(|a| a.name().is_some_and(|n| n.text() == name))
+                };
+                outline.ranged = option("range").is_some();
+                let version = match option("version").and_then(|v| v.value()) {
+                    Some(ast::Expr::Template(template)) => {
+                        template.literal_value().map(SmolStr::new)
+                    }
+                    _ => None,
+                };
+                collect_packages(
+                    kind,
+                    label.as_deref(),
+                    version,
+                    &block,
+                    &mut outline.packages,
+                );
                 (kind, name, label)
             })
         }
@@ -247,19 +271,13 @@ pub struct CachedPackage {
     pub parameterization: Option<(SmolStr, SmolStr, SmolStr)>,
 }
 
-/// The attribute `name` of a block's first `options` block (the one checking reads).
-fn options_attribute(block: &ast::Block, name: &str) -> Option<ast::Attribute> {
-    let options =
-        (block.body()?.blocks()).find(|b| b.type_name().is_some_and(|t| t.text() == "options"))?;
-    (options.body()?.attributes()).find(|a| a.name().is_some_and(|n| n.text() == name))
-}
-
-/// The packages a block names: its type token's with the version its options ask for,
-/// or the one a `package` block describes.
+/// The packages a block names: its type token's with the literal `version` its options
+/// ask for, or the one a `package` block describes.
 fn collect_packages(
     kind: DeclKind,
     label: Option<&str>,
-    syntax: &SyntaxNode,
+    version: Option<SmolStr>,
+    block: &ast::Block,
     packages: &mut Vec<PackageUse>,
 ) {
     if matches!(kind, DeclKind::Resource | DeclKind::Read)
@@ -267,20 +285,19 @@ fn collect_packages(
     {
         packages.push(PackageUse {
             name: SmolStr::new(package),
-            version: option_version(syntax),
+            version,
             pinned: false,
             cached_as: None,
         });
     }
     if kind == DeclKind::Package
-        && let Some(block) = ast::Block::cast(syntax.clone())
-        && let Some(name) = package_block_name(&block)
+        && let Some(name) = package_block_name(block)
     {
         packages.push(PackageUse {
             name: SmolStr::new(name),
-            version: package_block_version(&block).map(SmolStr::new),
+            version: package_block_version(block).map(SmolStr::new),
             pinned: true,
-            cached_as: cached_package(&block),
+            cached_as: cached_package(block),
         });
     }
 }
@@ -324,15 +341,6 @@ pub fn token_package(token: &str) -> Option<&str> {
         return (!provider.is_empty()).then_some(provider);
     }
     pcl_schema::package_of(token)
-}
-
-/// The literal `version` in a block's `options`.
-fn option_version(syntax: &SyntaxNode) -> Option<SmolStr> {
-    let block = ast::Block::cast(syntax.clone())?;
-    match options_attribute(&block, "version")?.value()? {
-        ast::Expr::Template(template) => template.literal_value().map(SmolStr::new),
-        _ => None,
-    }
 }
 
 /// The package a `package` block describes: its parameterization's name, else its base
