@@ -183,7 +183,9 @@ pub struct ProgramGraph<'db> {
     /// drivers walk with `file_check`.
     pub file_groups: Box<[Box<[File]>]>,
     /// For each group, its depth: 0 when it reads from no other group, else one more than
-    /// the deepest group it reads from. Groups of one depth can be checked at once.
+    /// the deepest group it reads from. Groups of one depth can be checked at once. Reads
+    /// of a resource or read without `range` do not count: its type comes from its token,
+    /// not from checking it (`decl_ty`).
     pub group_levels: Box<[u32]>,
 }
 
@@ -194,7 +196,13 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         decls,
         (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file).iter()),
     );
-    let (file_groups, group_levels) = file_groups(db, program, &edges);
+    let typed_alone: Vec<bool> = (decls.iter())
+        .map(|&decl| {
+            matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+                && crate::items::decl_item(db, decl).is_some_and(|item| !item.ranged)
+        })
+        .collect();
+    let (file_groups, group_levels) = file_groups(db, program, &edges, &typed_alone);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
@@ -219,11 +227,13 @@ type FileGroups = Box<[Box<[File]>]>;
 
 /// The program's files grouped and ordered by the references between them: `edges` are
 /// the declarations' dependencies, declarations numbered file by file as `program_decls`
-/// lists them.
+/// lists them. Levels leave out reads of the declarations `typed_alone` says are typed
+/// without being checked.
 fn file_groups(
     db: &dyn salsa::Database,
     program: Program,
     edges: &[Vec<usize>],
+    typed_alone: &[bool],
 ) -> (FileGroups, Box<[u32]>) {
     let files = program.files(db);
     let mut file_of = Vec::with_capacity(edges.len());
@@ -231,15 +241,20 @@ fn file_groups(
         file_of.extend(std::iter::repeat_n(i, file.declarations(db).items.len()));
     }
     let mut file_edges: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    // The edges along which checking waits for the other file.
+    let mut waits_for: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
     for (decl, dependencies) in edges.iter().enumerate() {
         for &dep in dependencies {
             let (from, to) = (file_of[decl], file_of[dep]);
             if from != to {
                 file_edges[from].push(to);
+                if !typed_alone[dep] {
+                    waits_for[from].push(to);
+                }
             }
         }
     }
-    for targets in &mut file_edges {
+    for targets in file_edges.iter_mut().chain(&mut waits_for) {
         targets.sort_unstable();
         targets.dedup();
     }
@@ -254,7 +269,7 @@ fn file_groups(
     let mut levels = vec![0u32; groups.len()];
     for (g, group) in groups.iter().enumerate() {
         let deepest = (group.iter())
-            .flat_map(|&i| file_edges[i].iter())
+            .flat_map(|&i| waits_for[i].iter())
             .map(|&target| group_of[target])
             .filter(|&other| other != g)
             .map(|other| levels[other] + 1)

@@ -27,3 +27,26 @@ fn generated_programs_check_clean() {
         .map(|t| t.ty.as_str());
     assert_eq!(lookup, Some("output(list(string))"));
 }
+
+/// The generated programs chain their files (each file's first resource reads the previous
+/// file's last, or one further back), but a resource without `range` is typed from its
+/// token, so checking a file waits only for the first file's configs and for the files
+/// whose ranged resources (typed by checking their `range`) it reads: depths stay low
+/// instead of 0 to 9, and `--jobs` checks the files of one depth at once.
+#[test]
+fn files_that_read_only_resources_of_others_are_checked_at_once() {
+    let generated = checked_program(300, 10, 7);
+    let (mut host, _log) = logged_host();
+    host.add_schema("gen.json", &generated.schema)
+        .expect("the generated schema loads");
+    let files = (generated.files.iter())
+        .map(|(name, text)| (SmolStr::new(format!("gen/{name}")), text.clone()))
+        .collect();
+    let id = host.set_program("gen", files);
+    host.load_dependencies();
+    let analysis = host.analysis();
+    let program = analysis.program_of(&id).expect("the program");
+    let graph = pcl_sema::program_graph(analysis.db(), program);
+    assert_eq!(graph.file_groups.len(), 10, "one group per file");
+    assert_eq!(*graph.group_levels, [0, 1, 1, 2, 1, 1, 3, 1, 1, 1]);
+}
