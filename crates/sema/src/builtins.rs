@@ -225,7 +225,7 @@ fn static_call<'db>(
             break;
         };
         pairs.push((param, ty));
-        let what = format!("argument {} of `{name}`", i + 1);
+        let what = crate::diagnostics::Described(|| format!("argument {} of `{name}`", i + 1));
         if i < direct {
             infer.check_value(args[i], input_type(db, param), &what);
         } else if let Some(&expanded) = args.last()
@@ -377,8 +377,8 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 2, 2) {
                 return Some(infer.dynamic());
             }
-            if infer.expect(args[1], input_type(db, Ty::int(db)), "the index") {
-                infer.check_constant(args[1], Ty::int(db), "the index");
+            if infer.expect(args[1], input_type(db, Ty::int(db)), &"the index") {
+                infer.check_constant(args[1], Ty::int(db), &"the index");
             }
             let element =
                 match crate::inference::unwrap_iterable(db, resolve_outputs(db, first)).kind(db) {
@@ -441,7 +441,7 @@ fn generic<'db>(
             if !arity(infer, id, name, n, 2, 3) {
                 return Some(infer.dynamic());
             }
-            infer.expect(args[1], input_type(db, Ty::string(db)), "the key");
+            infer.expect(args[1], input_type(db, Ty::string(db)), &"the key");
             let resolved = crate::inference::unwrap_iterable(db, resolve_outputs(db, first));
             let element = match resolved.kind(db) {
                 TyKind::Map(e) => *e,
@@ -775,7 +775,11 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     };
     // The output form takes the arguments whole as an output too (`secret({..})`).
     let expected = input_type(db, expected);
-    infer.check_value(args_arg, expected, &format!("the arguments of '{token}'"));
+    infer.check_value(
+        args_arg,
+        expected,
+        &format_args!("the arguments of '{token}'"),
+    );
     if let Expr::Object(items) = infer.body.expr(args_arg) {
         for &(key, value) in items.iter() {
             let Expr::String(key) = infer.body.expr(key) else {
@@ -868,7 +872,7 @@ fn invoke_options(infer: &mut Infer<'_>, options: ExprId) {
         ("dependsOn", opt(Ty::list(db, Ty::dynamic(db)))),
     ];
     let expected = Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)));
-    infer.check_value(options, input_type(db, expected), "the invoke options");
+    infer.check_value(options, input_type(db, expected), &"the invoke options");
 }
 
 /// Whether the value of `at` (of type `ty`) is a single resource, as Go asks of the

@@ -4,6 +4,8 @@
 //! literal, a template without interpolations, or a local whose value is a constant
 //! (transitively); a config is never one. Values known only at run time are not judged.
 
+use std::fmt::Display;
+
 use pcl_diagnostics::{Severity, codes};
 use pcl_syntax::ast::NumberValue;
 use pcl_types::{ConstValue, Ty, TyKind, pretty};
@@ -53,7 +55,7 @@ impl<'db> Infer<'db> {
     /// Judge the constant value of `id` (if it has one) against `expected`, whose
     /// conversion from the value's type exists: a misfit is an error (a warning when the
     /// value checks are demoted), a string close to an enum member a warning.
-    pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &str) {
+    pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
         // Only literals and names can be constants, and only some expected types can
         // refuse one: checked first, so most values cost nothing here.
         if !matches!(

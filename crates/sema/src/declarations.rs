@@ -111,7 +111,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
                     }
                     nullable = true;
                 } else {
-                    infer.check_value(value, input_type(db, ty), "the default");
+                    infer.check_value(value, input_type(db, ty), &"the default");
                 }
             }
             "description" => literal_string(infer, value, "description"),
@@ -141,7 +141,7 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             let value = body.attr(attr).value;
             value_ty = infer.expr(value);
             if let Some(declared) = declared {
-                infer.check_value(value, input_type(db, declared), "the output's value");
+                infer.check_value(value, input_type(db, declared), &"the output's value");
             }
         }
         // A misspelt `value` is reported as such, a missing `{` by the parser (one error
@@ -219,7 +219,7 @@ fn hook(infer: &mut Infer<'_>) {
                 infer.expr(data.value);
                 infer.locals.pop();
                 let expected = input_type(db, Ty::list(db, Ty::string(db)));
-                infer.check_value(data.value, expected, "the command");
+                infer.check_value(data.value, expected, &"the command");
             }
             "onDryRun" | "ignoreErrors" if !error_hook => {
                 infer.expr(data.value);
@@ -261,7 +261,7 @@ fn pulumi_block(infer: &mut Infer<'_>) {
             infer.expect(
                 data.value,
                 input_type(db, Ty::string(db)),
-                "`requiredVersionRange`",
+                &"`requiredVersionRange`",
             );
             if let Expr::String(range) = body.expr(data.value)
                 && let Err(why) = crate::version_range::check_range(range)

@@ -105,3 +105,13 @@ impl<'db> SemaDiagnostic<'db> {
         self
     }
 }
+
+/// What a value is called in a message ("argument 2 of `element`"), written only when a
+/// message needs it: checking a value that fits formats nothing.
+pub(crate) struct Described<F: Fn() -> String>(pub(crate) F);
+
+impl<F: Fn() -> String> std::fmt::Display for Described<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}

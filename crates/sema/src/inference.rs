@@ -7,6 +7,8 @@
 //! its `decl_ty`. Drivers check declarations in dependency order (`program_graph`), so
 //! those questions are already answered and nothing recurses through the program.
 
+use std::fmt::Display;
+
 use pcl_diagnostics::{Code, Severity, codes};
 use pcl_types::{
     ConstValue, TraverseKey, TraverseProblem, Ty, TyKind, assignable, conversion, input_type,
@@ -262,7 +264,7 @@ impl<'db> Infer<'db> {
                         if matches!(value, ConstValue::String(_))
                             && matches!(unwrap_iterable(db, receiver).kind(db), TyKind::List(_))
                         {
-                            self.check_constant(*key, Ty::int(db), "a list index");
+                            self.check_constant(*key, Ty::int(db), &"a list index");
                         }
                         self.traverse(id, receiver, TraverseKey::Literal(value))
                     }
@@ -301,7 +303,7 @@ impl<'db> Infer<'db> {
                 otherwise,
             } => {
                 let c = self.expr(*cond);
-                self.expect(*cond, input_type(db, Ty::bool(db)), "a condition");
+                self.expect(*cond, input_type(db, Ty::bool(db)), &"a condition");
                 let a = self.expr(*then);
                 let b = self.expr(*otherwise);
                 lift(db, unify_types(db, [a, b]).0, &[c])
@@ -313,7 +315,7 @@ impl<'db> Infer<'db> {
                     UnaryOp::Negate if t == Ty::int(db) => (Ty::int(db), Ty::int(db)),
                     UnaryOp::Negate => (Ty::number(db), Ty::number(db)),
                 };
-                self.expect(*operand, input_type(db, param), "an operand");
+                self.expect(*operand, input_type(db, param), &"an operand");
                 lift(db, result, &[t])
             }
             Expr::Binary { op, lhs, rhs } => {
@@ -337,8 +339,8 @@ impl<'db> Infer<'db> {
                     BinaryOp::And | BinaryOp::Or => (Ty::bool(db), Ty::bool(db)),
                 };
                 let expected = input_type(db, param);
-                self.expect(*lhs, expected, "an operand");
-                self.expect(*rhs, expected, "an operand");
+                self.expect(*lhs, expected, &"an operand");
+                self.expect(*rhs, expected, &"an operand");
                 lift(db, result, &[a, b])
             }
         }
@@ -360,7 +362,7 @@ impl<'db> Infer<'db> {
                 }
                 None => {
                     literal_keys = false;
-                    self.expect(key, input_type(db, Ty::string(db)), "an object key");
+                    self.expect(key, input_type(db, Ty::string(db)), &"an object key");
                     key_types.push(key_ty);
                 }
             }
@@ -493,10 +495,12 @@ impl<'db> Infer<'db> {
         let db = self.db;
         let (key_type, element) = self.collection_types(collection, collection_ty);
         if !key_type.is_dynamic(db) {
-            let what = format!(
-                "an index of {}",
-                pretty(db, unwrap_iterable(db, collection_ty))
-            );
+            let what = crate::diagnostics::Described(|| {
+                format!(
+                    "an index of {}",
+                    pretty(db, unwrap_iterable(db, collection_ty))
+                )
+            });
             self.expect(key, input_type(db, key_type), &what);
         }
         lift(db, wrap_iterable(db, collection_ty, element), &[key_ty])
@@ -525,7 +529,7 @@ impl<'db> Infer<'db> {
         let result = match for_expr.key {
             Some(key) => {
                 let k = self.expr(key);
-                self.expect(key, input_type(db, Ty::string(db)), "an object key");
+                self.expect(key, input_type(db, Ty::string(db)), &"an object key");
                 lifts.push(k);
                 let v = self.expr(for_expr.value);
                 let element = if for_expr.grouped { Ty::list(db, v) } else { v };
@@ -538,7 +542,7 @@ impl<'db> Infer<'db> {
         };
         if let Some(cond) = for_expr.cond {
             let c = self.expr(cond);
-            self.expect(cond, input_type(db, Ty::bool(db)), "a `for` condition");
+            self.expect(cond, input_type(db, Ty::bool(db)), &"a `for` condition");
             lifts.push(c);
         }
         self.locals.truncate(self.locals.len() - pushed);
@@ -566,7 +570,7 @@ impl<'db> Infer<'db> {
 
     /// Check that the value of `id` (already typed) converts to `expected`; the message
     /// calls the place `what` ("an operand", "input 'size'").
-    pub(crate) fn expect(&mut self, id: ExprId, expected: Ty<'db>, what: &str) -> bool {
+    pub(crate) fn expect(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) -> bool {
         let db = self.db;
         let actual = self.ty_of(id);
         if conversion(db, expected, actual).exists() {
@@ -578,7 +582,7 @@ impl<'db> Infer<'db> {
 
     /// Report that the value of `id` does not convert to `expected`, with a label at the
     /// declaration the value comes from, when it is a reference.
-    fn mismatch(&mut self, id: ExprId, expected: Ty<'db>, actual: Ty<'db>, what: &str) {
+    fn mismatch(&mut self, id: ExprId, expected: Ty<'db>, actual: Ty<'db>, what: &dyn Display) {
         let db = self.db;
         let is_resource = matches!(
             resolve_outputs(db, actual).kind(db),
@@ -633,7 +637,12 @@ impl<'db> Infer<'db> {
 
     /// Check a value against the type of the place it is assigned to, field by field
     /// through object, tuple and map literals, so the error points at the field.
-    pub(crate) fn check_value(&mut self, id: ExprId, expected: Ty<'db>, what: &str) -> bool {
+    pub(crate) fn check_value(
+        &mut self,
+        id: ExprId,
+        expected: Ty<'db>,
+        what: &dyn Display,
+    ) -> bool {
         let db = self.db;
         if expected.is_dynamic(db) {
             return true;
@@ -652,7 +661,7 @@ impl<'db> Infer<'db> {
                         ok &= self.check_value(
                             value,
                             element,
-                            &format!("key '{key_name}' of {what}"),
+                            &format_args!("key '{key_name}' of {what}"),
                         );
                     }
                     return ok;
@@ -662,7 +671,7 @@ impl<'db> Infer<'db> {
                 if let Some(element) = literal_target_element(db, expected, false) {
                     let mut ok = true;
                     for (i, &e) in elements.iter().enumerate() {
-                        ok &= self.check_value(e, element, &format!("element {i} of {what}"));
+                        ok &= self.check_value(e, element, &format_args!("element {i} of {what}"));
                     }
                     return ok;
                 }
@@ -683,7 +692,7 @@ impl<'db> Infer<'db> {
         id: ExprId,
         items: &[(ExprId, ExprId)],
         fields: &'db [(pcl_types::Name, Ty<'db>)],
-        what: &str,
+        what: &dyn Display,
     ) -> bool {
         let db = self.db;
         let mut ok = true;
@@ -695,7 +704,9 @@ impl<'db> Infer<'db> {
             };
             given.push(name.clone());
             match fields.iter().find(|(n, _)| **n == *name) {
-                Some((_, ty)) => ok &= self.check_value(value, *ty, &format!("property '{name}'")),
+                Some((_, ty)) => {
+                    ok &= self.check_value(value, *ty, &format_args!("property '{name}'"));
+                }
                 None => {
                     let names = fields.iter().map(|(n, _)| &**n);
                     let suggestion = pcl_types::closest_name(&name, names).map(str::to_owned);

@@ -358,7 +358,7 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
                     missing_package_type(infer, data.value, reference, skip);
                 }
                 let expected = narrow_discriminated(infer, input, data.value);
-                infer.check_value(data.value, expected, &format!("input '{}'", data.name));
+                infer.check_value(data.value, expected, &format_args!("input '{}'", data.name));
             }
             None => {
                 any_unknown = true;
@@ -616,7 +616,11 @@ fn check_options<'db>(
         match option_type(db, name) {
             Some(Some(ty)) => {
                 infer.expr(data.value);
-                infer.check_value(data.value, input_type(db, ty), &format!("option `{name}`"));
+                infer.check_value(
+                    data.value,
+                    input_type(db, ty),
+                    &format_args!("option `{name}`"),
+                );
                 if name == "dependsOn" {
                     depends_on_resources(infer, data.value);
                 }
@@ -633,7 +637,7 @@ fn check_options<'db>(
                 );
                 let lenient = infer.lenient;
                 infer.lenient |= infer.leniency.skip_range_typecheck;
-                infer.expect(data.value, input_type(db, expected), "option `range`");
+                infer.expect(data.value, input_type(db, expected), &"option `range`");
                 infer.lenient = lenient;
             }
             Some(None) => property_list(infer, data.value, inputs, name),
