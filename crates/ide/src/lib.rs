@@ -44,6 +44,7 @@ pub use project::{ProjectDocument, parse_project_main};
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    primitive_types: pcl_types::PrimitiveTypes,
 }
 
 impl RootDatabase {
@@ -54,6 +55,7 @@ impl RootDatabase {
     ) -> RootDatabase {
         RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
+            primitive_types: pcl_types::PrimitiveTypes::default(),
         }
     }
 }
@@ -69,5 +71,9 @@ impl pcl_types::Db for RootDatabase {
     /// Schema object types get their properties from the loaded schemas.
     fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)] {
         pcl_schema::named_object_properties(self, object)
+    }
+
+    fn primitive_types(&self) -> Option<&pcl_types::PrimitiveTypes> {
+        Some(&self.primitive_types)
     }
 }

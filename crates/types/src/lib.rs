@@ -40,7 +40,7 @@ pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty, readable};
 pub use suggest::{closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
-pub use ty::{EnumTy, Name, Ty, TyKind};
+pub use ty::{EnumTy, Name, PrimitiveTypes, Ty, TyKind};
 pub use unify::{unify, unify_types};
 pub use value::ConstValue;
 
@@ -52,6 +52,12 @@ pub trait Db: pcl_base_db::Db {
     /// name (the input flavour takes `In(T)` where the schema allows eventual values).
     /// A database without schemas returns none.
     fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)];
+
+    /// Where this database keeps its primitive types once interned; `None` interns them at
+    /// each use.
+    fn primitive_types(&self) -> Option<&PrimitiveTypes> {
+        None
+    }
 }
 
 /// The properties of an object type, literal or schema-backed; `None` for other kinds.

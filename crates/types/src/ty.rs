@@ -66,33 +66,53 @@ pub struct EnumTy<'db> {
     pub values: Box<[ConstValue]>,
 }
 
+/// The primitive types, each interned once per database: the checker asks for them at
+/// almost every expression, and looking one up in the interner costs a hash, a lock and
+/// a dependency edge each time. A database keeps one (`Db::primitive_types`); interned
+/// types are immortal, so an id stays valid for the database's life and its clones.
+#[derive(Clone, Default, Debug)]
+pub struct PrimitiveTypes {
+    ids: [std::sync::OnceLock<salsa::Id>; PRIMITIVES],
+}
+
+const PRIMITIVES: usize = 7;
+
 impl<'db> Ty<'db> {
+    /// The primitive `kind` (`slot` is its place in [`PrimitiveTypes`]).
+    fn primitive(db: &'db dyn Db, slot: usize, kind: TyKind<'db>) -> Ty<'db> {
+        use salsa::plumbing::{AsId, FromId};
+        match db.primitive_types() {
+            Some(cache) => Ty::from_id(*cache.ids[slot].get_or_init(|| Ty::new(db, kind).as_id())),
+            None => Ty::new(db, kind),
+        }
+    }
+
     pub fn none(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::None)
+        Ty::primitive(db, 0, TyKind::None)
     }
 
     pub fn bool(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::Bool)
+        Ty::primitive(db, 1, TyKind::Bool)
     }
 
     pub fn int(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::Int)
+        Ty::primitive(db, 2, TyKind::Int)
     }
 
     pub fn number(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::Number)
+        Ty::primitive(db, 3, TyKind::Number)
     }
 
     pub fn string(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::String)
+        Ty::primitive(db, 4, TyKind::String)
     }
 
     pub fn id(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::Id)
+        Ty::primitive(db, 5, TyKind::Id)
     }
 
     pub fn dynamic(db: &'db dyn Db) -> Ty<'db> {
-        Ty::new(db, TyKind::Dynamic)
+        Ty::primitive(db, 6, TyKind::Dynamic)
     }
 
     pub fn opaque(db: &'db dyn Db, name: &str) -> Ty<'db> {
