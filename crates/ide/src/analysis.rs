@@ -67,22 +67,20 @@ impl Analysis {
         }
     }
 
-    /// Check the files of a program up to group `last` on `self.jobs` threads, depth by
-    /// depth (a group after the ones it reads from): the memos the driver then reads in
-    /// its own order.
+    /// Check the files of a program up to group `last` on `self.jobs` threads, each group
+    /// once the groups whose checking types what it reads are done: the memos the driver
+    /// then reads in its own order.
     fn check_in_parallel(&self, program: Program, graph: &pcl_sema::ProgramGraph<'_>, last: usize) {
         if self.jobs <= 1 {
             return;
         }
         let groups = &graph.file_groups[..=last.min(graph.file_groups.len().saturating_sub(1))];
-        let levels = &graph.group_levels;
-        let deepest = levels.iter().take(groups.len()).copied().max().unwrap_or(0);
-        for level in 0..=deepest {
-            let at_level: Vec<&[File]> = (groups.iter().zip(levels.iter()))
-                .filter(|(_, l)| **l == level)
-                .map(|(group, _)| &**group)
-                .collect();
-            crate::parallel::for_each(&self.db, self.jobs, &at_level, |db, group| {
+        crate::parallel::for_each_after(
+            &self.db,
+            self.jobs,
+            groups,
+            &graph.group_waits,
+            |db, group| {
                 if group.len() > 1 {
                     let members: FxHashSet<File> = group.iter().copied().collect();
                     let graph = program_graph(db, program);
@@ -95,8 +93,8 @@ impl Analysis {
                 for &file in group.iter() {
                     let _ = file_check(db, program, file);
                 }
-            });
-        }
+            },
+        );
     }
 
     pub(crate) fn programs(&self) -> impl Iterator<Item = Program> + '_ {

@@ -269,6 +269,11 @@ impl AnalysisHost {
             let _ = pcl_sema::item_tree(db, file);
         });
         pcl_sema::sync_file_summaries(&mut self.db, &synced);
+        // The schemas the item trees name, before anything reads them: loading them later
+        // starts a revision in which everything computed so far is verified again (on one
+        // thread).
+        self.load_program_packages(program);
+        self.sync_missing();
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
             let _ = pcl_sema::file_dependencies(db, program, file);
         });
@@ -420,55 +425,7 @@ impl AnalysisHost {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                for (name, version, cached_as) in
-                    program_packages(required_packages(&self.db, program))
-                {
-                    let key = (name.clone(), version.clone());
-                    if !self.requested_packages.insert(key)
-                        || pcl_schema::package_named(&self.db, &name).is_some()
-                    {
-                        continue;
-                    }
-                    // A package block's exact version on the search path first, then its
-                    // hashed name in the caches.
-                    let read = match (self.loader.read(&name, version.as_deref()), &cached_as) {
-                        (Err(pcl_schema::LoadError::NotFound(_)), Some(cached)) => {
-                            self.read_cached(&name, version.as_deref(), cached)
-                        }
-                        (read, _) => read,
-                    };
-                    match read {
-                        Ok(read) => {
-                            self.loader.apply(&mut self.db, read);
-                            self.missing.remove(&name);
-                            self.fetchable.remove(&name);
-                            changed = true;
-                        }
-                        Err(pcl_schema::LoadError::NotFound(not_found)) => {
-                            if let Some(read) = self.fetch(&name, &not_found) {
-                                self.loader.apply(&mut self.db, read);
-                                self.missing.remove(&name);
-                                self.fetchable.remove(&name);
-                                changed = true;
-                                continue;
-                            }
-                            if let Some(request) = FetchRequest::for_missing(&name, &not_found) {
-                                self.fetchable.insert(name.clone(), request);
-                            }
-                            let error = pcl_schema::LoadError::NotFound(not_found);
-                            let mut notes = error.notes();
-                            if self.fetching.is_some() {
-                                // The flag was given: only the command is left to suggest.
-                                for note in &mut notes {
-                                    *note = note
-                                        .replace("run again with --fetch-schemas, or run", "run");
-                                }
-                            }
-                            self.missing.insert(name.clone(), notes.into());
-                        }
-                        Err(_) => {}
-                    }
-                }
+                changed |= self.load_program_packages(program);
                 for dir in self.component_dirs(program) {
                     if self.programs.contains_key(&dir) {
                         continue;
@@ -498,6 +455,59 @@ impl AnalysisHost {
                 .to(Arc::new(missing));
         }
         self.sync_missing();
+    }
+
+    /// Load the schemas a program names that are not loaded or looked for yet; whether
+    /// any was loaded. What is found nowhere is remembered for `MissingPackages`.
+    fn load_program_packages(&mut self, program: Program) -> bool {
+        let mut changed = false;
+        for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
+            let key = (name.clone(), version.clone());
+            if !self.requested_packages.insert(key)
+                || pcl_schema::package_named(&self.db, &name).is_some()
+            {
+                continue;
+            }
+            // A package block's exact version on the search path first, then its
+            // hashed name in the caches.
+            let read = match (self.loader.read(&name, version.as_deref()), &cached_as) {
+                (Err(pcl_schema::LoadError::NotFound(_)), Some(cached)) => {
+                    self.read_cached(&name, version.as_deref(), cached)
+                }
+                (read, _) => read,
+            };
+            match read {
+                Ok(read) => {
+                    self.loader.apply(&mut self.db, read);
+                    self.missing.remove(&name);
+                    self.fetchable.remove(&name);
+                    changed = true;
+                }
+                Err(pcl_schema::LoadError::NotFound(not_found)) => {
+                    if let Some(read) = self.fetch(&name, &not_found) {
+                        self.loader.apply(&mut self.db, read);
+                        self.missing.remove(&name);
+                        self.fetchable.remove(&name);
+                        changed = true;
+                        continue;
+                    }
+                    if let Some(request) = FetchRequest::for_missing(&name, &not_found) {
+                        self.fetchable.insert(name.clone(), request);
+                    }
+                    let error = pcl_schema::LoadError::NotFound(not_found);
+                    let mut notes = error.notes();
+                    if self.fetching.is_some() {
+                        // The flag was given: only the command is left to suggest.
+                        for note in &mut notes {
+                            *note = note.replace("run again with --fetch-schemas, or run", "run");
+                        }
+                    }
+                    self.missing.insert(name.clone(), notes.into());
+                }
+                Err(_) => {}
+            }
+        }
+        changed
     }
 
     /// Sets the `MissingPackages` input when what the host knows changed.

@@ -1,6 +1,12 @@
 //! Checking on several threads (`pcl check --jobs N`): each worker gets its own database
 //! handle and the stack the checking thread has, and only fills memos; the driver then
 //! reads them in its own order, so results and their order are those of one thread.
+//! Workers take the next item when they are free (items differ in size), and
+//! [`for_each_after`] starts an item as soon as the items it waits for are done.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::RootDatabase;
 
@@ -17,12 +23,112 @@ pub(crate) fn for_each<T: Sync>(
     items: &[T],
     work: impl Fn(&RootDatabase, &T) + Sync,
 ) {
-    let workers = jobs.min(items.len());
+    let next = AtomicUsize::new(0);
+    on_workers(db, jobs.min(items.len()), |db| {
+        while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+            work(db, item);
+        }
+    });
+}
+
+/// Run `work` on every item, spread over `jobs` threads, each item once the items
+/// `waits_for` names for it (by index, earlier in `items`) are done. Items come in an
+/// order where that holds one after another, which is how one job runs them.
+pub(crate) fn for_each_after<T: Sync>(
+    db: &RootDatabase,
+    jobs: usize,
+    items: &[T],
+    waits_for: &[Box<[u32]>],
+    work: impl Fn(&RootDatabase, &T) + Sync,
+) {
+    let count = items.len();
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut waiting = vec![0usize; count];
+    for (item, waits) in waits_for.iter().enumerate().take(count) {
+        for &other in waits.iter() {
+            if let Some(dependents) = dependents.get_mut(other as usize) {
+                dependents.push(item);
+                waiting[item] += 1;
+            }
+        }
+    }
+    let ready: VecDeque<usize> = (0..count).filter(|&i| waiting[i] == 0).collect();
+    let state = Mutex::new(Schedule {
+        ready,
+        waiting,
+        done: 0,
+        stopped: false,
+    });
+    let changed = Condvar::new();
+    on_workers(db, jobs.min(count), |db| {
+        loop {
+            let item = {
+                let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+                loop {
+                    if state.stopped || state.done == count {
+                        return;
+                    }
+                    if let Some(item) = state.ready.pop_front() {
+                        break item;
+                    }
+                    state = changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+                }
+            };
+            // A panicking item (a cancellation) stops the others rather than leaving
+            // them waiting for it.
+            let stop = StopOnPanic {
+                state: &state,
+                changed: &changed,
+            };
+            work(db, &items[item]);
+            std::mem::forget(stop);
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.done += 1;
+            for &dependent in &dependents[item] {
+                state.waiting[dependent] -= 1;
+                if state.waiting[dependent] == 0 {
+                    state.ready.push_back(dependent);
+                }
+            }
+            changed.notify_all();
+        }
+    });
+}
+
+/// What [`for_each_after`]'s workers share.
+struct Schedule {
+    ready: VecDeque<usize>,
+    /// For each item, how many of the items it waits for are not done.
+    waiting: Vec<usize>,
+    done: usize,
+    stopped: bool,
+}
+
+/// Dropped only when an item's work unwinds: stops the schedule.
+struct StopOnPanic<'a> {
+    state: &'a Mutex<Schedule>,
+    changed: &'a Condvar,
+}
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stopped = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Run `worker` on `workers` threads (inline for one), each with its own database handle
+/// and the checking stack. A panic in a worker (a cancellation included) is raised again
+/// here once all have stopped.
+fn on_workers(db: &RootDatabase, workers: usize, worker: impl Fn(&RootDatabase) + Sync) {
     if workers <= 1 {
-        items.iter().for_each(|item| work(db, item));
+        worker(db);
         return;
     }
-    let work = &work;
+    let work = &worker;
     let panic = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(workers);
         for worker in 0..workers {
@@ -30,13 +136,9 @@ pub(crate) fn for_each<T: Sync>(
             let spawned = std::thread::Builder::new()
                 .name(format!("pcl-check-{worker}"))
                 .stack_size(CHECK_STACK_SIZE)
-                .spawn_scoped(scope, move || {
-                    for item in items.iter().skip(worker).step_by(workers) {
-                        work(&db, item);
-                    }
-                });
-            // Without a thread, its share is simply left to the driver, which computes
-            // whatever is not memoized yet.
+                .spawn_scoped(scope, move || work(&db));
+            // Without a thread, the others take its share (or the driver computes what is
+            // not memoized yet).
             if let Ok(handle) = spawned {
                 handles.push(handle);
             }
@@ -47,5 +149,76 @@ pub(crate) fn for_each<T: Sync>(
     });
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::{for_each, for_each_after};
+    use crate::RootDatabase;
+
+    /// Every item runs once, and only after the items it waits for, on one thread or
+    /// several.
+    #[test]
+    fn items_run_once_after_what_they_wait_for() {
+        let items: Vec<usize> = (0..40).collect();
+        let waits: Vec<Box<[u32]>> = (0..40u32)
+            .map(|i| match i {
+                0..=2 => Box::from([]),
+                _ => Box::from([i / 3, i - 1, i % 3]),
+            })
+            .collect();
+        for jobs in [1, 2, 4] {
+            let finished = Mutex::new(Vec::new());
+            for_each_after(
+                &RootDatabase::default(),
+                jobs,
+                &items,
+                &waits,
+                |_, &item| {
+                    let mut finished = finished.lock().expect("no panic");
+                    for &before in waits[item].iter() {
+                        assert!(
+                            finished.contains(&(before as usize)),
+                            "{item} after {before}"
+                        );
+                    }
+                    finished.push(item);
+                },
+            );
+            let mut finished = finished.into_inner().expect("no panic");
+            finished.sort_unstable();
+            assert_eq!(finished, items, "{jobs} jobs");
+        }
+        let seen = Mutex::new(Vec::new());
+        for_each(&RootDatabase::default(), 3, &items, |_, &item| {
+            seen.lock().expect("no panic").push(item);
+        });
+        let mut seen = seen.into_inner().expect("no panic");
+        seen.sort_unstable();
+        assert_eq!(seen, items);
+    }
+
+    /// A panicking item stops the schedule, and the panic reaches the caller.
+    #[test]
+    fn a_panic_stops_the_others_and_reaches_the_caller() {
+        let items: Vec<usize> = (0..10).collect();
+        let waits: Vec<Box<[u32]>> = (0..10u32)
+            .map(|i| {
+                if i == 0 {
+                    Box::from([])
+                } else {
+                    Box::from([i - 1])
+                }
+            })
+            .collect();
+        let outcome = std::panic::catch_unwind(|| {
+            for_each_after(&RootDatabase::default(), 2, &items, &waits, |_, &item| {
+                assert_ne!(item, 3, "item 3 fails");
+            });
+        });
+        assert!(outcome.is_err());
     }
 }

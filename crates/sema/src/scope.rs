@@ -187,6 +187,9 @@ pub struct ProgramGraph<'db> {
     /// of a resource or read without `range` do not count: its type comes from its token,
     /// not from checking it (`decl_ty`).
     pub group_levels: Box<[u32]>,
+    /// For each group, the groups (by index, all earlier) whose checking it waits for: a
+    /// driver on several threads may start it as soon as they are done.
+    pub group_waits: Box<[Box<[u32]>]>,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -202,7 +205,11 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
                 && crate::items::decl_item(db, decl).is_some_and(|item| !item.ranged)
         })
         .collect();
-    let (file_groups, group_levels) = file_groups(db, program, &edges, &typed_alone);
+    let FileOrder {
+        groups: file_groups,
+        levels: group_levels,
+        waits: group_waits,
+    } = file_groups(db, program, &edges, &typed_alone);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
@@ -219,11 +226,17 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         cycles: cycles.into_boxed_slice(),
         file_groups,
         group_levels,
+        group_waits,
     }
 }
 
-/// Files grouped and in dependency order (`ProgramGraph::file_groups`).
-type FileGroups = Box<[Box<[File]>]>;
+/// Files grouped and in dependency order, with what each group waits for
+/// (`ProgramGraph::file_groups`, `group_levels`, `group_waits`).
+struct FileOrder {
+    groups: Box<[Box<[File]>]>,
+    levels: Box<[u32]>,
+    waits: Box<[Box<[u32]>]>,
+}
 
 /// The program's files grouped and ordered by the references between them: `edges` are
 /// the declarations' dependencies, declarations numbered file by file as `program_decls`
@@ -234,7 +247,7 @@ fn file_groups(
     program: Program,
     edges: &[Vec<usize>],
     typed_alone: &[bool],
-) -> (FileGroups, Box<[u32]>) {
+) -> FileOrder {
     let files = program.files(db);
     let mut file_of = Vec::with_capacity(edges.len());
     for (i, &file) in files.iter().enumerate() {
@@ -267,19 +280,28 @@ fn file_groups(
         }
     }
     let mut levels = vec![0u32; groups.len()];
+    let mut group_waits = Vec::with_capacity(groups.len());
     for (g, group) in groups.iter().enumerate() {
-        let deepest = (group.iter())
+        let mut waits: Vec<u32> = (group.iter())
             .flat_map(|&i| waits_for[i].iter())
             .map(|&target| group_of[target])
             .filter(|&other| other != g)
-            .map(|other| levels[other] + 1)
-            .max();
+            .map(|other| other as u32)
+            .collect();
+        waits.sort_unstable();
+        waits.dedup();
+        let deepest = waits.iter().map(|&other| levels[other as usize] + 1).max();
         levels[g] = deepest.unwrap_or(0);
+        group_waits.push(waits.into_boxed_slice());
     }
     let groups = (groups.into_iter())
         .map(|group| group.into_iter().map(|i| files[i]).collect())
         .collect();
-    (groups, levels.into_boxed_slice())
+    FileOrder {
+        groups,
+        levels: levels.into_boxed_slice(),
+        waits: group_waits.into_boxed_slice(),
+    }
 }
 
 /// The dependency graph among `decls`: for each, the indices (in `decls`) of the ones its
