@@ -121,18 +121,19 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 )?;
                 check.push(time);
                 peak = peak.max(kb);
-                let check_args = |command: &mut Command| {
-                    command
-                        .args(["check", "-q", "--schema-dir"])
-                        .arg(dir.join("schemas"))
-                        .arg(&dir);
+                let check = |command: &mut Command, jobs: Option<&str>| {
+                    command.args(["check", "-q", "--schema-dir"]);
+                    command.arg(dir.join("schemas")).arg(&dir);
+                    if let Some(jobs) = jobs {
+                        command.args(["--jobs", jobs]);
+                    }
                 };
                 let mut jobs_1 = Command::new(&pcl);
-                check_args(jobs_1.args(["--jobs", "1"]));
+                check(&mut jobs_1, Some("1"));
                 one_job.push(timed(&mut jobs_1)?.0);
                 if taskset {
                     let mut pinned = Command::new("taskset");
-                    check_args(pinned.args(["-c", "0"]).arg(&pcl));
+                    check(pinned.args(["-c", "0"]).arg(&pcl), None);
                     one_core.push(timed(&mut pinned)?.0);
                 }
                 let (cached, _) = timed(
