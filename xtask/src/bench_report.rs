@@ -303,8 +303,11 @@ fn divan_median(output: &str, bench: &str, arg: &str) -> Option<f64> {
             continue;
         }
         if in_bench && name.split_whitespace().next() == Some(arg) {
+            // `fastest │ slowest │ median │ mean │ samples │ iters`, counted from the end:
+            // a row starts with a `│` of the tree unless its bench is the last one.
             let cells: Vec<&str> = line.split('│').collect();
-            return cells.get(2).and_then(|cell| parse_time(cell.trim()));
+            let median = cells.len().checked_sub(4)?;
+            return parse_time(cells[median].trim());
         }
     }
     None
@@ -551,4 +554,35 @@ fn chart(measures: &[Measure]) -> String {
     }
     svg.push_str("<text x=\"50\" y=\"345\">solid: one file; dashed: 100 files</text>\n</svg>\n");
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::divan_median;
+
+    /// The median column, in rows with and without the tree's leading `│`.
+    #[test]
+    fn divan_medians_are_read_from_the_median_column() {
+        let output = "\
+check                       fastest       │ slowest       │ median        │ mean          │ samples │ iters
+├─ cold_check                             │               │               │               │         │
+│  ├─ 10k/1                 380 ms        │ 430 ms        │ 400 ms        │ 405 ms        │ 10      │ 10
+│  │                        8.5 MB/s      │ 7.4 MB/s      │ 8.0 MB/s      │ 7.9 MB/s      │         │
+│  ╰─ 10k/100               360 ms        │ 390 ms        │ 370 ms        │ 375 ms        │ 10      │ 10
+╰─ incremental_type_change                │               │               │               │         │
+   ├─ 10k/1                 41.29 ms      │ 83.44 ms      │ 42.95 ms      │ 45.06 ms      │ 20      │ 20
+   ╰─ 10k/100               212.3 µs      │ 23.63 ms      │ 231.3 µs      │ 1.415 ms      │ 20      │ 20
+";
+        assert_eq!(divan_median(output, "cold_check", "10k/1"), Some(400.0));
+        assert_eq!(divan_median(output, "cold_check", "10k/100"), Some(370.0));
+        assert_eq!(
+            divan_median(output, "incremental_type_change", "10k/1"),
+            Some(42.95)
+        );
+        let small = divan_median(output, "incremental_type_change", "10k/100");
+        assert!(
+            small.is_some_and(|ms| (ms - 0.2313).abs() < 1e-9),
+            "{small:?}"
+        );
+    }
 }
