@@ -136,6 +136,10 @@ pub(crate) struct Infer<'db> {
     /// Whether the checks of constant values are warnings (the arguments of an invoke
     /// under `--skip-invoke-typecheck`).
     pub(crate) demote_value_checks: bool,
+    /// The types of the declarations referenced so far (a body names the same few again
+    /// and again), and the declaration's own reference cycle once asked.
+    referenced: Vec<(DeclId<'db>, Ty<'db>)>,
+    own_cycle: Option<Option<&'db std::sync::Arc<[DeclId<'db>]>>>,
 }
 
 impl<'db> Infer<'db> {
@@ -154,6 +158,8 @@ impl<'db> Infer<'db> {
             skip_traversal_errors: skip_resource_typecheck(db),
             leniency: leniency(db),
             demote_value_checks: false,
+            referenced: Vec::new(),
+            own_cycle: None,
         }
     }
 
@@ -433,19 +439,23 @@ impl<'db> Infer<'db> {
 
     /// The type of a reference to another declaration.
     pub(crate) fn reference(&mut self, target: DeclId<'db>) -> Ty<'db> {
+        if let Some(&(_, ty)) = self.referenced.iter().find(|(decl, _)| *decl == target) {
+            return ty;
+        }
         let db = self.db;
-        if let Some(cycle) = decl_cycle(db, self.decl)
-            && cycle.contains(&target)
-        {
-            return self.dynamic();
-        }
-        if target == self.decl {
-            return self.dynamic();
-        }
-        match target.kind(db) {
-            DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package => self.dynamic(),
-            _ => decl_ty(db, target),
-        }
+        let own_cycle = *self
+            .own_cycle
+            .get_or_insert_with(|| decl_cycle(db, self.decl));
+        let ty = if own_cycle.is_some_and(|cycle| cycle.contains(&target)) || target == self.decl {
+            self.dynamic()
+        } else {
+            match target.kind(db) {
+                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package => self.dynamic(),
+                _ => decl_ty(db, target),
+            }
+        };
+        self.referenced.push((target, ty));
+        ty
     }
 
     fn traverse(&mut self, id: ExprId, receiver: Ty<'db>, key: TraverseKey<'db>) -> Ty<'db> {
