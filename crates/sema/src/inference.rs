@@ -361,7 +361,7 @@ impl<'db> Infer<'db> {
         for &(key, value) in items {
             let key_ty = self.expr(key);
             let value_ty = self.expr(value);
-            match literal_value(self.body.expr(key)).and_then(|v| v.to_key_string()) {
+            match literal_key(self.body.expr(key)) {
                 Some(name) => {
                     fields.retain(|(n, _)| **n != *name);
                     fields.push((pcl_types::Name::from(name.as_str()), value_ty));
@@ -665,9 +665,7 @@ impl<'db> Infer<'db> {
                 if let Some(element) = literal_target_element(db, expected, true) {
                     let mut ok = true;
                     for &(key, value) in items.iter() {
-                        let key_name = literal_value(self.body.expr(key))
-                            .and_then(|v| v.to_key_string())
-                            .unwrap_or_default();
+                        let key_name = literal_key(self.body.expr(key)).unwrap_or_default();
                         ok &= self.check_value(
                             value,
                             element,
@@ -708,8 +706,7 @@ impl<'db> Infer<'db> {
         let mut ok = true;
         let mut given = Vec::new();
         for &(key, value) in items {
-            let Some(name) = literal_value(self.body.expr(key)).and_then(|v| v.to_key_string())
-            else {
+            let Some(name) = literal_key(self.body.expr(key)) else {
                 continue;
             };
             given.push(name.clone());
@@ -751,7 +748,7 @@ impl<'db> Infer<'db> {
             true => Vec::new(),
             false => (given.iter())
                 .filter(|g| !names().any(|n| n == g.as_str()))
-                .filter_map(|g| pcl_types::closest_name(g, names()))
+                .filter_map(|g| pcl_types::closest_name(g.as_str(), names()))
                 .collect(),
         };
         for (name, ty) in fields {
@@ -774,7 +771,7 @@ impl<'db> Infer<'db> {
 }
 
 /// Whether every name in `given` is a field (then nothing is misspelt).
-fn ok_names_all_known(given: &[String], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
+fn ok_names_all_known(given: &[SmolStr], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
     given.iter().all(|g| fields.iter().any(|(n, _)| **n == **g))
 }
 
@@ -877,6 +874,14 @@ pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'d
         }
     }
     ty
+}
+
+/// A literal object key as text (`"a"`, `1`, `true`); a string key without allocating.
+pub(crate) fn literal_key(expr: &Expr) -> Option<SmolStr> {
+    match expr {
+        Expr::String(s) => Some(s.clone()),
+        other => literal_value(other)?.to_key_string().map(SmolStr::from),
+    }
 }
 
 /// The value of a literal expression.
