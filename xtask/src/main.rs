@@ -46,6 +46,11 @@ const USAGE: &str = "usage:
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo xtask COMMAND --help`: the usage, not an unknown option.
+    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     match args.split_first() {
         Some((command, rest)) if command == "gen-program" => gen_program(rest),
         Some((command, rest)) if command == "hcl-compare" => {
@@ -64,7 +69,7 @@ fn main() -> anyhow::Result<()> {
         Some((command, rest)) if command == "check" => std::process::exit(check::run(rest)),
         Some((command, rest)) if command == "bench-report" => bench_report::run(rest),
         Some((command, rest)) if command == "editor-test" => editor_test::run(rest),
-        Some((command, _)) if command == "--help" || command == "help" => {
+        Some((command, _)) if command == "help" => {
             println!("{USAGE}");
             Ok(())
         }
