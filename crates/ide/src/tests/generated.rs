@@ -1,14 +1,14 @@
-//! The generated programs the benchmarks check are valid: zero diagnostics.
+//! The generated programs the benchmarks check: valid (zero diagnostics), and checked file
+//! group by file group as `--jobs` schedules them.
 
-use pcl_test_utils::checked::checked_program;
+use pcl_test_utils::checked::{CheckedProgram, checked_program};
 use smol_str::SmolStr;
 
 use super::{diagnostics, logged_host, summary};
+use crate::{AnalysisHost, ProgramId};
 
-#[test]
-fn generated_programs_check_clean() {
-    let generated = checked_program(300, 3, 7);
-    let (mut host, _log) = logged_host();
+/// Give `host` a generated program (in `gen/`) with its schema, and load what it needs.
+pub(super) fn set_generated(host: &mut AnalysisHost, generated: &CheckedProgram) -> ProgramId {
     host.add_schema("gen.json", &generated.schema)
         .expect("the generated schema loads");
     let files = (generated.files.iter())
@@ -16,6 +16,13 @@ fn generated_programs_check_clean() {
         .collect();
     let id = host.set_program("gen", files);
     host.load_dependencies();
+    id
+}
+
+#[test]
+fn generated_programs_check_clean() {
+    let (mut host, _log) = logged_host();
+    let id = set_generated(&mut host, &checked_program(300, 3, 7));
     assert_eq!(summary(&diagnostics(&host, &id)), "");
     let types = host
         .analysis()
@@ -35,15 +42,8 @@ fn generated_programs_check_clean() {
 /// instead of 0 to 9, and `--jobs` checks the files of one depth at once.
 #[test]
 fn files_that_read_only_resources_of_others_are_checked_at_once() {
-    let generated = checked_program(300, 10, 7);
     let (mut host, _log) = logged_host();
-    host.add_schema("gen.json", &generated.schema)
-        .expect("the generated schema loads");
-    let files = (generated.files.iter())
-        .map(|(name, text)| (SmolStr::new(format!("gen/{name}")), text.clone()))
-        .collect();
-    let id = host.set_program("gen", files);
-    host.load_dependencies();
+    let id = set_generated(&mut host, &checked_program(300, 10, 7));
     let analysis = host.analysis();
     let program = analysis.program_of(&id).expect("the program");
     let graph = pcl_sema::program_graph(analysis.db(), program);

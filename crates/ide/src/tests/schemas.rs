@@ -110,7 +110,6 @@ fn unification_sees_schema_properties() {
 /// programs.
 #[test]
 fn resources_are_typed_from_their_token_as_their_checking_types_them() {
-    let generated = pcl_test_utils::checked::checked_program(120, 2, 3);
     let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(test_data_dir().join("check"))
         .expect("the check fixtures")
         .filter_map(|entry| Some(entry.ok()?.path()))
@@ -118,12 +117,8 @@ fn resources_are_typed_from_their_token_as_their_checking_types_them() {
         .collect();
     dirs.sort();
     let (mut host, _log) = super::logged_host();
-    host.add_schema("gen.json", &generated.schema)
-        .expect("the generated schema loads");
-    let files = (generated.files.iter())
-        .map(|(name, text)| (smol_str::SmolStr::new(format!("gen/{name}")), text.clone()))
-        .collect();
-    let mut programs = vec![host.set_program("gen", files)];
+    let generated = pcl_test_utils::checked::checked_program(120, 2, 3);
+    let mut programs = vec![super::generated::set_generated(&mut host, &generated)];
     for dir in &dirs {
         programs.push(host.load_program_dir(dir).expect("a fixture program"));
     }
