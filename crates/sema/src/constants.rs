@@ -10,7 +10,7 @@ use pcl_diagnostics::{Severity, codes};
 use pcl_syntax::ast::NumberValue;
 use pcl_types::{ConstValue, Ty, TyKind, pretty};
 
-use crate::diagnostics::{SemaFix, Site};
+use crate::diagnostics::Site;
 use crate::hir::{Body, Expr, ExprId};
 use crate::inference::{Infer, literal_value, plain_alternatives};
 use crate::items::DeclKind;
@@ -99,12 +99,7 @@ impl<'db> Infer<'db> {
                     format!("{shown} is close to {quoted}, one of the values {what} names"),
                 );
                 diagnostic.notes.push(format!("did you mean {quoted}?"));
-                diagnostic.fixes.push(SemaFix {
-                    message: format!("replace with {quoted}"),
-                    at,
-                    replacement: quoted,
-                    after: None,
-                });
+                diagnostic.replace_with(at, &quoted, quoted.clone());
             }
             return;
         }
@@ -155,12 +150,7 @@ impl<'db> Infer<'db> {
         let diagnostic = self.push(codes::TYPE_MISMATCH, severity, Site::Expr(id), message);
         diagnostic.notes.push(note);
         if let Some(replacement) = fix {
-            diagnostic.fixes.push(SemaFix {
-                message: format!("replace with {replacement}"),
-                at,
-                replacement,
-                after: None,
-            });
+            diagnostic.replace_with(at, &replacement, replacement.clone());
         }
     }
 }
@@ -404,12 +394,7 @@ impl<'db> Infer<'db> {
             String::new()
         };
         diagnostic.notes.push(format!("write `{one}` for one{all}"));
-        diagnostic.fixes.push(SemaFix {
-            message: format!("replace with `{one}`"),
-            at,
-            replacement: one,
-            after: None,
-        });
+        diagnostic.replace_with(at, &format!("`{one}`"), one);
         true
     }
 }

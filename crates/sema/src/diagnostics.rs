@@ -83,25 +83,26 @@ impl<'db> SemaDiagnostic<'db> {
         self
     }
 
-    /// A "did you mean" fix: replace the text at `at` with `replacement`.
-    /// Suggest `s` in place of the text at `at`: a "did you mean" note and the fix.
-    pub(crate) fn suggest(&mut self, at: Located<'db>, s: String) {
-        self.notes.push(format!("did you mean `{s}`?"));
+    /// The fix that puts `replacement` in place of the text at `at`, offered as "replace
+    /// with `shown`" (`shown` is the replacement as the message quotes it).
+    pub(crate) fn replace_with(&mut self, at: Located<'db>, shown: &str, replacement: String) {
         self.fixes.push(SemaFix {
-            message: format!("replace with `{s}`"),
+            message: format!("replace with {shown}"),
             at,
-            replacement: s,
+            replacement,
             after: None,
         });
     }
 
+    /// Suggest `s` in place of the text at `at`: a "did you mean" note and the fix.
+    pub(crate) fn suggest(&mut self, at: Located<'db>, s: String) {
+        self.notes.push(format!("did you mean `{s}`?"));
+        self.replace_with(at, &format!("`{s}`"), s);
+    }
+
+    /// A "did you mean" fix: replace the text at `at` with `replacement`.
     pub fn with_replacement(mut self, at: Located<'db>, replacement: &str) -> Self {
-        self.fixes.push(SemaFix {
-            message: format!("replace with `{replacement}`"),
-            at,
-            replacement: replacement.to_owned(),
-            after: None,
-        });
+        self.replace_with(at, &format!("`{replacement}`"), replacement.to_owned());
         self
     }
 }

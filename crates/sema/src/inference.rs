@@ -732,12 +732,7 @@ impl<'db> Infer<'db> {
                         self.push(codes::UNKNOWN_PROPERTY, severity, Site::Expr(key), message);
                     if let Some(s) = suggestion {
                         diagnostic.notes.push(format!("did you mean '{s}'?"));
-                        diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                            message: format!("replace with `{s}`"),
-                            at,
-                            replacement: s,
-                            after: None,
-                        });
+                        diagnostic.replace_with(at, &format!("`{s}`"), s);
                     }
                 }
             }

@@ -496,12 +496,7 @@ fn unknown_attribute<'db>(
     match suggestion {
         Some(s) => {
             diagnostic.notes.push(format!("did you mean '{s}'?"));
-            diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                message: format!("replace with `{s}`"),
-                at,
-                replacement: s,
-                after: None,
-            });
+            diagnostic.replace_with(at, &format!("`{s}`"), s);
         }
         None if !inputs.is_empty() => {
             let mut names: Vec<&str> = inputs.iter().map(|i| &*i.name).collect();
@@ -706,12 +701,7 @@ fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
                 diagnostic.notes.push(format!(
                     "refer to the resource itself: `{name}`, without quotes"
                 ));
-                diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                    message: format!("replace with `{name}`"),
-                    at,
-                    replacement: name.to_string(),
-                    after: None,
-                });
+                diagnostic.replace_with(at, &format!("`{name}`"), name.to_string());
             }
             None => diagnostic
                 .notes
@@ -1076,12 +1066,8 @@ fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Pr
         match suggestion {
             Some(path) => {
                 diagnostic.notes.push(format!("did you mean '{path}'?"));
-                diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                    message: format!("replace with \"{path}\""),
-                    at,
-                    replacement: format!("\"{path}\""),
-                    after: None,
-                });
+                let quoted = format!("\"{path}\"");
+                diagnostic.replace_with(at, &quoted, quoted.clone());
             }
             None => diagnostic.notes.push(
                 "a component's source is a directory, relative to this program, that holds .pp files"
