@@ -476,38 +476,44 @@ impl AnalysisHost {
                 }
                 (read, _) => read,
             };
-            match read {
-                Ok(read) => {
-                    self.loader.apply(&mut self.db, read);
-                    self.missing.remove(&name);
-                    self.fetchable.remove(&name);
-                    changed = true;
-                }
+            // Not found anywhere: fetched when fetching is on, else remembered as missing.
+            let read = match read {
                 Err(pcl_schema::LoadError::NotFound(not_found)) => {
-                    if let Some(read) = self.fetch(&name, &not_found) {
-                        self.loader.apply(&mut self.db, read);
-                        self.missing.remove(&name);
-                        self.fetchable.remove(&name);
-                        changed = true;
-                        continue;
-                    }
-                    if let Some(request) = FetchRequest::for_missing(&name, &not_found) {
-                        self.fetchable.insert(name.clone(), request);
-                    }
-                    let error = pcl_schema::LoadError::NotFound(not_found);
-                    let mut notes = error.notes();
-                    if self.fetching.is_some() {
-                        // The flag was given: only the command is left to suggest.
-                        for note in &mut notes {
-                            *note = note.replace("run again with --fetch-schemas, or run", "run");
+                    match self.fetch(&name, &not_found) {
+                        Some(read) => Ok(read),
+                        None => {
+                            self.remember_missing(&name, not_found);
+                            continue;
                         }
                     }
-                    self.missing.insert(name.clone(), notes.into());
                 }
-                Err(_) => {}
+                read => read,
+            };
+            if let Ok(read) = read {
+                self.loader.apply(&mut self.db, read);
+                self.missing.remove(&name);
+                self.fetchable.remove(&name);
+                changed = true;
             }
         }
         changed
+    }
+
+    /// A package found on no source: what to fetch (when the CLI could), and the notes its
+    /// "no schema found" errors carry.
+    fn remember_missing(&mut self, name: &SmolStr, not_found: Box<pcl_schema::PackageNotFound>) {
+        if let Some(request) = FetchRequest::for_missing(name, &not_found) {
+            self.fetchable.insert(name.clone(), request);
+        }
+        let error = pcl_schema::LoadError::NotFound(not_found);
+        let mut notes = error.notes();
+        if self.fetching.is_some() {
+            // The flag was given: only the command is left to suggest.
+            for note in &mut notes {
+                *note = note.replace("run again with --fetch-schemas, or run", "run");
+            }
+        }
+        self.missing.insert(name.clone(), notes.into());
     }
 
     /// Sets the `MissingPackages` input when what the host knows changed.
