@@ -480,6 +480,22 @@ pub(crate) fn decl_item<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) ->
     file.declarations(db).items.get(index)
 }
 
+/// A resource or read whose options set no `range`, which is typed by its token alone (its
+/// schema's outputs): its token and whether it is a read. Read from the declarations
+/// summary, so what asks does not depend on the block's syntax.
+pub(crate) fn typed_by_token<'db>(
+    db: &'db dyn salsa::Database,
+    decl: DeclId<'db>,
+) -> Option<(&'db str, bool)> {
+    let read = match decl.kind(db) {
+        DeclKind::Resource => false,
+        DeclKind::Read => true,
+        _ => return None,
+    };
+    let item = decl_item(db, decl).filter(|item| !item.ranged)?;
+    Some((item.label.as_deref().unwrap_or_default(), read))
+}
+
 /// A declaration of a program: its file and its key there. Immortal, so declarations
 /// keep their identity (and their memos) across edits that do not remove them.
 #[salsa::interned(revisions = usize::MAX, debug)]

@@ -43,8 +43,9 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         .and_then(|o| body.find_attr(o, "range"))
         .map(|a| body.attr(a).value);
     let range_ty = range.map(|r| infer.expr(r));
-    let schema = resolve_resource(infer, token, read);
-    let outputs = lookup_resource(db, token, read).outputs;
+    let lookup = lookup_resource(db, token, read);
+    let schema = resolve_resource(infer, token, &lookup.found);
+    let outputs = lookup.outputs;
     let inputs = match schema {
         Some(types) => {
             let inputs: Vec<Input<'db>> = if read {
@@ -123,16 +124,7 @@ pub(crate) fn unranged_resource_ty<'db>(
     db: &'db dyn pcl_types::Db,
     decl: crate::items::DeclId<'db>,
 ) -> Option<Ty<'db>> {
-    let read = match decl.kind(db) {
-        DeclKind::Resource => false,
-        DeclKind::Read => true,
-        _ => return None,
-    };
-    let item = crate::items::decl_item(db, decl)?;
-    if item.ranged {
-        return None;
-    }
-    let token = item.label.as_deref().unwrap_or_default();
+    let (token, read) = crate::items::typed_by_token(db, decl)?;
     Some(lookup_resource(db, token, read).outputs)
 }
 
@@ -142,7 +134,7 @@ pub(crate) fn unranged_resource_ty<'db>(
 fn resolve_resource<'db>(
     infer: &mut Infer<'db>,
     token: &str,
-    read: bool,
+    found: &Result<pcl_schema::SchemaItem<'db>, Unresolved>,
 ) -> Option<&'db ResourceTypes<'db>> {
     let db = infer.db;
     let site = Site::Label(BlockId::ROOT, 1);
@@ -164,7 +156,7 @@ fn resolve_resource<'db>(
         }
         None
     };
-    let refusal = match &lookup_resource(db, token, read).found {
+    let refusal = match found {
         Ok(item) => {
             let types = pcl_schema::resource_types(db, *item).as_ref().ok()?;
             version_messages(

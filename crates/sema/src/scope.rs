@@ -200,10 +200,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file).iter()),
     );
     let typed_alone: Vec<bool> = (decls.iter())
-        .map(|&decl| {
-            matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
-                && crate::items::decl_item(db, decl).is_some_and(|item| !item.ranged)
-        })
+        .map(|&decl| crate::items::typed_by_token(db, decl).is_some())
         .collect();
     let FileOrder {
         groups: file_groups,
