@@ -564,7 +564,7 @@ impl AnalysisHost {
 
 /// A package with its version and how Pulumi's cache names it (for a `package` block with
 /// a download URL or a parameterization).
-type ProgramPackage = (SmolStr, Option<SmolStr>, Option<CachedPackage>);
+type ProgramPackage = (SmolStr, Option<SmolStr>, Option<Box<CachedPackage>>);
 
 /// One version per package per program: the one the first `package` block pins, else the
 /// highest any resource's options ask for, else none (the unversioned resolution).

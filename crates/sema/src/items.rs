@@ -134,8 +134,9 @@ struct ItemOutline {
     /// A resource or read whose `options` block sets `range`.
     ranged: bool,
     /// The packages it names: a resource's type token (with the version its options ask
-    /// for), a `package` block's name, literal `invoke` tokens.
-    packages: Vec<PackageUse>,
+    /// for), a `package` block's name, literal `invoke` tokens. Exact-sized: one per
+    /// item is kept for the whole check.
+    packages: Box<[PackageUse]>,
     /// Problems with its structure, with ranges relative to the item's start.
     problems: Vec<StructureProblem>,
 }
@@ -144,6 +145,7 @@ struct ItemOutline {
 fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
     let root = SyntaxNode::new_root(source.green(db).clone());
     let mut outline = ItemOutline::default();
+    let mut packages = Vec::new();
     let declares = match ast::Item::cast(root.clone()) {
         Some(ast::Item::Attribute(attr)) => {
             (attr.name()).map(|name| (DeclKind::Local, SmolStr::new(name.text()), None))
@@ -171,22 +173,17 @@ fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
                     }
                     _ => None,
                 };
-                collect_packages(
-                    kind,
-                    label.as_deref(),
-                    version,
-                    &block,
-                    &mut outline.packages,
-                );
+                collect_packages(kind, label.as_deref(), version, &block, &mut packages);
                 (kind, name, label)
             })
         }
         None => None,
     };
     if declares.is_some() {
-        collect_invoke_packages(&root, &mut outline.packages);
+        collect_invoke_packages(&root, &mut packages);
     }
     outline.declares = declares;
+    outline.packages = packages.into_boxed_slice();
     outline
 }
 
@@ -257,8 +254,9 @@ pub struct PackageUse {
     pub version: Option<SmolStr>,
     pub pinned: bool,
     /// For a `package` block with a download URL or a parameterization: what names its
-    /// schema in Pulumi's cache (`<base>-<version>-<hash>[-<hash>].json`).
-    pub cached_as: Option<CachedPackage>,
+    /// schema in Pulumi's cache (`<base>-<version>-<hash>[-<hash>].json`). Boxed: rare,
+    /// and every resource's outline holds a `PackageUse`.
+    pub cached_as: Option<Box<CachedPackage>>,
 }
 
 /// What a `package` block says of where its schema comes from, as Pulumi's cache names it.
@@ -297,7 +295,7 @@ fn collect_packages(
             name: SmolStr::new(name),
             version: package_block_version(block).map(SmolStr::new),
             pinned: true,
-            cached_as: cached_package(block),
+            cached_as: cached_package(block).map(Box::new),
         });
     }
 }
