@@ -94,7 +94,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     host.set_fetching(args.fetch.fetching());
     host.set_jobs(jobs);
-    let (loaded, read_errors) = programs::load(&mut host, requests);
+    let (loaded, read_errors) = programs::load(&mut host, requests, jobs);
     host.load_packages(
         &projects::provider_namespaces(&resolved.projects)
             .iter()

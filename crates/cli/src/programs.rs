@@ -117,13 +117,14 @@ pub(crate) fn requests(paths: &[PathBuf]) -> (Vec<ProgramRequest>, Vec<String>) 
 pub(crate) fn load(
     host: &mut AnalysisHost,
     requests: Vec<ProgramRequest>,
+    jobs: usize,
 ) -> (Vec<LoadedProgram>, Vec<String>) {
     let mut loaded = Vec::new();
     let mut errors = Vec::new();
     for request in requests {
         let mut files = Vec::new();
-        for input in &request.files {
-            match input.read() {
+        for read in read_all(&request.files, jobs) {
+            match read {
                 Ok(file) => files.push(file),
                 Err(message) => errors.push(message),
             }
@@ -147,6 +148,25 @@ pub(crate) fn load(
     }
     host.load_dependencies();
     (loaded, errors)
+}
+
+/// Reads `inputs` on up to `jobs` threads (each a contiguous run of them), in order.
+fn read_all(inputs: &[Input], jobs: usize) -> Vec<Result<SourceFile, String>> {
+    if jobs <= 1 || inputs.len() <= 1 {
+        return inputs.iter().map(Input::read).collect();
+    }
+    let run = inputs.len().div_ceil(jobs);
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = (inputs.chunks(run))
+            .map(|chunk| scope.spawn(move || chunk.iter().map(Input::read).collect::<Vec<_>>()))
+            .collect();
+        (readers.into_iter())
+            .flat_map(|reader| match reader.join() {
+                Ok(reads) => reads,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
 }
 
 fn dir_name(dir: &Path) -> String {

@@ -81,7 +81,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     host.set_fetching(args.fetch.fetching());
     host.set_jobs(jobs);
-    let (loaded, read_errors) = programs::load(&mut host, requests);
+    let (loaded, read_errors) = programs::load(&mut host, requests, jobs);
     errors.extend(read_errors);
     for error in &errors {
         reporter.message(Severity::Error, error);

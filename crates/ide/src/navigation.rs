@@ -195,7 +195,7 @@ fn referenced<'db>(
     let Expr::Name(name) = body(db, decl).expr(id) else {
         return None;
     };
-    match bind(db, decl).names.get(name.as_str())? {
+    match bind(db, decl).resolution(name)? {
         Resolution::Decl(target) => Some(*target),
         Resolution::Unresolved => None,
     }
@@ -480,7 +480,7 @@ impl Analysis {
             }
             let name = target.name(db);
             for &decl in program_decls(db, target.program(db)).iter() {
-                let resolved = bind(db, decl).names.get(name.as_str());
+                let resolved = bind(db, decl).resolution(name);
                 if resolved != Some(&Resolution::Decl(target)) {
                     continue;
                 }
@@ -872,16 +872,17 @@ impl Analysis {
             let (body, map) = (&with_map.body, &with_map.source_map);
             let (_, call) = (body.exprs.iter().enumerate())
                 .filter(|(i, e)| {
-                    matches!(e, Expr::Call { .. })
+                    matches!(e, Expr::Call(_))
                         && map
                             .exprs
                             .get(*i)
                             .is_some_and(|r| r.start() < relative && relative <= r.end())
                 })
                 .min_by_key(|(i, _)| map.exprs[*i].len())?;
-            let Expr::Call { name, args, .. } = call else {
+            let Expr::Call(call) = call else {
                 return None;
             };
+            let (name, args) = (&call.name, &call.args);
             let (parameters, label) = pcl_sema::builtin_signature(db, name)?;
             let active = args
                 .iter()

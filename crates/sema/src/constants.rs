@@ -203,16 +203,14 @@ fn local_constant<'db>(
     let body: &Body = crate::hir::body(db, decl);
     let value = body.value?;
     match body.expr(value) {
-        Expr::Name(name) if limit > 0 => {
-            match crate::scope::bind(db, decl).names.get(name.as_str()) {
-                Some(Resolution::Decl(target))
-                    if target.kind(db) == DeclKind::Local && *target != decl =>
-                {
-                    local_constant(db, *target, limit - 1)
-                }
-                _ => None,
+        Expr::Name(name) if limit > 0 => match crate::scope::bind(db, decl).resolution(name) {
+            Some(Resolution::Decl(target))
+                if target.kind(db) == DeclKind::Local && *target != decl =>
+            {
+                local_constant(db, *target, limit - 1)
             }
-        }
+            _ => None,
+        },
         expr => literal_value(expr),
     }
 }

@@ -57,7 +57,8 @@ pub enum Expr {
     Missing,
     Null,
     Bool(bool),
-    Number(NumberValue),
+    /// Boxed: a number (a big integer and an exponent) would make every expression 48 bytes.
+    Number(Box<NumberValue>),
     /// A number literal beyond what a value can hold (the parser reported it).
     BadNumber,
     /// Literal template text (a quoted string without interpolations is one).
@@ -84,11 +85,8 @@ pub enum Expr {
         each: ExprId,
     },
     SplatItem,
-    Call {
-        name: SmolStr,
-        args: Box<[ExprId]>,
-        expand: bool,
-    },
+    /// Boxed, as `Number`: the name and arguments would make every expression 48 bytes.
+    Call(Box<CallExpr>),
     /// `[for k, v in c: value if cond]`, or with `key` the object form `{for ..: key => value}`.
     /// Boxed: the largest variant otherwise, it would make every expression 80 bytes.
     For(Box<ForExpr>),
@@ -109,7 +107,7 @@ pub enum Expr {
 }
 
 // Every expression of every body is one of these: keep large variants boxed.
-const _: () = assert!(std::mem::size_of::<Expr>() <= 48);
+const _: () = assert!(std::mem::size_of::<Expr>() <= 32);
 
 impl Expr {
     /// Whether this is a literal (a constant key of an object constructor).
@@ -119,6 +117,15 @@ impl Expr {
             Expr::Null | Expr::Bool(_) | Expr::Number(_) | Expr::String(_)
         )
     }
+}
+
+/// A call of a built-in function (`Expr::Call`); `expand` when the last argument ends
+/// with `...`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CallExpr {
+    pub name: SmolStr,
+    pub args: Box<[ExprId]>,
+    pub expand: bool,
 }
 
 /// A `for` expression (`Expr::For`).
@@ -414,11 +421,11 @@ impl Lowerer {
                     .flat_map(|list| list.args())
                     .map(|arg| self.expr(&arg))
                     .collect();
-                Expr::Call {
+                Expr::Call(Box::new(CallExpr {
                     name: SmolStr::new(call.name()),
                     args,
                     expand: call.arg_list().is_some_and(|list| list.has_expansion()),
-                }
+                }))
             }
             ast::Expr::GetAttr(get) => {
                 let base = self.expr_opt(get.base(), get.syntax());
@@ -483,7 +490,7 @@ impl Lowerer {
                     && let Some(ast::Expr::Literal(literal)) = unary.operand()
                     && let Some(Ok(number)) = literal.number_value()
                 {
-                    Expr::Number(number.negate())
+                    Expr::Number(Box::new(number.negate()))
                 } else {
                     let operand = self.expr_opt(unary.operand(), unary.syntax());
                     let op = if negate {
@@ -510,7 +517,7 @@ impl Lowerer {
         match token {
             Some(token) => {
                 let value = match NumberValue::parse(token.text()) {
-                    Ok(number) => Expr::Number(number),
+                    Ok(number) => Expr::Number(Box::new(number)),
                     Err(_) => Expr::BadNumber,
                 };
                 self.alloc(value, token.text_range())
@@ -712,7 +719,7 @@ fn literal_expr(literal: &ast::LiteralExpr) -> Expr {
         Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),
         Some(SyntaxKind::NULL_KW) => Expr::Null,
         _ => match literal.number_value() {
-            Some(Ok(number)) => Expr::Number(number),
+            Some(Ok(number)) => Expr::Number(Box::new(number)),
             _ => Expr::BadNumber,
         },
     }
@@ -749,7 +756,7 @@ pub fn children(expr: &Expr) -> Vec<ExprId> {
         | Expr::Name(_)
         | Expr::SplatItem => Vec::new(),
         Expr::Template(parts) | Expr::Tuple(parts) => parts.to_vec(),
-        Expr::Call { args, .. } => args.to_vec(),
+        Expr::Call(call) => call.args.to_vec(),
         Expr::TemplateJoin(inner) => vec![*inner],
         Expr::Object(items) => items.iter().flat_map(|(k, v)| [*k, *v]).collect(),
         Expr::GetAttr { base, .. } => vec![*base],

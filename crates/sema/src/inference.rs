@@ -234,7 +234,7 @@ impl<'db> Infer<'db> {
             Expr::Null => Ty::constant(db, Ty::none(db), ConstValue::Null),
             Expr::Bool(value) => Ty::constant(db, Ty::bool(db), ConstValue::Bool(*value)),
             Expr::Number(number) => {
-                let value = ConstValue::Number(number.clone());
+                let value = ConstValue::Number((**number).clone());
                 Ty::constant(db, Ty::of_value(db, &value), value)
             }
             Expr::String(_) => Ty::string(db),
@@ -301,7 +301,7 @@ impl<'db> Infer<'db> {
                 .last()
                 .copied()
                 .unwrap_or_else(|| self.dynamic()),
-            Expr::Call { name, args, expand } => builtins::call(self, id, name, args, *expand),
+            Expr::Call(call) => builtins::call(self, id, &call.name, &call.args, call.expand),
             Expr::For(for_expr) => self.for_expr(id, for_expr),
             Expr::Conditional {
                 cond,
@@ -386,7 +386,7 @@ impl<'db> Infer<'db> {
         if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return *ty;
         }
-        match self.bindings.names.get(name.as_str()) {
+        match self.bindings.resolution(name) {
             Some(Resolution::Decl(target)) => self.reference(*target),
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
@@ -434,7 +434,7 @@ impl<'db> Infer<'db> {
 
     /// What a name resolves to in the program.
     pub(crate) fn bindings_of(&self, name: &str) -> Option<Resolution<'db>> {
-        self.bindings.names.get(name).cloned()
+        self.bindings.resolution(name).cloned()
     }
 
     /// The type of a reference to another declaration.
@@ -612,7 +612,7 @@ impl<'db> Infer<'db> {
         }
         let source = match self.body.expr(root) {
             Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == name) => {
-                match self.bindings.names.get(name.as_str()) {
+                match self.bindings.resolution(name) {
                     Some(Resolution::Decl(decl)) => Some((*decl, name.clone())),
                     _ => None,
                 }
@@ -884,7 +884,7 @@ pub(crate) fn literal_value(expr: &Expr) -> Option<ConstValue> {
     Some(match expr {
         Expr::Null => ConstValue::Null,
         Expr::Bool(b) => ConstValue::Bool(*b),
-        Expr::Number(n) => ConstValue::Number(n.clone()),
+        Expr::Number(n) => ConstValue::Number((**n).clone()),
         Expr::String(s) => ConstValue::String(s.clone()),
         _ => return None,
     })
