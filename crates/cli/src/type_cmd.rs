@@ -253,7 +253,9 @@ impl<'db> Types<'db> {
         }
         if let Some(quoted) = inner.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
             let value = pcl_syntax::ast::unescape_quoted(quoted);
-            return Ok(TraverseKey::Literal(ConstValue::String(value.into())));
+            return Ok(TraverseKey::Literal(ConstValue::String(
+                smol_str::SmolStr::new(value),
+            )));
         }
         let number =
             pcl_syntax::ast::NumberValue::parse_signed(inner).map_err(|e| malformed(&e))?;

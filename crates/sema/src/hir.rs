@@ -5,6 +5,8 @@
 //! template that is one interpolation is that expression, `-<number>` is one literal,
 //! `%{if}`/`%{for}` become a conditional and a joined `for`.
 
+use std::borrow::Cow;
+
 use pcl_syntax::ast::{self, AstNode, NumberValue, TemplatePart};
 use pcl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 use smol_str::SmolStr;
@@ -251,6 +253,9 @@ fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSource
     lower.finish()
 }
 
+/// How a template's literal chunks are decoded (quoted strings and heredocs differ).
+type Decode<'a> = dyn for<'t> Fn(&'t SyntaxToken) -> Cow<'t, str> + 'a;
+
 #[derive(Default)]
 struct Lowerer {
     exprs: Vec<Expr>,
@@ -390,6 +395,7 @@ impl Lowerer {
                     (texts.iter())
                         .find(|(chunk, _)| chunk == token)
                         .map_or_else(|| token.text().to_owned(), |(_, text)| text.clone())
+                        .into()
                 });
             }
             ast::Expr::Tuple(tuple) => {
@@ -601,10 +607,24 @@ impl Lowerer {
         &mut self,
         parts: Vec<TemplatePart>,
         range: TextRange,
-        decode: &dyn Fn(&SyntaxToken) -> String,
+        decode: &Decode<'_>,
     ) -> ExprId {
         if let [TemplatePart::Interp(interp)] = parts.as_slice() {
             return self.expr_opt(interp.expr(), interp.syntax());
+        }
+        // Only text (most strings): one literal, without lowering the parts.
+        if parts.iter().all(|p| matches!(p, TemplatePart::Chunk(_))) {
+            let text = match parts.as_slice() {
+                [TemplatePart::Chunk(only)] => SmolStr::new(decode(only)),
+                _ => (parts.iter())
+                    .filter_map(|part| match part {
+                        TemplatePart::Chunk(token) => Some(decode(token)),
+                        _ => None,
+                    })
+                    .collect::<String>()
+                    .into(),
+            };
+            return self.alloc(Expr::String(text), range);
         }
         let lowered = self.template_parts(parts, decode);
         match lowered.as_slice() {
@@ -617,11 +637,7 @@ impl Lowerer {
         }
     }
 
-    fn template_parts(
-        &mut self,
-        parts: Vec<TemplatePart>,
-        decode: &dyn Fn(&SyntaxToken) -> String,
-    ) -> Vec<ExprId> {
+    fn template_parts(&mut self, parts: Vec<TemplatePart>, decode: &Decode<'_>) -> Vec<ExprId> {
         let mut res: Vec<ExprId> = Vec::new();
         let mut text = String::new();
         let mut text_range: Option<TextRange> = None;
@@ -698,7 +714,7 @@ impl Lowerer {
         &mut self,
         parts: Option<ast::TemplateParts>,
         range: TextRange,
-        decode: &dyn Fn(&SyntaxToken) -> String,
+        decode: &Decode<'_>,
     ) -> ExprId {
         match parts {
             Some(parts) => {

@@ -1,6 +1,9 @@
 //! The rowan tree: the `Language` impl, node aliases, and building a tree from parser events.
 
-use rowan::{GreenNode, GreenNodeBuilder, GreenToken, Language, NodeOrToken};
+use std::hash::{Hash, Hasher};
+
+use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, Language, NodeOrToken};
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::SyntaxKind;
 use crate::lexer::LexedText;
@@ -131,98 +134,138 @@ impl Sink<'_, '_> {
     }
 }
 
-/// Builds a green tree as rowan's `GreenNodeBuilder` does, in batches. The file and its bodies
-/// (the top two levels) are assembled here; everything below them goes through a
-/// `GreenNodeBuilder`, inside a wrapper node, whose interning cache is replaced once an item
-/// ends after `BATCH_TOKENS` tokens. One cache for a whole large file grows as large as the
-/// file and makes most tokens a CPU cache miss; a smaller one stays hot, and what batches fail
-/// to share (the same punctuation and blanks once per batch) costs next to nothing. The trees
-/// are the same either way (`tests::batched_trees_equal_items_parsed_alone`).
+/// Builds a green tree from the parser's events, as rowan's `GreenNodeBuilder` does but
+/// cheaper: the children of the open nodes on one stack, tokens and small nodes shared
+/// through caches of our own. A token first tries the last token of its kind (punctuation,
+/// keywords and most blanks are the same text every time: no hashing), then a table keyed by
+/// a hash of its kind and text; a node of at most three children is shared when its kind and
+/// children are the same objects as an earlier one's (as rowan does). The caches are emptied
+/// once a top-level item ends after `CACHE_TOKENS` tokens: one
+/// cache for a whole large file grows as large as the file and makes most lookups a CPU
+/// cache miss, while what a smaller one fails to share costs next to nothing. The trees
+/// equal those of items parsed alone (`tests::batched_trees_equal_items_parsed_alone`).
 #[derive(Default)]
 struct TreeBuilder {
-    /// The open nodes of the top levels, with their children so far.
-    top: Vec<(rowan::SyntaxKind, Vec<NodeOrToken<GreenNode, GreenToken>>)>,
-    /// The builder for the deeper levels, with its wrapper node open, once started.
-    batch: Option<GreenNodeBuilder<'static>>,
-    /// Nodes open in `batch`, not counting the wrapper.
-    batch_depth: usize,
-    batch_tokens: usize,
+    /// The open nodes: their kind and where their children start in `children`.
+    parents: Vec<(rowan::SyntaxKind, usize)>,
+    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
+    /// The last token made or shared of each kind.
+    last_tokens: Vec<Option<GreenToken>>,
+    tokens: FxHashMap<u64, GreenToken>,
+    nodes: FxHashMap<u64, GreenNode>,
+    /// Tokens since the caches were last emptied.
+    cached_tokens: usize,
     root: Option<GreenNode>,
 }
 
-/// How many levels `TreeBuilder` assembles itself: the file and its bodies.
-const TOP_LEVELS: usize = 2;
-/// About how many tokens share one interning cache.
-const BATCH_TOKENS: usize = 65_536;
+/// Open nodes (the file and its body) when a top-level item ends.
+const ITEM_DEPTH: usize = 2;
+/// About how many tokens share one cache.
+const CACHE_TOKENS: usize = 65_536;
+/// Nodes with more children than this are not shared (as in rowan): they rarely repeat.
+const SHARED_NODE_CHILDREN: usize = 3;
 
 impl TreeBuilder {
     fn start_node(&mut self, kind: rowan::SyntaxKind) {
-        if self.batch_depth == 0 && self.top.len() < TOP_LEVELS {
-            self.top.push((kind, Vec::new()));
-        } else {
-            self.batch().start_node(kind);
-            self.batch_depth += 1;
-        }
+        self.parents.push((kind, self.children.len()));
     }
 
     fn token(&mut self, kind: rowan::SyntaxKind, text: &str) {
-        if self.batch_depth == 0 && self.top.len() < TOP_LEVELS {
-            if let Some((_, children)) = self.top.last_mut() {
-                children.push(NodeOrToken::Token(GreenToken::new(kind, text)));
-            }
-        } else {
-            self.batch().token(kind, text);
-            self.batch_tokens += 1;
+        let token = self.shared_token(kind, text);
+        self.children.push(NodeOrToken::Token(token));
+        self.cached_tokens += 1;
+    }
+
+    fn shared_token(&mut self, kind: rowan::SyntaxKind, text: &str) -> GreenToken {
+        let index = usize::from(kind.0);
+        if self.last_tokens.len() <= index {
+            self.last_tokens.resize(index + 1, None);
         }
+        if let Some(last) = &self.last_tokens[index]
+            && last.text() == text
+        {
+            return last.clone();
+        }
+        let mut hasher = FxHasher::default();
+        kind.0.hash(&mut hasher);
+        text.hash(&mut hasher);
+        let key = hasher.finish();
+        let token = match self.tokens.get(&key) {
+            Some(token) if token.kind() == kind && token.text() == text => token.clone(),
+            _ => {
+                let token = GreenToken::new(kind, text);
+                self.tokens.insert(key, token.clone());
+                token
+            }
+        };
+        self.last_tokens[index] = Some(token.clone());
+        token
     }
 
     fn finish_node(&mut self) {
-        if self.batch_depth > 0 {
-            if let Some(batch) = &mut self.batch {
-                batch.finish_node();
-            }
-            self.batch_depth -= 1;
-            if self.batch_depth == 0 && self.batch_tokens >= BATCH_TOKENS {
-                self.flush_batch();
-            }
-            return;
-        }
-        self.flush_batch();
-        let Some((kind, children)) = self.top.pop() else {
+        let Some((kind, first)) = self.parents.pop() else {
             return;
         };
-        let node = GreenNode::new(kind, children);
-        match self.top.last_mut() {
-            Some((_, siblings)) => siblings.push(NodeOrToken::Node(node)),
-            None => self.root = Some(node),
+        let node = if self.children.len() - first <= SHARED_NODE_CHILDREN {
+            self.shared_node(kind, first)
+        } else {
+            GreenNode::new(kind, self.children.drain(first..))
+        };
+        if self.parents.is_empty() {
+            self.root = Some(node);
+            return;
+        }
+        self.children.push(NodeOrToken::Node(node));
+        if self.parents.len() <= ITEM_DEPTH && self.cached_tokens >= CACHE_TOKENS {
+            self.last_tokens.clear();
+            self.tokens.clear();
+            self.nodes.clear();
+            self.cached_tokens = 0;
         }
     }
 
-    /// The batch builder, started with its wrapper node if there is none.
-    fn batch(&mut self) -> &mut GreenNodeBuilder<'static> {
-        self.batch.get_or_insert_with(|| {
-            let mut builder = GreenNodeBuilder::new();
-            builder.start_node(rowan::SyntaxKind(SyntaxKind::ERROR as u16));
-            builder
-        })
-    }
-
-    /// Moves what the batch built into the innermost top-level node.
-    fn flush_batch(&mut self) {
-        let Some(mut batch) = self.batch.take() else {
-            return;
-        };
-        batch.finish_node();
-        let wrapper = batch.finish();
-        if let Some((_, children)) = self.top.last_mut() {
-            children.extend(wrapper.children().map(|child| child.to_owned()));
+    /// The node of `kind` over the children from `first`, shared with an equal earlier one.
+    fn shared_node(&mut self, kind: rowan::SyntaxKind, first: usize) -> GreenNode {
+        let children = &self.children[first..];
+        let mut hasher = FxHasher::default();
+        kind.0.hash(&mut hasher);
+        for child in children {
+            child_address(child).hash(&mut hasher);
         }
-        self.batch_tokens = 0;
+        let key = hasher.finish();
+        if let Some(node) = self.nodes.get(&key)
+            && node.kind() == kind
+            && node.children().len() == children.len()
+            && (node.children().zip(children))
+                .all(|(old, new)| element_address(old) == child_address(new))
+        {
+            let node = node.clone();
+            self.children.truncate(first);
+            return node;
+        }
+        let node = GreenNode::new(kind, self.children.drain(first..));
+        self.nodes.insert(key, node.clone());
+        node
     }
 
     fn finish(self) -> GreenNode {
         self.root.unwrap_or_else(|| {
             GreenNode::new(rowan::SyntaxKind(SyntaxKind::SOURCE_FILE as u16), [])
         })
+    }
+}
+
+/// Where a child lives: children made once are shared by identity.
+fn child_address(child: &NodeOrToken<GreenNode, GreenToken>) -> usize {
+    match child {
+        NodeOrToken::Node(node) => std::ptr::from_ref::<GreenNodeData>(node) as usize,
+        NodeOrToken::Token(token) => std::ptr::from_ref::<GreenTokenData>(token) as usize,
+    }
+}
+
+fn element_address(element: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usize {
+    match element {
+        NodeOrToken::Node(node) => std::ptr::from_ref(node) as usize,
+        NodeOrToken::Token(token) => std::ptr::from_ref(token) as usize,
     }
 }

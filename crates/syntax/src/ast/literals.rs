@@ -1,5 +1,7 @@
 //! Literal decoding: exact number values, string unescaping and heredoc dedenting.
 
+use std::borrow::Cow;
+
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
@@ -171,7 +173,11 @@ impl LiteralExpr {
 
 /// Decodes the text of a quoted-template chunk: escapes, `$${` and `%%{`. Invalid escapes
 /// (already reported by the lexer) are kept as written.
-pub fn unescape_quoted(text: &str) -> String {
+pub fn unescape_quoted(text: &str) -> Cow<'_, str> {
+    // Most chunks have nothing to decode: no copy for them.
+    if !text.contains(['\\', '$', '%']) {
+        return Cow::Borrowed(text);
+    }
     let mut res = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(idx) = rest.find(['\\', '$', '%']) {
@@ -191,7 +197,7 @@ pub fn unescape_quoted(text: &str) -> String {
         rest = &rest[consumed..];
     }
     res.push_str(rest);
-    res
+    Cow::Owned(res)
 }
 
 fn push(acc: &mut String, ch: char, consumed: usize) -> usize {
@@ -254,7 +260,7 @@ impl TemplateExpr {
     pub fn chunk_texts(&self) -> Vec<(SyntaxToken, String)> {
         chunks(self.syntax())
             .map(|tok| {
-                let text = unescape_quoted(tok.text());
+                let text = unescape_quoted(tok.text()).into_owned();
                 (tok, text)
             })
             .collect()
