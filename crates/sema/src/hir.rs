@@ -7,8 +7,11 @@
 
 use std::borrow::Cow;
 
-use pcl_syntax::ast::{self, AstNode, NumberValue, TemplatePart};
-use pcl_syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use pcl_syntax::ast::{self, AstNode, NumberValue};
+use pcl_syntax::{
+    GreenElementRef, GreenNodeRef, GreenTokenRef, NodeOrToken, SyntaxKind, TextRange, TextSize,
+};
+
 use smol_str::SmolStr;
 
 use crate::items::{DeclId, decl_syntax};
@@ -239,23 +242,30 @@ fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSource
     let Some(syntax) = decl_syntax(db, decl) else {
         return BodyWithSourceMap::default();
     };
-    let root = SyntaxNode::new_root(syntax.0);
+    let root = GreenNodeRef::root(&syntax.0);
     let mut lower = Lowerer::default();
-    if let Some(attr) = ast::Attribute::cast(root.clone()) {
-        let name_range =
-            (attr.name()).map_or(TextRange::empty(TextSize::from(0)), |n| n.text_range());
-        lower.push_block(SmolStr::default(), Vec::new(), name_range, None);
-        let value = lower.expr_opt(attr.value(), attr.syntax());
-        lower.value = Some(value);
-    } else if let Some(block) = ast::Block::cast(root) {
-        lower.block(&block);
+    match root.kind() {
+        SyntaxKind::ATTRIBUTE => {
+            let name_range = (root.token(&[SyntaxKind::IDENT]))
+                .map_or(TextRange::empty(TextSize::from(0)), |n| n.text_range());
+            lower.push_block(SmolStr::default(), Vec::new(), name_range, None);
+            let value = lower.expr_opt(first_expr(root), root);
+            lower.value = Some(value);
+        }
+        SyntaxKind::BLOCK => {
+            lower.block(root);
+        }
+        _ => {}
     }
     lower.finish()
 }
 
 /// How a template's literal chunks are decoded (quoted strings and heredocs differ).
-type Decode<'a> = dyn for<'t> Fn(&'t SyntaxToken) -> Cow<'t, str> + 'a;
+type Decode<'a> = dyn for<'t> Fn(GreenTokenRef<'t>) -> Cow<'t, str> + 'a;
 
+/// Lowering reads the green tree (`GreenNodeRef`), with the typed AST's rules for which
+/// child is which: an expression is the first child node of an expression kind (the
+/// second for a `then` branch, an index key, a right operand), a name its first `IDENT`.
 #[derive(Default)]
 struct Lowerer {
     exprs: Vec<Expr>,
@@ -310,49 +320,39 @@ impl Lowerer {
         id
     }
 
-    fn block(&mut self, block: &ast::Block) -> BlockId {
-        let type_token = block.type_name();
+    fn block(&mut self, block: GreenNodeRef<'_>) -> BlockId {
+        let type_token = block.token(&[SyntaxKind::IDENT]);
         let kind = type_token
-            .as_ref()
             .map(|t| SmolStr::new(t.text()))
             .unwrap_or_default();
-        let type_range = type_token.map_or(block.syntax().text_range(), |t| t.text_range());
-        let labels = (block.labels())
-            .map(|l| {
-                (
-                    SmolStr::new(l.value().unwrap_or_default()),
-                    l.syntax().text_range(),
-                )
-            })
+        let type_range = type_token.map_or(block.text_range(), |t| t.text_range());
+        let labels = (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL))
+            .map(|label| (label_value(label), label.text_range()))
             .collect();
-        let open = (block.syntax().children_with_tokens())
-            .chain(
-                block
-                    .body()
-                    .into_iter()
-                    .flat_map(|b| b.syntax().children_with_tokens()),
-            )
-            .filter_map(|e| e.into_token())
+        let body = block.child(SyntaxKind::BODY);
+        let open = (block.tokens())
+            .chain(body.into_iter().flat_map(GreenNodeRef::tokens))
             .find(|t| t.kind() == SyntaxKind::L_CURLY)
             .map(|t| t.text_range());
         let id = self.push_block(kind, labels, type_range, open);
         let mut attrs = Vec::new();
         let mut blocks = Vec::new();
-        if let Some(body) = block.body() {
-            for item in body.items() {
-                match item {
-                    ast::Item::Attribute(attr) => {
-                        let Some(name) = attr.name() else { continue };
-                        let value = self.expr_opt(attr.value(), attr.syntax());
-                        attrs.push(AttrId(self.attrs.len() as u32));
-                        self.attrs.push(AttrData {
-                            name: SmolStr::new(name.text()),
-                            value,
-                        });
-                        self.attr_names.push(name.text_range());
-                    }
-                    ast::Item::Block(nested) => blocks.push(self.block(&nested)),
+        for item in body.into_iter().flat_map(GreenNodeRef::children) {
+            match item.kind() {
+                SyntaxKind::ATTRIBUTE => {
+                    let Some(name) = item.token(&[SyntaxKind::IDENT]) else {
+                        continue;
+                    };
+                    let value = self.expr_opt(first_expr(item), item);
+                    attrs.push(AttrId(self.attrs.len() as u32));
+                    self.attrs.push(AttrData {
+                        name: SmolStr::new(name.text()),
+                        value,
+                    });
+                    self.attr_names.push(name.text_range());
                 }
+                SyntaxKind::BLOCK => blocks.push(self.block(item)),
+                _ => {}
             }
         }
         let data = &mut self.blocks[id.0 as usize];
@@ -369,9 +369,9 @@ impl Lowerer {
     }
 
     /// `expr`, or a missing expression at the end of `parent`.
-    fn expr_opt(&mut self, expr: Option<ast::Expr>, parent: &SyntaxNode) -> ExprId {
+    fn expr_opt(&mut self, expr: Option<GreenNodeRef<'_>>, parent: GreenNodeRef<'_>) -> ExprId {
         match expr {
-            Some(expr) => self.expr(&expr),
+            Some(expr) => self.expr(expr),
             None => {
                 let end = parent.text_range().end();
                 self.alloc(Expr::Missing, TextRange::empty(end))
@@ -379,63 +379,74 @@ impl Lowerer {
         }
     }
 
-    fn expr(&mut self, expr: &ast::Expr) -> ExprId {
-        let range = expr.syntax().text_range();
-        let lowered = match expr {
-            ast::Expr::Paren(paren) => return self.expr_opt(paren.inner(), paren.syntax()),
-            ast::Expr::Literal(literal) => literal_expr(literal),
-            ast::Expr::Template(template) => {
-                return self.template(template.parts().collect(), range, &|token| {
+    fn expr(&mut self, node: GreenNodeRef<'_>) -> ExprId {
+        let range = node.text_range();
+        let lowered = match node.kind() {
+            SyntaxKind::PAREN_EXPR => return self.expr_opt(first_expr(node), node),
+            SyntaxKind::LITERAL_EXPR => literal_expr(node),
+            SyntaxKind::TEMPLATE_EXPR => {
+                return self.template(template_parts(node), range, &|token| {
                     ast::unescape_quoted(token.text())
                 });
             }
-            ast::Expr::Heredoc(heredoc) => {
-                let texts = heredoc.chunk_texts();
-                return self.template(heredoc.parts().collect(), range, &|token| {
+            SyntaxKind::HEREDOC_EXPR => {
+                // The heredoc's own rules (dedenting `<<-`) stay with the typed AST.
+                let texts: Vec<(TextSize, String)> =
+                    (ast::HeredocExpr::cast(node.to_syntax_node()).into_iter())
+                        .flat_map(|heredoc| heredoc.chunk_texts())
+                        .map(|(token, text)| (token.text_range().start(), text))
+                        .collect();
+                let start = range.start();
+                return self.template(template_parts(node), range, &|token| {
+                    let relative = token.text_range().start() - start;
                     (texts.iter())
-                        .find(|(chunk, _)| chunk == token)
+                        .find(|(at, _)| *at == relative)
                         .map_or_else(|| token.text().to_owned(), |(_, text)| text.clone())
                         .into()
                 });
             }
-            ast::Expr::Tuple(tuple) => {
-                let elements = tuple.elements().map(|e| self.expr(&e)).collect();
+            SyntaxKind::TUPLE_EXPR => {
+                let elements = exprs(node).map(|e| self.expr(e)).collect();
                 Expr::Tuple(elements)
             }
-            ast::Expr::Object(object) => {
+            SyntaxKind::OBJECT_EXPR => {
                 let mut items = Vec::new();
-                for item in object.items() {
-                    let key = match item.key() {
-                        Some(key) => match key.literal_name() {
-                            Some(name) => self
-                                .alloc(Expr::String(SmolStr::new(name)), key.syntax().text_range()),
-                            None => self.expr_opt(key.expr(), key.syntax()),
+                for item in node.children_where(|kind| kind == SyntaxKind::OBJECT_ITEM) {
+                    let key = match item.child(SyntaxKind::OBJECT_KEY) {
+                        Some(key) => match literal_name(key) {
+                            Some(name) => self.alloc(Expr::String(name), key.text_range()),
+                            None => self.expr_opt(first_expr(key), key),
                         },
-                        None => self.alloc(Expr::Missing, item.syntax().text_range()),
+                        None => self.alloc(Expr::Missing, item.text_range()),
                     };
-                    let value = self.expr_opt(item.value(), item.syntax());
+                    let value = self.expr_opt(first_expr(item), item);
                     items.push((key, value));
                 }
                 Expr::Object(items.into())
             }
-            ast::Expr::Variable(variable) => match variable.name() {
+            SyntaxKind::VARIABLE_EXPR => match node.token(&[SyntaxKind::IDENT]) {
                 Some(name) => Expr::Name(SmolStr::new(name.text())),
                 None => Expr::Missing,
             },
-            ast::Expr::Call(call) => {
-                let args = (call.arg_list().into_iter())
-                    .flat_map(|list| list.args())
-                    .map(|arg| self.expr(&arg))
+            SyntaxKind::CALL_EXPR => {
+                let arg_list = node.child(SyntaxKind::ARG_LIST);
+                let args = (arg_list.into_iter())
+                    .flat_map(exprs)
+                    .map(|arg| self.expr(arg))
+                    .collect();
+                let name: String = (node.tokens())
+                    .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
+                    .map(|t| t.text())
                     .collect();
                 Expr::Call(Box::new(CallExpr {
-                    name: SmolStr::new(call.name()),
+                    name: SmolStr::new(name),
                     args,
-                    expand: call.arg_list().is_some_and(|list| list.has_expansion()),
+                    expand: arg_list.is_some_and(|list| list.token(&[SyntaxKind::DOT3]).is_some()),
                 }))
             }
-            ast::Expr::GetAttr(get) => {
-                let base = self.expr_opt(get.base(), get.syntax());
-                match get.name() {
+            SyntaxKind::GET_ATTR_EXPR => {
+                let base = self.expr_opt(first_expr(node), node);
+                match node.token(&[SyntaxKind::IDENT]) {
                     Some(name) => Expr::GetAttr {
                         base,
                         name: SmolStr::new(name.text()),
@@ -443,83 +454,95 @@ impl Lowerer {
                     None => Expr::Missing,
                 }
             }
-            ast::Expr::Index(index) => {
-                let base = self.expr_opt(index.base(), index.syntax());
-                let key = self.expr_opt(index.index(), index.syntax());
+            SyntaxKind::INDEX_EXPR => {
+                let base = self.expr_opt(first_expr(node), node);
+                let key = self.expr_opt(exprs(node).nth(1), node);
                 Expr::Index { base, key }
             }
-            ast::Expr::LegacyIndex(index) => {
-                let base = self.expr_opt(index.base(), index.syntax());
-                let key = self.number_token(index.index(), index.syntax());
+            SyntaxKind::LEGACY_INDEX_EXPR => {
+                let base = self.expr_opt(first_expr(node), node);
+                let key = self.number_token(node.token(&[SyntaxKind::NUMBER]), node);
                 Expr::Index { base, key }
             }
-            ast::Expr::Splat(splat) => {
-                let source = self.expr_opt(splat.source(), splat.syntax());
-                let steps: Vec<ast::SplatStep> = splat.steps().collect();
-                let each = self.splat_steps(&steps, splat.syntax());
+            SyntaxKind::SPLAT_EXPR => {
+                let source = self.expr_opt(first_expr(node), node);
+                let steps: Vec<GreenNodeRef<'_>> = node
+                    .children_where(<ast::SplatStep as AstNode>::can_cast)
+                    .collect();
+                let each = self.splat_steps(&steps, node);
                 Expr::Splat { source, each }
             }
-            ast::Expr::ForTuple(for_expr) => {
-                let value = self.expr_opt(for_expr.value(), for_expr.syntax());
-                let cond = (for_expr.cond()).map(|c| self.expr_opt(c.condition(), c.syntax()));
-                self.for_expr(
-                    for_expr.intro(),
-                    None,
-                    value,
-                    cond,
-                    false,
-                    for_expr.syntax(),
-                )
+            SyntaxKind::FOR_TUPLE_EXPR => {
+                let value = self.expr_opt(first_expr(node), node);
+                let cond =
+                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(first_expr(c), c));
+                self.for_expr(node.child(SyntaxKind::FOR_INTRO), None, value, cond, false)
             }
-            ast::Expr::ForObject(for_expr) => {
-                let key = self.expr_opt(for_expr.key(), for_expr.syntax());
-                let value = self.expr_opt(for_expr.value(), for_expr.syntax());
-                let cond = (for_expr.cond()).map(|c| self.expr_opt(c.condition(), c.syntax()));
-                let grouped = for_expr.is_grouped();
+            SyntaxKind::FOR_OBJECT_EXPR => {
+                let key = self.expr_opt(first_expr(node), node);
+                let value = self.expr_opt(exprs(node).nth(1), node);
+                let cond =
+                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(first_expr(c), c));
+                let grouped = node.token(&[SyntaxKind::DOT3]).is_some();
                 self.for_expr(
-                    for_expr.intro(),
+                    node.child(SyntaxKind::FOR_INTRO),
                     Some(key),
                     value,
                     cond,
                     grouped,
-                    for_expr.syntax(),
                 )
             }
-            ast::Expr::Conditional(conditional) => Expr::Conditional {
-                cond: self.expr_opt(conditional.condition(), conditional.syntax()),
-                then: self.expr_opt(conditional.then_branch(), conditional.syntax()),
-                otherwise: self.expr_opt(conditional.else_branch(), conditional.syntax()),
-            },
-            ast::Expr::Unary(unary) => {
-                let negate = unary.op().is_some_and(|op| op.kind() == SyntaxKind::MINUS);
-                if negate
-                    && let Some(ast::Expr::Literal(literal)) = unary.operand()
-                    && let Some(Ok(number)) = literal.number_value()
-                {
-                    Expr::Number(Box::new(number.negate()))
-                } else {
-                    let operand = self.expr_opt(unary.operand(), unary.syntax());
-                    let op = if negate {
-                        UnaryOp::Negate
-                    } else {
-                        UnaryOp::Not
-                    };
-                    Expr::Unary { op, operand }
+            SyntaxKind::CONDITIONAL_EXPR => {
+                let mut branches = exprs(node);
+                let (cond, then, otherwise) = (branches.next(), branches.next(), branches.next());
+                Expr::Conditional {
+                    cond: self.expr_opt(cond, node),
+                    then: self.expr_opt(then, node),
+                    otherwise: self.expr_opt(otherwise, node),
                 }
             }
-            ast::Expr::Binary(binary) => {
-                let lhs = self.expr_opt(binary.lhs(), binary.syntax());
-                let rhs = self.expr_opt(binary.rhs(), binary.syntax());
-                match binary.op().and_then(|op| binary_op(op.kind())) {
+            SyntaxKind::UNARY_EXPR => {
+                let negate = (node.token(&[SyntaxKind::MINUS, SyntaxKind::BANG]))
+                    .is_some_and(|op| op.kind() == SyntaxKind::MINUS);
+                let operand = first_expr(node);
+                let number = (operand.filter(|o| o.kind() == SyntaxKind::LITERAL_EXPR))
+                    .and_then(number_value);
+                match number {
+                    Some(Ok(number)) if negate => Expr::Number(Box::new(number.negate())),
+                    _ => {
+                        let operand = self.expr_opt(operand, node);
+                        let op = if negate {
+                            UnaryOp::Negate
+                        } else {
+                            UnaryOp::Not
+                        };
+                        Expr::Unary { op, operand }
+                    }
+                }
+            }
+            SyntaxKind::BINARY_EXPR => {
+                let mut operands = exprs(node);
+                let (lhs, rhs) = (operands.next(), operands.next());
+                let lhs = self.expr_opt(lhs, node);
+                let rhs = self.expr_opt(rhs, node);
+                let op = (node.tokens())
+                    .find(|t| !t.kind().is_trivia())
+                    .and_then(|op| binary_op(op.kind()));
+                match op {
                     Some(op) => Expr::Binary { op, lhs, rhs },
                     None => Expr::Missing,
                 }
             }
+            _ => Expr::Missing,
         };
         self.alloc(lowered, range)
     }
 
-    fn number_token(&mut self, token: Option<SyntaxToken>, parent: &SyntaxNode) -> ExprId {
+    fn number_token(
+        &mut self,
+        token: Option<GreenTokenRef<'_>>,
+        parent: GreenNodeRef<'_>,
+    ) -> ExprId {
         match token {
             Some(token) => {
                 let value = match NumberValue::parse(token.text()) {
@@ -533,30 +556,30 @@ impl Lowerer {
     }
 
     /// The per-element expression of a splat: the steps applied to the element.
-    fn splat_steps(&mut self, steps: &[ast::SplatStep], splat: &SyntaxNode) -> ExprId {
-        let start = steps.first().map_or(splat.text_range().end(), |s| {
-            s.syntax().text_range().start()
-        });
+    fn splat_steps(&mut self, steps: &[GreenNodeRef<'_>], splat: GreenNodeRef<'_>) -> ExprId {
+        let start = steps
+            .first()
+            .map_or(splat.text_range().end(), |s| s.text_range().start());
         let mut current = self.alloc(Expr::SplatItem, TextRange::empty(start));
         for (i, step) in steps.iter().enumerate() {
-            let range = TextRange::new(start, step.syntax().text_range().end());
-            let expr = match step {
-                ast::SplatStep::Attr(attr) => match attr.name() {
+            let range = TextRange::new(start, step.text_range().end());
+            let expr = match step.kind() {
+                SyntaxKind::ATTR_STEP => match step.token(&[SyntaxKind::IDENT]) {
                     Some(name) => Expr::GetAttr {
                         base: current,
                         name: SmolStr::new(name.text()),
                     },
                     None => Expr::Missing,
                 },
-                ast::SplatStep::Index(index) => {
-                    let key = self.expr_opt(index.index(), index.syntax());
+                SyntaxKind::INDEX_STEP => {
+                    let key = self.expr_opt(first_expr(*step), *step);
                     Expr::Index { base: current, key }
                 }
-                ast::SplatStep::LegacyIndex(index) => {
-                    let key = self.number_token(index.index(), index.syntax());
+                SyntaxKind::LEGACY_INDEX_STEP => {
+                    let key = self.number_token(step.token(&[SyntaxKind::NUMBER]), *step);
                     Expr::Index { base: current, key }
                 }
-                ast::SplatStep::Splat(_) => {
+                _ => {
                     let each = self.splat_steps(&steps[i + 1..], splat);
                     let range = TextRange::new(start, splat.text_range().end());
                     return self.alloc(
@@ -575,24 +598,22 @@ impl Lowerer {
 
     fn for_expr(
         &mut self,
-        intro: Option<ast::ForIntro>,
+        intro: Option<GreenNodeRef<'_>>,
         key: Option<ExprId>,
         value: ExprId,
         cond: Option<ExprId>,
         grouped: bool,
-        parent: &SyntaxNode,
     ) -> Expr {
         let Some(intro) = intro else {
             return Expr::Missing;
         };
-        let collection = self.expr_opt(intro.collection(), intro.syntax());
-        let var = |t: Option<SyntaxToken>| t.map(|t| SmolStr::new(t.text()));
-        let Some(value_var) = var(intro.value_var()) else {
-            let _ = parent;
+        let collection = self.expr_opt(first_expr(intro), intro);
+        let (key_var, value_var) = for_vars(intro);
+        let Some(value_var) = value_var else {
             return Expr::Missing;
         };
         Expr::For(Box::new(ForExpr {
-            key_var: var(intro.key_var()),
+            key_var,
             value_var,
             collection,
             key,
@@ -605,22 +626,21 @@ impl Lowerer {
     /// A template from its parts; `decode` turns a chunk's text into its value.
     fn template(
         &mut self,
-        parts: Vec<TemplatePart>,
+        parts: Vec<GreenElementRef<'_>>,
         range: TextRange,
         decode: &Decode<'_>,
     ) -> ExprId {
-        if let [TemplatePart::Interp(interp)] = parts.as_slice() {
-            return self.expr_opt(interp.expr(), interp.syntax());
+        if let [NodeOrToken::Node(interp)] = parts.as_slice()
+            && interp.kind() == SyntaxKind::TEMPLATE_INTERP
+        {
+            return self.expr_opt(first_expr(*interp), *interp);
         }
         // Only text (most strings): one literal, without lowering the parts.
-        if parts.iter().all(|p| matches!(p, TemplatePart::Chunk(_))) {
+        if parts.iter().all(|p| p.as_token().is_some()) {
             let text = match parts.as_slice() {
-                [TemplatePart::Chunk(only)] => SmolStr::new(decode(only)),
+                [NodeOrToken::Token(only)] => SmolStr::new(decode(*only)),
                 _ => (parts.iter())
-                    .filter_map(|part| match part {
-                        TemplatePart::Chunk(token) => Some(decode(token)),
-                        _ => None,
-                    })
+                    .filter_map(|part| part.as_token().map(|token| decode(*token)))
                     .collect::<String>()
                     .into(),
             };
@@ -637,7 +657,11 @@ impl Lowerer {
         }
     }
 
-    fn template_parts(&mut self, parts: Vec<TemplatePart>, decode: &Decode<'_>) -> Vec<ExprId> {
+    fn template_parts(
+        &mut self,
+        parts: Vec<GreenElementRef<'_>>,
+        decode: &Decode<'_>,
+    ) -> Vec<ExprId> {
         let mut res: Vec<ExprId> = Vec::new();
         let mut text = String::new();
         let mut text_range: Option<TextRange> = None;
@@ -650,24 +674,27 @@ impl Lowerer {
             }
         };
         for part in parts {
-            match part {
-                TemplatePart::Chunk(token) => {
-                    text.push_str(&decode(&token));
+            let node = match part {
+                NodeOrToken::Token(token) => {
+                    text.push_str(&decode(token));
                     let r = token.text_range();
                     text_range = Some(text_range.map_or(r, |old| old.cover(r)));
+                    continue;
                 }
-                TemplatePart::Interp(interp) => {
-                    flush(self, &mut res, &mut text, &mut text_range);
-                    res.push(self.expr_opt(interp.expr(), interp.syntax()));
-                }
-                TemplatePart::If(if_part) => {
-                    flush(self, &mut res, &mut text, &mut text_range);
-                    let range = if_part.syntax().text_range();
-                    let cond = (if_part.if_directive())
-                        .map(|d| self.expr_opt(d.condition(), d.syntax()))
+                NodeOrToken::Node(node) => node,
+            };
+            flush(self, &mut res, &mut text, &mut text_range);
+            let range = node.text_range();
+            match node.kind() {
+                SyntaxKind::TEMPLATE_IF => {
+                    let cond = (node.child(SyntaxKind::TEMPLATE_IF_DIRECTIVE))
+                        .map(|d| self.expr_opt(first_expr(d), d))
                         .unwrap_or_else(|| self.alloc(Expr::Missing, range));
-                    let then = self.branch(if_part.then_parts(), range, decode);
-                    let otherwise = self.branch(if_part.else_parts(), range, decode);
+                    let mut branches =
+                        node.children_where(|kind| kind == SyntaxKind::TEMPLATE_PARTS);
+                    let (then, otherwise) = (branches.next(), branches.next());
+                    let then = self.branch(then, range, decode);
+                    let otherwise = self.branch(otherwise, range, decode);
                     res.push(self.alloc(
                         Expr::Conditional {
                             cond,
@@ -677,25 +704,23 @@ impl Lowerer {
                         range,
                     ));
                 }
-                TemplatePart::For(for_part) => {
-                    flush(self, &mut res, &mut text, &mut text_range);
-                    let range = for_part.syntax().text_range();
-                    let directive = for_part.for_directive();
-                    let value = self.branch(for_part.body(), range, decode);
+                SyntaxKind::TEMPLATE_FOR => {
+                    let directive = node.child(SyntaxKind::TEMPLATE_FOR_DIRECTIVE);
+                    let value = self.branch(node.child(SyntaxKind::TEMPLATE_PARTS), range, decode);
                     let lowered = match directive {
                         Some(d) => {
-                            let collection = self.expr_opt(d.collection(), d.syntax());
-                            match d.value_var() {
-                                Some(v) => Expr::For(Box::new(ForExpr {
-                                    key_var: d.key_var().map(|k| SmolStr::new(k.text())),
-                                    value_var: SmolStr::new(v.text()),
+                            let collection = self.expr_opt(first_expr(d), d);
+                            match for_vars(d) {
+                                (key_var, Some(value_var)) => Expr::For(Box::new(ForExpr {
+                                    key_var,
+                                    value_var,
                                     collection,
                                     key: None,
                                     value,
                                     cond: None,
                                     grouped: false,
                                 })),
-                                None => Expr::Missing,
+                                (_, None) => Expr::Missing,
                             }
                         }
                         None => Expr::Missing,
@@ -703,6 +728,7 @@ impl Lowerer {
                     let for_id = self.alloc(lowered, range);
                     res.push(self.alloc(Expr::TemplateJoin(for_id), range));
                 }
+                _ => res.push(self.expr_opt(first_expr(node), node)),
             }
         }
         flush(self, &mut res, &mut text, &mut text_range);
@@ -712,15 +738,12 @@ impl Lowerer {
     /// One branch of a template directive, as a template of its own (`""` when absent).
     fn branch(
         &mut self,
-        parts: Option<ast::TemplateParts>,
+        parts: Option<GreenNodeRef<'_>>,
         range: TextRange,
         decode: &Decode<'_>,
     ) -> ExprId {
         match parts {
-            Some(parts) => {
-                let branch_range = parts.syntax().text_range();
-                self.template(parts.parts().collect(), branch_range, decode)
-            }
+            Some(parts) => self.template(template_parts(parts), parts.text_range(), decode),
             None => self.alloc(
                 Expr::String(SmolStr::default()),
                 TextRange::empty(range.end()),
@@ -729,12 +752,94 @@ impl Lowerer {
     }
 }
 
-fn literal_expr(literal: &ast::LiteralExpr) -> Expr {
-    match literal.token().map(|t| t.kind()) {
+/// The child nodes of `node` that are expressions, in order.
+fn exprs(node: GreenNodeRef<'_>) -> impl Iterator<Item = GreenNodeRef<'_>> {
+    node.children_where(<ast::Expr as AstNode>::can_cast)
+}
+
+fn first_expr(node: GreenNodeRef<'_>) -> Option<GreenNodeRef<'_>> {
+    exprs(node).next()
+}
+
+/// The parts of a template node (quoted, heredoc or a directive branch), in order: its
+/// literal chunks and its interpolations and directives.
+fn template_parts(node: GreenNodeRef<'_>) -> Vec<GreenElementRef<'_>> {
+    (node.children_with_tokens())
+        .filter(|part| match part {
+            NodeOrToken::Token(token) => token.kind() == SyntaxKind::TEMPLATE_CHUNK,
+            NodeOrToken::Node(node) => matches!(
+                node.kind(),
+                SyntaxKind::TEMPLATE_INTERP | SyntaxKind::TEMPLATE_IF | SyntaxKind::TEMPLATE_FOR
+            ),
+        })
+        .collect()
+}
+
+/// The decoded text of a quoted template of literal text alone.
+fn template_literal(template: GreenNodeRef<'_>) -> Option<String> {
+    let mut res = String::new();
+    for part in template_parts(template) {
+        res.push_str(&ast::unescape_quoted(part.as_token()?.text()));
+    }
+    Some(res)
+}
+
+/// A block label's value: the identifier, or the decoded string (empty when neither).
+fn label_value(label: GreenNodeRef<'_>) -> SmolStr {
+    if let Some(ident) = label.token(&[SyntaxKind::IDENT]) {
+        return SmolStr::new(ident.text());
+    }
+    (label.child(SyntaxKind::TEMPLATE_EXPR))
+        .and_then(template_literal)
+        .map(SmolStr::from)
+        .unwrap_or_default()
+}
+
+/// An object key as a literal name when it is one: a bare identifier (not parenthesised),
+/// a literal string, or a number (`0` gives `"0"`).
+fn literal_name(key: GreenNodeRef<'_>) -> Option<SmolStr> {
+    let expr = first_expr(key)?;
+    match expr.kind() {
+        SyntaxKind::VARIABLE_EXPR => Some(SmolStr::new(expr.token(&[SyntaxKind::IDENT])?.text())),
+        SyntaxKind::LITERAL_EXPR => Some(SmolStr::new(literal_token(expr)?.text())),
+        SyntaxKind::TEMPLATE_EXPR => template_literal(expr).map(SmolStr::from),
+        _ => None,
+    }
+}
+
+/// The (key, value) variables of a `for` introduction: `k, v` or just `v`.
+fn for_vars(intro: GreenNodeRef<'_>) -> (Option<SmolStr>, Option<SmolStr>) {
+    let mut idents = (intro.tokens())
+        .filter(|t| t.kind() == SyntaxKind::IDENT)
+        .map(|t| SmolStr::new(t.text()));
+    let first = idents.next();
+    match idents.next() {
+        Some(second) => (first, Some(second)),
+        None => (None, first),
+    }
+}
+
+fn literal_token(literal: GreenNodeRef<'_>) -> Option<GreenTokenRef<'_>> {
+    literal.token(&[
+        SyntaxKind::NUMBER,
+        SyntaxKind::TRUE_KW,
+        SyntaxKind::FALSE_KW,
+        SyntaxKind::NULL_KW,
+    ])
+}
+
+/// The exact value of a number literal; `None` for `true`, `false` and `null`.
+fn number_value(literal: GreenNodeRef<'_>) -> Option<Result<NumberValue, String>> {
+    let token = literal_token(literal).filter(|t| t.kind() == SyntaxKind::NUMBER)?;
+    Some(NumberValue::parse(token.text()))
+}
+
+fn literal_expr(literal: GreenNodeRef<'_>) -> Expr {
+    match literal_token(literal).map(|t| t.kind()) {
         Some(SyntaxKind::TRUE_KW) => Expr::Bool(true),
         Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),
         Some(SyntaxKind::NULL_KW) => Expr::Null,
-        _ => match literal.number_value() {
+        _ => match number_value(literal) {
             Some(Ok(number)) => Expr::Number(Box::new(number)),
             _ => Expr::BadNumber,
         },

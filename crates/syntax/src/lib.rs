@@ -8,6 +8,7 @@
 
 pub mod ast;
 mod grammar;
+mod green_ref;
 mod lexer;
 mod parser;
 mod reparse;
@@ -18,10 +19,13 @@ mod token_set;
 #[cfg(test)]
 mod tests;
 
+pub use green_ref::{GreenElementRef, GreenNodeRef, GreenTokenRef};
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
 pub use reparse::ChangedRange;
-pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize, TokenAtOffset, WalkEvent};
+pub use rowan::{
+    GreenNode, GreenNodeData, NodeOrToken, TextRange, TextSize, TokenAtOffset, WalkEvent,
+};
 pub use syntax_kind::SyntaxKind;
 pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};
 
