@@ -249,7 +249,7 @@ fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSource
             let name_range = (root.token(&[SyntaxKind::IDENT]))
                 .map_or(TextRange::empty(TextSize::from(0)), |n| n.text_range());
             lower.push_block(SmolStr::default(), Vec::new(), name_range, None);
-            let value = lower.expr_opt(first_expr(root), root);
+            let value = lower.expr_opt(root.first_expr(), root);
             lower.value = Some(value);
         }
         SyntaxKind::BLOCK => {
@@ -327,7 +327,10 @@ impl Lowerer {
             .unwrap_or_default();
         let type_range = type_token.map_or(block.text_range(), |t| t.text_range());
         let labels = (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL))
-            .map(|label| (label_value(label), label.text_range()))
+            .map(|label| {
+                let value = label.label_value().map(SmolStr::from).unwrap_or_default();
+                (value, label.text_range())
+            })
             .collect();
         let body = block.child(SyntaxKind::BODY);
         let open = (block.tokens())
@@ -343,7 +346,7 @@ impl Lowerer {
                     let Some(name) = item.token(&[SyntaxKind::IDENT]) else {
                         continue;
                     };
-                    let value = self.expr_opt(first_expr(item), item);
+                    let value = self.expr_opt(item.first_expr(), item);
                     attrs.push(AttrId(self.attrs.len() as u32));
                     self.attrs.push(AttrData {
                         name: SmolStr::new(name.text()),
@@ -382,10 +385,10 @@ impl Lowerer {
     fn expr(&mut self, node: GreenNodeRef<'_>) -> ExprId {
         let range = node.text_range();
         let lowered = match node.kind() {
-            SyntaxKind::PAREN_EXPR => return self.expr_opt(first_expr(node), node),
+            SyntaxKind::PAREN_EXPR => return self.expr_opt(node.first_expr(), node),
             SyntaxKind::LITERAL_EXPR => literal_expr(node),
             SyntaxKind::TEMPLATE_EXPR => {
-                return self.template(template_parts(node), range, &|token| {
+                return self.template(node.template_parts(), range, &|token| {
                     ast::unescape_quoted(token.text())
                 });
             }
@@ -397,7 +400,7 @@ impl Lowerer {
                         .map(|(token, text)| (token.text_range().start(), text))
                         .collect();
                 let start = range.start();
-                return self.template(template_parts(node), range, &|token| {
+                return self.template(node.template_parts(), range, &|token| {
                     let relative = token.text_range().start() - start;
                     (texts.iter())
                         .find(|(at, _)| *at == relative)
@@ -406,7 +409,7 @@ impl Lowerer {
                 });
             }
             SyntaxKind::TUPLE_EXPR => {
-                let elements = exprs(node).map(|e| self.expr(e)).collect();
+                let elements = node.exprs().map(|e| self.expr(e)).collect();
                 Expr::Tuple(elements)
             }
             SyntaxKind::OBJECT_EXPR => {
@@ -415,11 +418,11 @@ impl Lowerer {
                     let key = match item.child(SyntaxKind::OBJECT_KEY) {
                         Some(key) => match literal_name(key) {
                             Some(name) => self.alloc(Expr::String(name), key.text_range()),
-                            None => self.expr_opt(first_expr(key), key),
+                            None => self.expr_opt(key.first_expr(), key),
                         },
                         None => self.alloc(Expr::Missing, item.text_range()),
                     };
-                    let value = self.expr_opt(first_expr(item), item);
+                    let value = self.expr_opt(item.first_expr(), item);
                     items.push((key, value));
                 }
                 Expr::Object(items.into())
@@ -431,7 +434,7 @@ impl Lowerer {
             SyntaxKind::CALL_EXPR => {
                 let arg_list = node.child(SyntaxKind::ARG_LIST);
                 let args = (arg_list.into_iter())
-                    .flat_map(exprs)
+                    .flat_map(GreenNodeRef::exprs)
                     .map(|arg| self.expr(arg))
                     .collect();
                 let name: String = (node.tokens())
@@ -445,7 +448,7 @@ impl Lowerer {
                 }))
             }
             SyntaxKind::GET_ATTR_EXPR => {
-                let base = self.expr_opt(first_expr(node), node);
+                let base = self.expr_opt(node.first_expr(), node);
                 match node.token(&[SyntaxKind::IDENT]) {
                     Some(name) => Expr::GetAttr {
                         base,
@@ -455,17 +458,17 @@ impl Lowerer {
                 }
             }
             SyntaxKind::INDEX_EXPR => {
-                let base = self.expr_opt(first_expr(node), node);
-                let key = self.expr_opt(exprs(node).nth(1), node);
+                let base = self.expr_opt(node.first_expr(), node);
+                let key = self.expr_opt(node.exprs().nth(1), node);
                 Expr::Index { base, key }
             }
             SyntaxKind::LEGACY_INDEX_EXPR => {
-                let base = self.expr_opt(first_expr(node), node);
+                let base = self.expr_opt(node.first_expr(), node);
                 let key = self.number_token(node.token(&[SyntaxKind::NUMBER]), node);
                 Expr::Index { base, key }
             }
             SyntaxKind::SPLAT_EXPR => {
-                let source = self.expr_opt(first_expr(node), node);
+                let source = self.expr_opt(node.first_expr(), node);
                 let steps: Vec<GreenNodeRef<'_>> = node
                     .children_where(<ast::SplatStep as AstNode>::can_cast)
                     .collect();
@@ -473,16 +476,16 @@ impl Lowerer {
                 Expr::Splat { source, each }
             }
             SyntaxKind::FOR_TUPLE_EXPR => {
-                let value = self.expr_opt(first_expr(node), node);
+                let value = self.expr_opt(node.first_expr(), node);
                 let cond =
-                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(first_expr(c), c));
+                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(c.first_expr(), c));
                 self.for_expr(node.child(SyntaxKind::FOR_INTRO), None, value, cond, false)
             }
             SyntaxKind::FOR_OBJECT_EXPR => {
-                let key = self.expr_opt(first_expr(node), node);
-                let value = self.expr_opt(exprs(node).nth(1), node);
+                let key = self.expr_opt(node.first_expr(), node);
+                let value = self.expr_opt(node.exprs().nth(1), node);
                 let cond =
-                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(first_expr(c), c));
+                    (node.child(SyntaxKind::FOR_COND)).map(|c| self.expr_opt(c.first_expr(), c));
                 let grouped = node.token(&[SyntaxKind::DOT3]).is_some();
                 self.for_expr(
                     node.child(SyntaxKind::FOR_INTRO),
@@ -493,7 +496,7 @@ impl Lowerer {
                 )
             }
             SyntaxKind::CONDITIONAL_EXPR => {
-                let mut branches = exprs(node);
+                let mut branches = node.exprs();
                 let (cond, then, otherwise) = (branches.next(), branches.next(), branches.next());
                 Expr::Conditional {
                     cond: self.expr_opt(cond, node),
@@ -504,7 +507,7 @@ impl Lowerer {
             SyntaxKind::UNARY_EXPR => {
                 let negate = (node.token(&[SyntaxKind::MINUS, SyntaxKind::BANG]))
                     .is_some_and(|op| op.kind() == SyntaxKind::MINUS);
-                let operand = first_expr(node);
+                let operand = node.first_expr();
                 let number = (operand.filter(|o| o.kind() == SyntaxKind::LITERAL_EXPR))
                     .and_then(number_value);
                 match number {
@@ -521,7 +524,7 @@ impl Lowerer {
                 }
             }
             SyntaxKind::BINARY_EXPR => {
-                let mut operands = exprs(node);
+                let mut operands = node.exprs();
                 let (lhs, rhs) = (operands.next(), operands.next());
                 let lhs = self.expr_opt(lhs, node);
                 let rhs = self.expr_opt(rhs, node);
@@ -572,7 +575,7 @@ impl Lowerer {
                     None => Expr::Missing,
                 },
                 SyntaxKind::INDEX_STEP => {
-                    let key = self.expr_opt(first_expr(*step), *step);
+                    let key = self.expr_opt(step.first_expr(), *step);
                     Expr::Index { base: current, key }
                 }
                 SyntaxKind::LEGACY_INDEX_STEP => {
@@ -607,7 +610,7 @@ impl Lowerer {
         let Some(intro) = intro else {
             return Expr::Missing;
         };
-        let collection = self.expr_opt(first_expr(intro), intro);
+        let collection = self.expr_opt(intro.first_expr(), intro);
         let (key_var, value_var) = for_vars(intro);
         let Some(value_var) = value_var else {
             return Expr::Missing;
@@ -633,7 +636,7 @@ impl Lowerer {
         if let [NodeOrToken::Node(interp)] = parts.as_slice()
             && interp.kind() == SyntaxKind::TEMPLATE_INTERP
         {
-            return self.expr_opt(first_expr(*interp), *interp);
+            return self.expr_opt(interp.first_expr(), *interp);
         }
         // Only text (most strings): one literal, without lowering the parts.
         if parts.iter().all(|p| p.as_token().is_some()) {
@@ -688,7 +691,7 @@ impl Lowerer {
             match node.kind() {
                 SyntaxKind::TEMPLATE_IF => {
                     let cond = (node.child(SyntaxKind::TEMPLATE_IF_DIRECTIVE))
-                        .map(|d| self.expr_opt(first_expr(d), d))
+                        .map(|d| self.expr_opt(d.first_expr(), d))
                         .unwrap_or_else(|| self.alloc(Expr::Missing, range));
                     let mut branches =
                         node.children_where(|kind| kind == SyntaxKind::TEMPLATE_PARTS);
@@ -709,7 +712,7 @@ impl Lowerer {
                     let value = self.branch(node.child(SyntaxKind::TEMPLATE_PARTS), range, decode);
                     let lowered = match directive {
                         Some(d) => {
-                            let collection = self.expr_opt(first_expr(d), d);
+                            let collection = self.expr_opt(d.first_expr(), d);
                             match for_vars(d) {
                                 (key_var, Some(value_var)) => Expr::For(Box::new(ForExpr {
                                     key_var,
@@ -728,7 +731,7 @@ impl Lowerer {
                     let for_id = self.alloc(lowered, range);
                     res.push(self.alloc(Expr::TemplateJoin(for_id), range));
                 }
-                _ => res.push(self.expr_opt(first_expr(node), node)),
+                _ => res.push(self.expr_opt(node.first_expr(), node)),
             }
         }
         flush(self, &mut res, &mut text, &mut text_range);
@@ -743,7 +746,7 @@ impl Lowerer {
         decode: &Decode<'_>,
     ) -> ExprId {
         match parts {
-            Some(parts) => self.template(template_parts(parts), parts.text_range(), decode),
+            Some(parts) => self.template(parts.template_parts(), parts.text_range(), decode),
             None => self.alloc(
                 Expr::String(SmolStr::default()),
                 TextRange::empty(range.end()),
@@ -752,57 +755,14 @@ impl Lowerer {
     }
 }
 
-/// The child nodes of `node` that are expressions, in order.
-fn exprs(node: GreenNodeRef<'_>) -> impl Iterator<Item = GreenNodeRef<'_>> {
-    node.children_where(<ast::Expr as AstNode>::can_cast)
-}
-
-fn first_expr(node: GreenNodeRef<'_>) -> Option<GreenNodeRef<'_>> {
-    exprs(node).next()
-}
-
-/// The parts of a template node (quoted, heredoc or a directive branch), in order: its
-/// literal chunks and its interpolations and directives.
-fn template_parts(node: GreenNodeRef<'_>) -> Vec<GreenElementRef<'_>> {
-    (node.children_with_tokens())
-        .filter(|part| match part {
-            NodeOrToken::Token(token) => token.kind() == SyntaxKind::TEMPLATE_CHUNK,
-            NodeOrToken::Node(node) => matches!(
-                node.kind(),
-                SyntaxKind::TEMPLATE_INTERP | SyntaxKind::TEMPLATE_IF | SyntaxKind::TEMPLATE_FOR
-            ),
-        })
-        .collect()
-}
-
-/// The decoded text of a quoted template of literal text alone.
-fn template_literal(template: GreenNodeRef<'_>) -> Option<String> {
-    let mut res = String::new();
-    for part in template_parts(template) {
-        res.push_str(&ast::unescape_quoted(part.as_token()?.text()));
-    }
-    Some(res)
-}
-
-/// A block label's value: the identifier, or the decoded string (empty when neither).
-fn label_value(label: GreenNodeRef<'_>) -> SmolStr {
-    if let Some(ident) = label.token(&[SyntaxKind::IDENT]) {
-        return SmolStr::new(ident.text());
-    }
-    (label.child(SyntaxKind::TEMPLATE_EXPR))
-        .and_then(template_literal)
-        .map(SmolStr::from)
-        .unwrap_or_default()
-}
-
 /// An object key as a literal name when it is one: a bare identifier (not parenthesised),
 /// a literal string, or a number (`0` gives `"0"`).
 fn literal_name(key: GreenNodeRef<'_>) -> Option<SmolStr> {
-    let expr = first_expr(key)?;
+    let expr = key.first_expr()?;
     match expr.kind() {
         SyntaxKind::VARIABLE_EXPR => Some(SmolStr::new(expr.token(&[SyntaxKind::IDENT])?.text())),
         SyntaxKind::LITERAL_EXPR => Some(SmolStr::new(literal_token(expr)?.text())),
-        SyntaxKind::TEMPLATE_EXPR => template_literal(expr).map(SmolStr::from),
+        SyntaxKind::TEMPLATE_EXPR => expr.template_literal().map(SmolStr::from),
         _ => None,
     }
 }

@@ -9,7 +9,7 @@
 #![allow(unused_lifetimes)]
 
 use pcl_syntax::ast::{self, AstNode};
-use pcl_syntax::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextSize};
+use pcl_syntax::{GreenNode, GreenNodeRef, Parse, SyntaxKind, TextSize};
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
@@ -143,48 +143,54 @@ struct ItemOutline {
 
 #[salsa::tracked(returns(ref))]
 fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
-    let root = SyntaxNode::new_root(source.green(db).clone());
+    // Read from the green tree (no syntax node per element: this runs for every item).
+    let root = GreenNodeRef::root(source.green(db));
     let mut outline = ItemOutline::default();
     let mut packages = Vec::new();
-    let declares = match ast::Item::cast(root.clone()) {
-        Some(ast::Item::Attribute(attr)) => {
-            (attr.name()).map(|name| (DeclKind::Local, SmolStr::new(name.text()), None))
-        }
-        Some(ast::Item::Block(block)) => {
-            block_labels(&block, &mut outline.problems).map(|(kind, labels)| {
-                let (name, label) = block_name_and_label(kind, &labels);
-                // The options block checking reads: the first one.
-                let options = matches!(kind, DeclKind::Resource | DeclKind::Read)
-                    .then(|| {
-                        block
-                            .body()?
-                            .blocks()
-                            .find(|b| b.type_name().is_some_and(|t| t.text() == "options"))
+    let declares = match root.kind() {
+        SyntaxKind::ATTRIBUTE => (root.token(&[SyntaxKind::IDENT]))
+            .map(|name| (DeclKind::Local, SmolStr::new(name.text()), None)),
+        SyntaxKind::BLOCK => block_labels(root, &mut outline.problems).map(|(kind, labels)| {
+            let (name, label) = block_name_and_label(kind, &labels);
+            // The options block checking reads: the first one.
+            let options = matches!(kind, DeclKind::Resource | DeclKind::Read)
+                .then(|| {
+                    (root.child(SyntaxKind::BODY)?)
+                        .children_where(|kind| kind == SyntaxKind::BLOCK)
+                        .find(|b| block_type_is(*b, "options"))
+                })
+                .flatten();
+            let option = |name: &str| {
+                (options?.child(SyntaxKind::BODY)?)
+                    .children_where(|kind| kind == SyntaxKind::ATTRIBUTE)
+                    .find(|a| {
+                        a.token(&[SyntaxKind::IDENT])
+                            .is_some_and(|n| n.text() == name)
                     })
-                    .flatten();
-                let option = |name: &str| {
-                    (options.as_ref()?.body()?.attributes())
-                        .find(|a| a.name().is_some_and(|n| n.text() == name))
-                };
-                outline.ranged = option("range").is_some();
-                let version = match option("version").and_then(|v| v.value()) {
-                    Some(ast::Expr::Template(template)) => {
-                        template.literal_value().map(SmolStr::new)
-                    }
-                    _ => None,
-                };
-                collect_packages(kind, label.as_deref(), version, &block, &mut packages);
-                (kind, name, label)
-            })
-        }
-        None => None,
+            };
+            outline.ranged = option("range").is_some();
+            let version = (option("version").and_then(GreenNodeRef::first_expr))
+                .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
+                .and_then(GreenNodeRef::template_literal)
+                .map(SmolStr::from);
+            collect_packages(kind, label.as_deref(), version, root, &mut packages);
+            (kind, name, label)
+        }),
+        _ => None,
     };
     if declares.is_some() {
-        collect_invoke_packages(&root, &mut packages);
+        collect_invoke_packages(root, &mut packages);
     }
     outline.declares = declares;
     outline.packages = packages.into_boxed_slice();
     outline
+}
+
+/// Whether a block's type keyword is `name`.
+fn block_type_is(block: GreenNodeRef<'_>, name: &str) -> bool {
+    block
+        .token(&[SyntaxKind::IDENT])
+        .is_some_and(|t| t.text() == name)
 }
 
 /// The item tree of a file.
@@ -275,7 +281,7 @@ fn collect_packages(
     kind: DeclKind,
     label: Option<&str>,
     version: Option<SmolStr>,
-    block: &ast::Block,
+    block: GreenNodeRef<'_>,
     packages: &mut Vec<PackageUse>,
 ) {
     if matches!(kind, DeclKind::Resource | DeclKind::Read)
@@ -288,48 +294,50 @@ fn collect_packages(
             cached_as: None,
         });
     }
+    // `package` blocks are few: read with the typed AST.
     if kind == DeclKind::Package
-        && let Some(name) = package_block_name(block)
+        && let Some(block) = ast::Block::cast(block.to_syntax_node())
+        && let Some(name) = package_block_name(&block)
     {
         packages.push(PackageUse {
             name: SmolStr::new(name),
-            version: package_block_version(block).map(SmolStr::new),
+            version: package_block_version(&block).map(SmolStr::new),
             pinned: true,
-            cached_as: cached_package(block).map(Box::new),
+            cached_as: cached_package(&block).map(Box::new),
         });
     }
 }
 
-/// The packages of the literal tokens of `invoke` calls inside one item. The `invoke`
-/// names are found in the green tree, without building a syntax node for every node.
-fn collect_invoke_packages(item: &SyntaxNode, packages: &mut Vec<PackageUse>) {
-    let green = item.green();
-    for offset in pcl_syntax::find_tokens(&green, SyntaxKind::IDENT, "invoke") {
-        let Some(token) = item.token_at_offset(offset).right_biased() else {
-            continue;
-        };
-        if token.kind() != SyntaxKind::IDENT || token.text_range().start() != offset {
-            continue;
+/// The packages of the literal tokens of `invoke` calls inside one item: a walk over its
+/// nodes that looks at the name of each call.
+fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse>) {
+    let mut stack = vec![item];
+    while let Some(node) = stack.pop() {
+        if node.kind() == SyntaxKind::CALL_EXPR && is_invoke(node) {
+            let first = (node.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);
+            if let Some(template) = first.filter(|e| e.kind() == SyntaxKind::TEMPLATE_EXPR)
+                && let Some(token) = template.template_literal()
+                && let Some(package) = token_package(&token)
+            {
+                packages.push(PackageUse {
+                    name: SmolStr::new(package),
+                    version: None,
+                    pinned: false,
+                    cached_as: None,
+                });
+            }
         }
-        let Some(call) = token.parent().and_then(ast::CallExpr::cast) else {
-            continue;
-        };
-        if call.name() != "invoke" {
-            continue;
-        }
-        let first = call.arg_list().and_then(|args| args.args().next());
-        if let Some(ast::Expr::Template(template)) = first
-            && let Some(token) = template.literal_value()
-            && let Some(package) = token_package(&token)
-        {
-            packages.push(PackageUse {
-                name: SmolStr::new(package),
-                version: None,
-                pinned: false,
-                cached_as: None,
-            });
-        }
+        stack.extend(node.children());
     }
+}
+
+/// Whether a call is `invoke(..)`: its name, namespaces included (`CallExpr::name`).
+fn is_invoke(call: GreenNodeRef<'_>) -> bool {
+    let name: String = (call.tokens())
+        .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
+        .map(|t| t.text())
+        .collect();
+    name == "invoke"
 }
 
 /// The package a resource or function token belongs to (`pulumi:providers:aws` is
@@ -616,10 +624,10 @@ fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, Struc
 /// A block whose labels fit but are not all literal declares nothing and is not reported
 /// here (the label is an expression, which the checker of its kind does not accept).
 fn block_labels(
-    block: &ast::Block,
+    block: GreenNodeRef<'_>,
     problems: &mut Vec<StructureProblem>,
 ) -> Option<(DeclKind, Vec<String>)> {
-    let type_token = block.type_name()?;
+    let type_token = block.token(&[SyntaxKind::IDENT])?;
     let type_name = type_token.text();
     let Some(kind) = DeclKind::from_block_type(type_name) else {
         let note = match pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()) {
@@ -637,8 +645,9 @@ fn block_labels(
         });
         return None;
     };
-    let labels: Vec<ast::BlockLabel> = block.labels().collect();
-    let values: Vec<Option<String>> = labels.iter().map(|l| l.value()).collect();
+    let labels: Vec<GreenNodeRef<'_>> =
+        (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL)).collect();
+    let values: Vec<Option<String>> = labels.iter().map(|l| l.label_value()).collect();
     let lenient: Vec<String> = values
         .iter()
         .map(|v| v.clone().unwrap_or_default())
@@ -649,7 +658,7 @@ fn block_labels(
                 code: pcl_diagnostics::codes::INVALID_LABELS,
                 severity: pcl_diagnostics::Severity::Warning,
                 message: "package block labels are deprecated".to_owned(),
-                range: labels[0].syntax().text_range(),
+                range: labels[0].text_range(),
                 note: "set `baseProviderName` inside the block instead".to_owned(),
             });
         }
@@ -689,10 +698,7 @@ fn block_labels(
         ),
     };
     let range = match (labels.first(), labels.last()) {
-        (Some(first), Some(last)) => first
-            .syntax()
-            .text_range()
-            .cover(last.syntax().text_range()),
+        (Some(first), Some(last)) => first.text_range().cover(last.text_range()),
         _ => type_token.text_range(),
     };
     problems.push(StructureProblem {

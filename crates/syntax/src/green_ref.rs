@@ -5,6 +5,7 @@
 
 use rowan::{GreenNodeData, GreenTokenData, NodeOrToken};
 
+use crate::ast::{self, AstNode};
 use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// A node of the green tree and where it starts.
@@ -91,6 +92,51 @@ impl<'a> GreenNodeRef<'a> {
     /// The first child token whose kind is in `kinds`.
     pub fn token(self, kinds: &[SyntaxKind]) -> Option<GreenTokenRef<'a>> {
         self.tokens().find(|token| kinds.contains(&token.kind()))
+    }
+
+    /// The child nodes that are expressions, in order: what the typed AST's accessors pick
+    /// from (the first for a value or an operand, the second for an index key or a right
+    /// operand).
+    pub fn exprs(self) -> impl Iterator<Item = GreenNodeRef<'a>> {
+        self.children_where(<ast::Expr as AstNode>::can_cast)
+    }
+
+    pub fn first_expr(self) -> Option<GreenNodeRef<'a>> {
+        self.exprs().next()
+    }
+
+    /// The parts of a template node (quoted, heredoc or a directive branch), in order: its
+    /// literal chunks, interpolations and directives (`ast::TemplatePart`).
+    pub fn template_parts(self) -> Vec<GreenElementRef<'a>> {
+        (self.children_with_tokens())
+            .filter(|part| match part {
+                NodeOrToken::Token(token) => token.kind() == SyntaxKind::TEMPLATE_CHUNK,
+                NodeOrToken::Node(node) => matches!(
+                    node.kind(),
+                    SyntaxKind::TEMPLATE_INTERP
+                        | SyntaxKind::TEMPLATE_IF
+                        | SyntaxKind::TEMPLATE_FOR
+                ),
+            })
+            .collect()
+    }
+
+    /// A quoted template's decoded text when it is literal text alone
+    /// (`TemplateExpr::literal_value`).
+    pub fn template_literal(self) -> Option<String> {
+        let mut res = String::new();
+        for part in self.template_parts() {
+            res.push_str(&ast::unescape_quoted(part.as_token()?.text()));
+        }
+        Some(res)
+    }
+
+    /// A block label's value: the identifier, or the decoded string (`BlockLabel::value`).
+    pub fn label_value(self) -> Option<String> {
+        if let Some(ident) = self.token(&[SyntaxKind::IDENT]) {
+            return Some(ident.text().to_owned());
+        }
+        self.child(SyntaxKind::TEMPLATE_EXPR)?.template_literal()
     }
 }
 

@@ -85,29 +85,6 @@ impl Parse {
     }
 }
 
-/// Where, relative to `node`, its tokens of `kind` spelled `text` start: a walk over the
-/// green tree alone (no syntax nodes are built), for scans of large trees.
-pub fn find_tokens(node: &GreenNodeData, kind: SyntaxKind, text: &str) -> Vec<TextSize> {
-    let mut found = Vec::new();
-    let mut stack = vec![(node, TextSize::from(0))];
-    while let Some((node, start)) = stack.pop() {
-        let mut offset = start;
-        for child in node.children() {
-            match child {
-                rowan::NodeOrToken::Node(inner) => stack.push((inner, offset)),
-                rowan::NodeOrToken::Token(token) => {
-                    if SyntaxKind::from_raw(token.kind().0) == kind && token.text() == text {
-                        found.push(offset);
-                    }
-                }
-            }
-            offset += child.text_len();
-        }
-    }
-    found.sort_unstable();
-    found
-}
-
 /// Renders a tree one line per node or token, indented two spaces per depth, as
 /// `KIND@START..END`, tokens followed by their text as a Rust debug string.
 pub fn debug_tree(root: &SyntaxNode) -> String {
