@@ -399,13 +399,14 @@ impl Lowerer {
                         .flat_map(|heredoc| heredoc.chunk_texts())
                         .map(|(token, text)| (token.text_range().start(), text))
                         .collect();
+                // In document order: found by where the chunk starts in the heredoc.
                 let start = range.start();
                 return self.template(node.template_parts(), range, &|token| {
                     let relative = token.text_range().start() - start;
-                    (texts.iter())
-                        .find(|(at, _)| *at == relative)
-                        .map_or_else(|| token.text().to_owned(), |(_, text)| text.clone())
-                        .into()
+                    match texts.binary_search_by_key(&relative, |(at, _)| *at) {
+                        Ok(index) => Cow::Owned(texts[index].1.clone()),
+                        Err(_) => Cow::Borrowed(token.text()),
+                    }
                 });
             }
             SyntaxKind::TUPLE_EXPR => {
@@ -437,12 +438,8 @@ impl Lowerer {
                     .flat_map(GreenNodeRef::exprs)
                     .map(|arg| self.expr(arg))
                     .collect();
-                let name: String = (node.tokens())
-                    .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
-                    .map(|t| t.text())
-                    .collect();
                 Expr::Call(Box::new(CallExpr {
-                    name: SmolStr::new(name),
+                    name: SmolStr::new(node.call_name()),
                     args,
                     expand: arg_list.is_some_and(|list| list.token(&[SyntaxKind::DOT3]).is_some()),
                 }))

@@ -313,7 +313,7 @@ fn collect_packages(
 fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse>) {
     let mut stack = vec![item];
     while let Some(node) = stack.pop() {
-        if node.kind() == SyntaxKind::CALL_EXPR && is_invoke(node) {
+        if node.kind() == SyntaxKind::CALL_EXPR && node.call_name_is("invoke") {
             let first = (node.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);
             if let Some(template) = first.filter(|e| e.kind() == SyntaxKind::TEMPLATE_EXPR)
                 && let Some(token) = template.template_literal()
@@ -329,15 +329,6 @@ fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse
         }
         stack.extend(node.children());
     }
-}
-
-/// Whether a call is `invoke(..)`: its name, namespaces included (`CallExpr::name`).
-fn is_invoke(call: GreenNodeRef<'_>) -> bool {
-    let name: String = (call.tokens())
-        .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
-        .map(|t| t.text())
-        .collect();
-    name == "invoke"
 }
 
 /// The package a resource or function token belongs to (`pulumi:providers:aws` is

@@ -131,6 +131,29 @@ impl<'a> GreenNodeRef<'a> {
         Some(res)
     }
 
+    /// A call's function name, namespaces included (`ns::f`; `CallExpr::name`).
+    pub fn call_name(self) -> String {
+        (self.tokens())
+            .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
+            .map(|t| t.text())
+            .collect()
+    }
+
+    /// Whether a call's function name is `name` ([`GreenNodeRef::call_name`] without
+    /// building it: walks over every call of every item look for `invoke`).
+    pub fn call_name_is(self, name: &str) -> bool {
+        let mut rest = name;
+        for token in self.tokens() {
+            if matches!(token.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2) {
+                match rest.strip_prefix(token.text()) {
+                    Some(after) => rest = after,
+                    None => return false,
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
     /// A block label's value: the identifier, or the decoded string (`BlockLabel::value`).
     pub fn label_value(self) -> Option<String> {
         if let Some(ident) = self.token(&[SyntaxKind::IDENT]) {
@@ -151,5 +174,46 @@ impl<'a> GreenTokenRef<'a> {
 
     pub fn text_range(self) -> TextRange {
         TextRange::at(self.start, self.green.text_len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GreenNodeRef;
+    use crate::SyntaxKind;
+    use crate::ast::{AstNode, CallExpr};
+
+    /// Calls found in the green tree are named as the typed AST names them, with their
+    /// ranges in the file.
+    #[test]
+    fn call_names_and_ranges_match_the_syntax_tree() {
+        let parse = crate::parse("a = ns::invoke(1)\nb = invoke(\"x\")\nc = invoked(2)\n");
+        let root = parse.syntax_node();
+        let green = root.green();
+        let mut stack = vec![GreenNodeRef::root(&green)];
+        let mut calls = Vec::new();
+        while let Some(node) = stack.pop() {
+            if node.kind() == SyntaxKind::CALL_EXPR {
+                calls.push((
+                    node.call_name(),
+                    node.call_name_is("invoke"),
+                    node.text_range(),
+                ));
+            }
+            stack.extend(node.children());
+        }
+        calls.sort_by_key(|(_, _, range)| range.start());
+        let expected: Vec<_> = (root.descendants())
+            .filter_map(CallExpr::cast)
+            .map(|call| {
+                (
+                    call.name(),
+                    call.name() == "invoke",
+                    call.syntax().text_range(),
+                )
+            })
+            .collect();
+        assert_eq!(calls, expected);
+        assert_eq!(calls.iter().filter(|(_, invoke, _)| *invoke).count(), 1);
     }
 }
