@@ -45,6 +45,33 @@ pub struct AnalysisHost {
     jobs: usize,
     /// The packages found nowhere that could be fetched, with the cache to fetch into.
     fetchable: BTreeMap<SmolStr, (FetchRequest, PathBuf)>,
+    /// Where edits leave the parses they replace.
+    retired: Retired,
+}
+
+/// Drops the parses edits replace on a thread of its own: the root of a large file's tree
+/// holds every item, and letting go of it touches each one, which an edit need not wait
+/// for. Started at the first edit; without a thread, what is retired is dropped at once.
+#[derive(Default)]
+struct Retired {
+    sender: Option<std::sync::mpsc::Sender<ReparseBase>>,
+}
+
+impl Retired {
+    fn retire(&mut self, base: ReparseBase) {
+        let sender = self.sender.get_or_insert_with(|| {
+            let (sender, receiver) = std::sync::mpsc::channel::<ReparseBase>();
+            // Should the thread not start, the receiver is gone with it: sending fails,
+            // and the base is dropped here.
+            let _ = std::thread::Builder::new()
+                .name("pcl-retired-parses".to_owned())
+                .spawn(move || receiver.into_iter().for_each(drop));
+            sender
+        });
+        if let Err(unsent) = sender.send(base) {
+            drop(unsent.0);
+        }
+    }
 }
 
 /// How the host fetches schemas no source has (`--fetch-schemas`, the server's
@@ -104,6 +131,7 @@ impl AnalysisHost {
             fetch_messages: Vec::new(),
             jobs: 1,
             fetchable: BTreeMap::new(),
+            retired: Retired::default(),
         }
     }
 
@@ -275,7 +303,7 @@ impl AnalysisHost {
         self.load_program_packages(program);
         self.sync_missing();
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
-            let _ = pcl_sema::file_dependencies(db, program, file);
+            let _ = pcl_sema::file_dependencies(db, program, file).count();
         });
         pcl_sema::sync_program_summaries(&mut self.db, &[program]);
         ProgramId(dir)
@@ -312,7 +340,13 @@ impl AnalysisHost {
             }
             None => self.file(path, text, Durability::LOW),
         };
-        self.edited.insert(file);
+        if self.edited.insert(file) {
+            // A document's resources are checked input by input: its edits re-check the
+            // inputs that read what they change (the first one checks the file again).
+            file.set_per_input_memos(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(true);
+        }
         let programs: Vec<Program> = (self.programs.values())
             .filter(|program| program.files(&self.db).contains(&file))
             .copied()
@@ -330,9 +364,12 @@ impl AnalysisHost {
             parse: pcl_sema::parse(&self.db, file).clone(),
             changed,
         };
-        file.set_reparse_base(&mut self.db)
+        let replaced = (file.set_reparse_base(&mut self.db))
             .with_durability(Durability::LOW)
             .to(Some(base));
+        if let Some(replaced) = replaced {
+            self.retired.retire(replaced);
+        }
     }
 
     /// The durability of what changes in `file`: low for documents being edited, medium

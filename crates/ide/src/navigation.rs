@@ -83,7 +83,7 @@ impl Analysis {
             let range = range?;
             let markdown = match expr {
                 Some(id) => {
-                    let ty = infer(db, decl).expr_types.get(id.0 as usize).copied()?;
+                    let ty = infer(db, decl).expr_ty(db, id)?;
                     let target = referenced(db, decl, id);
                     let described = target.map(|t| describe(db, t));
                     let ty = pcl_types::readable(db, ty);

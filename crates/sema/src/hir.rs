@@ -17,7 +17,7 @@ use smol_str::SmolStr;
 use crate::items::{DeclId, decl_syntax};
 
 /// An expression's index in its body.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, salsa::SalsaValue)]
 pub struct ExprId(pub u32);
 
 /// An attribute's index in its body.

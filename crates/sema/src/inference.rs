@@ -29,15 +29,85 @@ use crate::scope::{
 /// What checking a declaration found.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct InferenceResult<'db> {
-    /// The type of each expression, by `ExprId`.
-    pub expr_types: Box<[Ty<'db>]>,
+    /// The type of each expression, by `ExprId`, but for those of the inputs checked
+    /// apart (`parts`): [`InferenceResult::expr_ty`] reads both.
+    expr_types: Box<[Ty<'db>]>,
     /// The declaration's type as references see it.
     pub ty: Ty<'db>,
     /// An output's value type, a config's declared type; what components expose.
     pub value_ty: Ty<'db>,
     /// For a config: whether a component must set it (no default, not nullable).
     pub required: bool,
-    pub diagnostics: Vec<SemaDiagnostic<'db>>,
+    /// Its diagnostics, but for those of the inputs checked apart (`parts`).
+    diagnostics: Vec<SemaDiagnostic<'db>>,
+    /// The inputs checked in memos of their own, in order: their types and diagnostics
+    /// belong to the declaration but are read from there.
+    parts: Box<[CheckedApart<'db>]>,
+}
+
+impl<'db> InferenceResult<'db> {
+    /// The type of an expression of the declaration's body.
+    pub fn expr_ty(&self, db: &'db dyn pcl_types::Db, id: ExprId) -> Option<Ty<'db>> {
+        let ty = *self.expr_types.get(id.0 as usize)?;
+        for part in self.parts.iter() {
+            let types = &crate::resources::input_check(db, part.input).types;
+            if let Ok(i) = types.binary_search_by_key(&id, |(e, _)| *e) {
+                return Some(types[i].1);
+            }
+        }
+        Some(ty)
+    }
+
+    /// Every diagnostic of the declaration, in the order checking found them.
+    pub fn diagnostics(&self, db: &'db dyn pcl_types::Db) -> Vec<SemaDiagnostic<'db>> {
+        let mut all = Vec::with_capacity(self.diagnostics.len());
+        let mut next = 0;
+        for part in self.parts.iter() {
+            let at = part.at as usize;
+            all.extend_from_slice(&self.diagnostics[next..at]);
+            next = at;
+            let found = crate::resources::input_check(db, part.input);
+            all.extend(found.diagnostics.iter().cloned());
+        }
+        all.extend_from_slice(&self.diagnostics[next..]);
+        all
+    }
+}
+
+/// An input checked in a memo of its own (`resources::input_check`), and where its
+/// diagnostics go among the declaration's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub(crate) struct CheckedApart<'db> {
+    at: u32,
+    input: InputAttr<'db>,
+}
+
+/// The key of `resources::input_check`, in a module of its own: salsa's expansion of an
+/// interned struct with a field that borrows the database names `'db` where it is not
+/// used.
+#[allow(unused_lifetimes)]
+mod input_attr {
+    use crate::hir::AttrId;
+    use crate::items::DeclId;
+
+    /// One attribute of a declaration's block.
+    #[salsa::interned(revisions = usize::MAX, debug)]
+    pub(crate) struct InputAttr<'db> {
+        #[returns(copy)]
+        pub(crate) decl: DeclId<'db>,
+        #[returns(copy)]
+        pub(crate) attr: AttrId,
+    }
+}
+pub(crate) use input_attr::InputAttr;
+
+/// What checking one part of a declaration on its own found (`resources::input_check`):
+/// the types it gave, those that are not `dynamic` (where every type starts), by
+/// expression, and its diagnostics: what checking the part in place gives.
+#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub(crate) struct PartialInference<'db> {
+    types: Box<[(ExprId, Ty<'db>)]>,
+    diagnostics: Box<[SemaDiagnostic<'db>]>,
 }
 
 /// The diagnostics of one file's declarations, each checked after the declarations of the
@@ -69,7 +139,7 @@ fn file_order<'db>(
     file: File,
 ) -> Box<[DeclId<'db>]> {
     let decls: Vec<DeclId<'db>> = file_decls(db, program, file).collect();
-    let edges = dependency_edges(&decls, file_dependencies(db, program, file).iter());
+    let edges = dependency_edges(&decls, file_dependencies(db, program, file));
     (strongly_connected(&edges).into_iter().flatten())
         .map(|i| decls[i])
         .collect()
@@ -83,7 +153,7 @@ fn decl_diagnostics<'db>(
     db: &'db dyn pcl_types::Db,
     decl: DeclId<'db>,
 ) -> Box<[SemaDiagnostic<'db>]> {
-    infer(db, decl).diagnostics.clone().into_boxed_slice()
+    infer(db, decl).diagnostics(db).into_boxed_slice()
 }
 
 /// Check one declaration.
@@ -97,6 +167,7 @@ pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceRes
         value_ty,
         required,
         diagnostics: infer.diagnostics,
+        parts: infer.parts.into_boxed_slice(),
     }
 }
 
@@ -140,10 +211,12 @@ pub(crate) struct Infer<'db> {
     /// and again), and the declaration's own reference cycle once asked.
     referenced: Vec<(DeclId<'db>, Ty<'db>)>,
     own_cycle: Option<Option<&'db std::sync::Arc<[DeclId<'db>]>>>,
+    /// The inputs checked apart so far.
+    parts: Vec<CheckedApart<'db>>,
 }
 
 impl<'db> Infer<'db> {
-    fn new(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Infer<'db> {
+    pub(crate) fn new(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Infer<'db> {
         let body = body(db, decl);
         Infer {
             db,
@@ -160,7 +233,28 @@ impl<'db> Infer<'db> {
             demote_value_checks: false,
             referenced: Vec::new(),
             own_cycle: None,
+            parts: Vec::new(),
         }
+    }
+
+    /// What this check of a part found, for [`Infer::merge`].
+    pub(crate) fn into_partial(self) -> PartialInference<'db> {
+        let dynamic = self.dynamic();
+        let types = (self.types.iter().enumerate())
+            .filter(|(_, ty)| **ty != dynamic)
+            .map(|(i, ty)| (ExprId(i as u32), *ty))
+            .collect();
+        PartialInference {
+            types,
+            diagnostics: self.diagnostics.into_boxed_slice(),
+        }
+    }
+
+    /// Leave an input to its own memo (`resources::input_check`); its diagnostics go here,
+    /// after those found so far.
+    pub(crate) fn check_apart(&mut self, input: InputAttr<'db>) {
+        let at = self.diagnostics.len() as u32;
+        self.parts.push(CheckedApart { at, input });
     }
 
     pub(crate) fn dynamic(&self) -> Ty<'db> {

@@ -38,6 +38,13 @@ pub struct File {
     #[default]
     #[returns(ref)]
     pub reparse_base: Option<ReparseBase>,
+    /// Whether each input of the file's resources is checked in a memo of its own
+    /// (`resources::input_check`): a driver sets it for a file an editor changes, where a
+    /// change of a type then re-checks only the inputs that read it. Off, a cold check
+    /// pays for no memo per input.
+    #[default]
+    #[returns(copy)]
+    pub per_input_memos: bool,
 }
 
 /// One top-level item of a file: its green node (offset-free), as the driver last set it.

@@ -11,8 +11,10 @@ use smol_str::SmolStr;
 use crate::builtins::{function_types_of, properties_object};
 use crate::declarations::literal_string;
 use crate::diagnostics::Site;
-use crate::hir::{AttrId, BlockId, Expr, ExprId};
-use crate::inference::{Infer, accepts_none, collection_types, infer, lift, wrap_iterable};
+use crate::hir::{AttrId, BlockId, Body, Expr, ExprId};
+use crate::inference::{
+    Infer, InputAttr, PartialInference, accepts_none, collection_types, infer, lift, wrap_iterable,
+};
 use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
 use crate::items::{DeclKind, token_package};
 use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
@@ -32,11 +34,7 @@ struct Input<'db> {
 pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let db = infer.db;
     let body = infer.body;
-    let token = body
-        .block(BlockId::ROOT)
-        .labels
-        .get(1)
-        .map_or("", SmolStr::as_str);
+    let token = resource_token(body);
     let read = infer.decl.kind(db) == DeclKind::Read;
     let options = options_block(infer);
     let range = options
@@ -46,31 +44,8 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let lookup = lookup_resource(db, token, read);
     let schema = resolve_resource(infer, token, &lookup.found);
     let outputs = lookup.outputs;
-    let inputs = match schema {
-        Some(types) => {
-            let inputs: Vec<Input<'db>> = if read {
-                let mut inputs = vec![Input {
-                    name: Name::from("id"),
-                    ty: input_type(db, Ty::string(db)),
-                    required: true,
-                    discriminator: None,
-                    missing_package: None,
-                }];
-                inputs.extend(
-                    types
-                        .state_inputs
-                        .iter()
-                        .flatten()
-                        .map(|p| schema_input(db, p)),
-                );
-                inputs
-            } else {
-                types.inputs.iter().map(|p| schema_input(db, p)).collect()
-            };
-            Some(inputs)
-        }
-        None => None,
-    };
+    let inputs: Option<Vec<Input<'db>>> =
+        schema.map(|types| resource_inputs(db, types, read).collect());
     let range_var = range
         .zip(range_ty)
         .map(|(r, t)| range_variable(infer, r, t, false));
@@ -80,7 +55,10 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let what = format!("resource '{token}'");
     // Go's `SkipResourceTypechecking` makes every error of the block a warning.
     infer.lenient |= infer.leniency.skip_resource_typecheck;
-    check_inputs(infer, inputs.as_deref(), &what);
+    // In a file checked input by input, each input of a block without `range` (the one
+    // variable its inputs may read) is checked in a memo of its own.
+    let alone = range.is_none() && infer.decl.file(db).per_input_memos(db);
+    check_inputs(infer, inputs.as_deref(), &what, alone);
     if let Some(Some(_)) = range_var {
         infer.locals.pop();
     }
@@ -91,6 +69,89 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
         _ => outputs,
     }
+}
+
+/// A resource block's type token (its second label).
+fn resource_token(body: &Body) -> &str {
+    body.block(BlockId::ROOT)
+        .labels
+        .get(1)
+        .map_or("", SmolStr::as_str)
+}
+
+/// The input named `name` among [`resource_inputs`].
+fn resource_input<'db>(
+    db: &'db dyn pcl_types::Db,
+    types: &'db ResourceTypes<'db>,
+    read: bool,
+    name: &str,
+) -> Option<Input<'db>> {
+    if read && name == "id" {
+        return Some(id_input(db));
+    }
+    (input_properties(types, read).iter())
+        .find(|p| *p.name == *name)
+        .map(|p| schema_input(db, p))
+}
+
+/// The inputs a resource (or, for a `read`, a read) of the schema types takes.
+fn resource_inputs<'db>(
+    db: &'db dyn pcl_types::Db,
+    types: &'db ResourceTypes<'db>,
+    read: bool,
+) -> impl Iterator<Item = Input<'db>> {
+    (read.then(|| id_input(db)).into_iter()).chain(
+        input_properties(types, read)
+            .iter()
+            .map(move |p| schema_input(db, p)),
+    )
+}
+
+/// The schema properties a resource takes as inputs (for a `read`, its state inputs).
+fn input_properties<'db>(types: &'db ResourceTypes<'db>, read: bool) -> &'db [Property<'db>] {
+    match read {
+        true => types.state_inputs.as_deref().unwrap_or_default(),
+        false => &types.inputs,
+    }
+}
+
+/// The `id` a `read` takes before the resource's state inputs.
+fn id_input<'db>(db: &'db dyn pcl_types::Db) -> Input<'db> {
+    Input {
+        name: Name::from("id"),
+        ty: input_type(db, Ty::string(db)),
+        required: true,
+        discriminator: None,
+        missing_package: None,
+    }
+}
+
+/// One input of a resource without `range` whose schema is found, checked in a memo of
+/// its own (in files checked input by input, `File::per_input_memos`): when a type it
+/// reads changes, only this input is checked again. What `check_input` gives in place.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn input_check<'db>(
+    db: &'db dyn pcl_types::Db,
+    key: InputAttr<'db>,
+) -> PartialInference<'db> {
+    let decl = key.decl(db);
+    let attr = key.attr(db);
+    let mut infer = Infer::new(db, decl);
+    infer.lenient = infer.leniency.skip_resource_typecheck;
+    let body = infer.body;
+    let read = decl.kind(db) == DeclKind::Read;
+    let types = match &lookup_resource(db, resource_token(body), read).found {
+        Ok(item) => pcl_schema::resource_types(db, *item).as_ref().ok(),
+        Err(_) => None,
+    };
+    let input = types.and_then(|types| resource_input(db, types, read, &body.attr(attr).name));
+    match input {
+        Some(input) => check_input(&mut infer, attr, &input),
+        None => {
+            infer.expr(body.attr(attr).value);
+        }
+    }
+    infer.into_partial()
 }
 
 /// A schema property as an input: constant properties are never missing.
@@ -329,8 +390,15 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
     options
 }
 
-/// Type the block's inputs and check them against `inputs` (when known).
-fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what: &str) {
+/// Type the block's inputs and check them against `inputs` (when known); `alone`: each
+/// known input in its own memo (`input_check`).
+fn check_inputs<'db>(
+    infer: &mut Infer<'db>,
+    inputs: Option<&[Input<'db>]>,
+    what: &str,
+    alone: bool,
+) {
+    let db = infer.db;
     let body = infer.body;
     let mut given = FxHashSet::default();
     let mut any_unknown = false;
@@ -340,19 +408,16 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
             literal_string(infer, data.value, "__logicalName");
             continue;
         }
-        infer.expr(data.value);
         given.insert(data.name.clone());
-        let Some(inputs) = inputs else { continue };
+        let Some(inputs) = inputs else {
+            infer.expr(data.value);
+            continue;
+        };
         match inputs.iter().find(|i| *i.name == *data.name) {
-            Some(input) => {
-                if let Some(reference) = &input.missing_package {
-                    let skip = infer.leniency.skip_resource_typecheck;
-                    missing_package_type(infer, data.value, reference, skip);
-                }
-                let expected = narrow_discriminated(infer, input, data.value);
-                infer.check_value(data.value, expected, &format_args!("input '{}'", data.name));
-            }
+            Some(_) if alone => infer.check_apart(InputAttr::new(db, infer.decl, attr)),
+            Some(input) => check_input(infer, attr, input),
             None => {
+                infer.expr(data.value);
                 any_unknown = true;
                 unknown_attribute(infer, attr, &data.name, inputs, what);
             }
@@ -404,6 +469,18 @@ fn check_inputs<'db>(infer: &mut Infer<'db>, inputs: Option<&[Input<'db>]>, what
             after: None,
         });
     }
+}
+
+/// Type an attribute's value and check it against the input it sets.
+fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
+    let data = infer.body.attr(attr);
+    infer.expr(data.value);
+    if let Some(reference) = &input.missing_package {
+        let skip = infer.leniency.skip_resource_typecheck;
+        missing_package_type(infer, data.value, reference, skip);
+    }
+    let expected = narrow_discriminated(infer, input, data.value);
+    infer.check_value(data.value, expected, &format_args!("input '{}'", data.name));
 }
 
 /// A value given for a type of a package no source has (a schema's `$ref` to
@@ -986,7 +1063,12 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let name = infer.decl.name(db).clone();
     // As Go's `binder_component.go`: component input errors are warnings when skipping.
     infer.lenient |= infer.leniency.skip_resource_typecheck;
-    check_inputs(infer, inputs.as_deref(), &format!("component '{name}'"));
+    check_inputs(
+        infer,
+        inputs.as_deref(),
+        &format!("component '{name}'"),
+        false,
+    );
     if let Some(Some(_)) = range_var {
         infer.locals.pop();
     }
@@ -1316,7 +1398,7 @@ pub fn range_value_hint<'db>(
     let body = crate::hir::body(db, decl);
     let options = body.find_blocks(BlockId::ROOT, "options").next()?;
     let range = body.attr(body.find_attr(options, "range")?).value;
-    let range_ty = *infer(db, decl).expr_types.get(range.0 as usize)?;
+    let range_ty = infer(db, decl).expr_ty(db, range)?;
     let value = match range_kind(db, range_ty, component) {
         RangeKind::Condition => return None,
         RangeKind::Count => Ty::int(db),

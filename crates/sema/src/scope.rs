@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
 use crate::input::{File, Program};
-use crate::items::{DeclId, DeclKind, file_decls, program_decls};
+use crate::items::{DeclId, DeclKind, program_decls};
 
 /// Options whose values are lists of the resource's own input property names, bound in
 /// a scope of their own (never references to declarations).
@@ -215,7 +215,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
     let decls = program_decls(db, program);
     let edges = dependency_edges(
         decls,
-        (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file).iter()),
+        (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file)),
     );
     let typed_alone: Vec<bool> = (decls.iter())
         .map(|&decl| crate::items::typed_by_token(db, decl).is_some())
@@ -337,17 +337,59 @@ pub(crate) fn dependency_edges<'a, 'db: 'a>(
 }
 
 /// What each declaration of one file of a program depends on, in source order (as
-/// `program_decls` lists them). `program_graph` reads these rather than every `bind`, so
-/// after an edit it verifies one memo per file, and those of untouched files in constant
-/// time.
-#[salsa::tracked(returns(ref))]
+/// `program_decls` lists them), from memos of [`DEPENDENCY_CHUNK`] declarations each.
+/// `program_graph` reads these rather than every `bind`: after an edit it verifies in
+/// constant time each chunk without an edited declaration (every chunk of an untouched
+/// file), and the binds of the chunks with one.
 pub fn file_dependencies<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,
+) -> impl Iterator<Item = &'db Box<[DeclId<'db>]>> + 'db {
+    let count = file.declarations(db).items.len();
+    (0..count).step_by(DEPENDENCY_CHUNK).flat_map(move |start| {
+        let chunk = DeclChunk::new(db, program, file, start as u32);
+        chunk_dependencies(db, chunk).iter()
+    })
+}
+
+/// How many declarations one memo of [`file_dependencies`] covers: few enough that an
+/// edit re-verifies few binds, enough that a large file has few memos to verify.
+const DEPENDENCY_CHUNK: usize = 256;
+
+/// The key of `chunk_dependencies`, in a module of its own: salsa's expansion of an
+/// interned struct names `'db` where it is not used.
+#[allow(unused_lifetimes)]
+mod decl_chunk {
+    use crate::input::{File, Program};
+
+    /// The declarations of a file of a program from `start`, `DEPENDENCY_CHUNK` of them.
+    #[salsa::interned(revisions = usize::MAX)]
+    pub(super) struct DeclChunk<'db> {
+        #[returns(copy)]
+        pub(super) program: Program,
+        #[returns(copy)]
+        pub(super) file: File,
+        #[returns(copy)]
+        pub(super) start: u32,
+    }
+}
+use decl_chunk::DeclChunk;
+
+#[salsa::tracked(returns(ref))]
+fn chunk_dependencies<'db>(
+    db: &'db dyn salsa::Database,
+    chunk: DeclChunk<'db>,
 ) -> Box<[Box<[DeclId<'db>]>]> {
-    file_decls(db, program, file)
-        .map(|decl| bind(db, decl).dependencies.clone())
+    let (program, file) = (chunk.program(db), chunk.file(db));
+    let items = &file.declarations(db).items;
+    let start = (chunk.start(db) as usize).min(items.len());
+    let end = (start + DEPENDENCY_CHUNK).min(items.len());
+    (items[start..end].iter())
+        .map(|item| {
+            let decl = DeclId::new(db, program, file, item.key.clone());
+            bind(db, decl).dependencies.clone()
+        })
         .collect()
 }
 
