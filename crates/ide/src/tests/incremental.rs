@@ -3,7 +3,10 @@
 
 use expect_test::expect;
 
-use super::{diagnostics, logged_host, set_program, summary};
+use super::{
+    check_fixtures_and_a_generated_program, diagnostics, logged_host, offset_of, set_program,
+    summary,
+};
 
 const MAIN: &str = r#"
 resource "site" "web:index:Bucket" {
@@ -115,6 +118,70 @@ fn changing_a_locals_type_re_infers_exactly_its_readers() {
     host.set_file_text("prog/main.pp", edit(MAIN, "count = 3", "count = \"4\""));
     diagnostics(&host, &id);
     assert_eq!(log.count("infer"), 1, "{:#?}", log.take());
+}
+
+#[test]
+fn a_type_change_re_checks_only_the_inputs_that_read_it() {
+    let (mut host, log) = logged_host();
+    let id = open_main(&mut host);
+    diagnostics(&host, &id);
+    log.take();
+    // `title` goes from a string to a number: `home` reads it in one of its three inputs.
+    // In a document each input is checked in a memo of its own: that input is checked
+    // again, `home` itself is not.
+    let edited = edit(MAIN, r#"title = "Welcome""#, "title = 42");
+    host.set_file_text("prog/main.pp", edited.clone());
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    let executed = log.take();
+    let ran = |query: &str| executed.iter().filter(|q| q.starts_with(query)).count();
+    assert_eq!(ran("infer("), 1, "title only: {executed:#?}");
+    assert_eq!(ran("input_check("), 1, "home's content only: {executed:#?}");
+    // What the input's memo found is the declaration's: hover shows a type from it.
+    let hover = (host.analysis())
+        .hover(
+            "prog/main.pp",
+            offset_of(&edited, "\"index.html") + pcl_syntax::TextSize::from(1),
+        )
+        .expect("no cancellation")
+        .expect("a hover on the literal");
+    expect![[r#"
+        ```pcl
+        string
+        ```"#]]
+    .assert_eq(&hover.markdown);
+}
+
+/// A document checks each resource input in a memo of its own, a file from disk checks
+/// its resources whole: both find the same diagnostics, in the same order, in every
+/// check fixture and a generated program.
+#[test]
+fn documents_check_inputs_apart_as_files_from_disk_check_them_whole() {
+    let (mut host, _log) = logged_host();
+    let programs = check_fixtures_and_a_generated_program(&mut host);
+    let found = |host: &crate::AnalysisHost| -> Vec<String> {
+        (programs.iter())
+            .map(|id| format!("{:#?}", diagnostics(host, id)))
+            .collect()
+    };
+    let whole = found(&host);
+    for id in &programs {
+        let paths = host.analysis().program_files(id);
+        for path in paths {
+            let text = host
+                .analysis()
+                .file_text(&path)
+                .expect("a file of the program");
+            host.set_file_text(&path, text.to_string());
+        }
+    }
+    let apart = found(&host);
+    assert!(
+        whole.iter().any(|d| d.contains("PCL")),
+        "some fixtures have errors"
+    );
+    for (whole, apart) in whole.iter().zip(&apart) {
+        assert_eq!(whole, apart);
+    }
 }
 
 #[test]

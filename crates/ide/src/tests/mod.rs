@@ -13,6 +13,11 @@ use smol_str::SmolStr;
 
 use crate::{AnalysisHost, ProgramId, RootDatabase};
 
+/// Where `needle` first is in `text`.
+fn offset_of(text: &str, needle: &str) -> pcl_syntax::TextSize {
+    pcl_syntax::TextSize::from(text.find(needle).expect("the needle is in the text") as u32)
+}
+
 /// A host over the test schemas (`tests/data/programs/schemas`) whose database records
 /// every query it executes.
 fn logged_host() -> (AnalysisHost, ExecutionLog) {
@@ -26,6 +31,25 @@ fn logged_host() -> (AnalysisHost, ExecutionLog) {
         AnalysisHost::with_database(db, vec![schemas], pcl_sema::Leniency::default()),
         log,
     )
+}
+
+/// Every check fixture (`tests/data/check`: clean and broken programs) and a generated
+/// program of 120 resources, loaded as from disk with what they need.
+fn check_fixtures_and_a_generated_program(host: &mut AnalysisHost) -> Vec<ProgramId> {
+    let check = pcl_test_utils::test_data_dir().join("check");
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(check)
+        .expect("the check fixtures")
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    let generated = pcl_test_utils::checked::checked_program(120, 2, 3);
+    let mut programs = vec![generated::set_generated(host, &generated)];
+    for dir in &dirs {
+        programs.push(host.load_program_dir(dir).expect("a fixture program"));
+    }
+    host.load_dependencies();
+    programs
 }
 
 /// Set a program of in-memory files (name, text) in `dir` and load what it needs.

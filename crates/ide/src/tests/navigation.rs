@@ -3,7 +3,7 @@
 
 use pcl_syntax::TextSize;
 
-use super::{logged_host, set_program};
+use super::{logged_host, offset_of, set_program};
 
 /// A host with the example programs' `web` schema loaded.
 fn host_with_the_web_schema() -> crate::AnalysisHost {
@@ -15,10 +15,6 @@ fn host_with_the_web_schema() -> crate::AnalysisHost {
     host.add_schema("web-1.0.0.json", &schema)
         .expect("the web schema loads");
     host
-}
-
-fn offset_of(text: &str, needle: &str) -> TextSize {
-    TextSize::from(text.find(needle).expect("the needle is in the text") as u32)
 }
 
 #[test]

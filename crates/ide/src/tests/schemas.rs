@@ -110,19 +110,8 @@ fn unification_sees_schema_properties() {
 /// programs.
 #[test]
 fn resources_are_typed_from_their_token_as_their_checking_types_them() {
-    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(test_data_dir().join("check"))
-        .expect("the check fixtures")
-        .filter_map(|entry| Some(entry.ok()?.path()))
-        .filter(|path| path.is_dir())
-        .collect();
-    dirs.sort();
     let (mut host, _log) = super::logged_host();
-    let generated = pcl_test_utils::checked::checked_program(120, 2, 3);
-    let mut programs = vec![super::generated::set_generated(&mut host, &generated)];
-    for dir in &dirs {
-        programs.push(host.load_program_dir(dir).expect("a fixture program"));
-    }
-    host.load_dependencies();
+    let programs = super::check_fixtures_and_a_generated_program(&mut host);
     let analysis = host.analysis();
     let db = analysis.db();
     let mut resources = 0;
