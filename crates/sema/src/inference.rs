@@ -237,7 +237,7 @@ impl<'db> Infer<'db> {
         }
     }
 
-    /// What this check of a part found, for [`Infer::merge`].
+    /// What this check of a part found (`resources::input_check`).
     pub(crate) fn into_partial(self) -> PartialInference<'db> {
         let dynamic = self.dynamic();
         let types = (self.types.iter().enumerate())

@@ -552,8 +552,17 @@ pub(crate) fn file_decls<'db>(
     program: Program,
     file: File,
 ) -> impl Iterator<Item = DeclId<'db>> + 'db {
-    (file.declarations(db).items.iter())
-        .map(move |item| DeclId::new(db, program, file, item.key.clone()))
+    decls_of(db, program, file, &file.declarations(db).items)
+}
+
+/// The declarations of `items`, a run of the items of `file`'s declarations summary.
+pub(crate) fn decls_of<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    file: File,
+    items: &'db [Item],
+) -> impl Iterator<Item = DeclId<'db>> + 'db {
+    (items.iter()).map(move |item| DeclId::new(db, program, file, item.key.clone()))
 }
 
 /// The packages a program names, sorted: what the driver's schema pull loop loads.

@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
 use crate::input::{File, Program};
-use crate::items::{DeclId, DeclKind, program_decls};
+use crate::items::{DeclId, DeclKind, decls_of, program_decls};
 
 /// Options whose values are lists of the resource's own input property names, bound in
 /// a scope of their own (never references to declarations).
@@ -385,11 +385,8 @@ fn chunk_dependencies<'db>(
     let items = &file.declarations(db).items;
     let start = (chunk.start(db) as usize).min(items.len());
     let end = (start + DEPENDENCY_CHUNK).min(items.len());
-    (items[start..end].iter())
-        .map(|item| {
-            let decl = DeclId::new(db, program, file, item.key.clone());
-            bind(db, decl).dependencies.clone()
-        })
+    decls_of(db, program, file, &items[start..end])
+        .map(|decl| bind(db, decl).dependencies.clone())
         .collect()
 }
 

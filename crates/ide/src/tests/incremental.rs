@@ -35,6 +35,19 @@ fn open_main(host: &mut crate::AnalysisHost) -> crate::ProgramId {
     id
 }
 
+/// [`open_main`] on a host that logs queries, checked once, with the log emptied.
+fn main_opened_and_checked() -> (
+    crate::AnalysisHost,
+    pcl_base_db::ExecutionLog,
+    crate::ProgramId,
+) {
+    let (mut host, log) = logged_host();
+    let id = open_main(&mut host);
+    diagnostics(&host, &id);
+    log.take();
+    (host, log, id)
+}
+
 /// `text` with the first `from` replaced.
 fn edit(text: &str, from: &str, to: &str) -> String {
     assert!(text.contains(from), "{from} is in the text");
@@ -69,10 +82,7 @@ fn a_literal_edit_in_a_resource_re_infers_that_resource_only() {
 
 #[test]
 fn whitespace_and_comment_edits_re_infer_nothing() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
-    log.take();
+    let (mut host, log, id) = main_opened_and_checked();
     let spaced = |spaces: &str| {
         edit(
             MAIN,
@@ -100,10 +110,7 @@ fn whitespace_and_comment_edits_re_infer_nothing() {
 
 #[test]
 fn changing_a_locals_type_re_infers_exactly_its_readers() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
-    log.take();
+    let (mut host, log, id) = main_opened_and_checked();
     // `count` goes from a constant int to a string: `doubled` and `tripled` read it.
     host.set_file_text("prog/main.pp", edit(MAIN, "count = 3", "count = \"3\""));
     diagnostics(&host, &id);
@@ -122,10 +129,7 @@ fn changing_a_locals_type_re_infers_exactly_its_readers() {
 
 #[test]
 fn a_type_change_re_checks_only_the_inputs_that_read_it() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
-    log.take();
+    let (mut host, log, id) = main_opened_and_checked();
     // `title` goes from a string to a number: `home` reads it in one of its three inputs.
     // In a document each input is checked in a memo of its own: that input is checked
     // again, `home` itself is not.
@@ -186,10 +190,7 @@ fn documents_check_inputs_apart_as_files_from_disk_check_them_whole() {
 
 #[test]
 fn adding_a_file_re_binds_but_does_not_re_infer_untouched_declarations() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
-    log.take();
+    let (mut host, log, _) = main_opened_and_checked();
     let id = set_program(
         &mut host,
         "prog",
@@ -210,15 +211,12 @@ fn adding_a_file_re_binds_but_does_not_re_infer_untouched_declarations() {
 
 #[test]
 fn a_declaration_inserted_before_others_leaves_their_inputs_alone() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
+    let (mut host, log, id) = main_opened_and_checked();
     // Two edits far apart: the file is parsed whole, and its items are matched again.
     let inserted = format!(
         "first = 1\n{}",
         edit(MAIN, "unrelated = \"x\"", "unrelated = \"y\"")
     );
-    log.take();
     host.set_file_text("prog/main.pp", inserted);
     expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
     let infers: Vec<String> = (log.take().into_iter())
@@ -231,10 +229,7 @@ fn a_declaration_inserted_before_others_leaves_their_inputs_alone() {
 
 #[test]
 fn schemas_and_type_relations_survive_program_edits() {
-    let (mut host, log) = logged_host();
-    let id = open_main(&mut host);
-    diagnostics(&host, &id);
-    log.take();
+    let (mut host, log, id) = main_opened_and_checked();
     host.set_file_text(
         "prog/main.pp",
         edit(MAIN, r#"name = "site""#, r#"name = "site2""#),
