@@ -3,8 +3,8 @@
 //! literal, a comment, anything inside a body) does not make every declaration depend on
 //! the edited file.
 //!
-//! Salsa gives a memo the lowest durability of everything it read, and does not raise it
-//! when a re-executed query returns an equal value. Every declaration reads the program's
+//! Salsa gives a memo the lowest durability of everything it read, and raises it only
+//! when the query runs again (never when it verifies the memo). Every declaration reads the program's
 //! namespace and whether the program has reference cycles, which are computed from every
 //! file; were they queries, an edit to any file would leave every memo of the program at
 //! low durability, and re-checking after it would deep-verify all of them (the whole
@@ -112,29 +112,33 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
         .map(|(source, _)| *source)
         .collect::<Vec<_>>()
         .into_iter();
-    let mut middle = Vec::with_capacity(new_middle.len());
+    // Which input each new item gets, and whether its syntax must be set (or created).
+    let mut plan: Vec<(Option<ItemSource>, bool)> = Vec::with_capacity(new_middle.len());
     for ((green, _), kept) in new_middle.iter().zip(&kept) {
-        if let Some(i) = *kept {
-            middle.push(old_middle[i]);
-            continue;
-        }
-        match unmatched.next() {
-            Some(source) => {
-                if !same(&*db, source, green) {
-                    source
-                        .set_green(db)
-                        .with_durability(durability)
-                        .to(green.clone());
-                }
-                middle.push(source);
-            }
-            None => middle.push(
-                ItemSource::builder(green.clone())
-                    .durability(durability)
-                    .new(&*db),
-            ),
-        }
+        plan.push(match *kept {
+            Some(i) => (Some(old_middle[i]), false),
+            None => match unmatched.next() {
+                Some(source) => (Some(source), !same(&*db, source, green)),
+                None => (None, true),
+            },
+        });
     }
+    let durability = edit_durability(durability, plan.iter().filter(|(_, set)| *set).count());
+    let middle: Vec<ItemSource> = (plan.into_iter().zip(new_middle))
+        .map(|((source, set), (green, _))| match source {
+            Some(source) if set => {
+                source
+                    .set_green(db)
+                    .with_durability(durability)
+                    .to(green.clone());
+                source
+            }
+            Some(source) => source,
+            None => ItemSource::builder(green.clone())
+                .durability(durability)
+                .new(&*db),
+        })
+        .collect();
     if *old_middle != *middle {
         let items: Arc<[ItemSource]> = (old[..prefix].iter().copied())
             .chain(middle)
@@ -145,6 +149,24 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
             .to(items);
     }
 }
+
+/// The durability at which an edit sets the items it changed: the file's, unless the edit
+/// changed more than [`BULK_EDIT_ITEMS`] items at once (a replace-all, a paste, a
+/// reformat), which are then set at medium. Salsa deep-verifies every memo that read a
+/// low input at each later edit, and raises a memo's durability only when it runs again:
+/// were such items low, every keystroke after a bulk edit would walk all their memos. A
+/// medium write costs one deep verification of every memo of medium durability, once;
+/// adding or removing a declaration (the item list, the summaries) already pays it.
+fn edit_durability(durability: Durability, changed_items: usize) -> Durability {
+    if changed_items > BULK_EDIT_ITEMS {
+        durability.max(Durability::MEDIUM)
+    } else {
+        durability
+    }
+}
+
+/// How many items an edit may change before they are set at medium durability.
+const BULK_EDIT_ITEMS: usize = 16;
 
 /// For each new item between the unchanged ends, the old item (by index) whose syntax it
 /// is: the same node, which reparsing keeps for every item an edit leaves equal. Only

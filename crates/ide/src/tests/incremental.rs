@@ -155,6 +155,57 @@ fn a_type_change_re_checks_only_the_inputs_that_read_it() {
     .assert_eq(&hover.markdown);
 }
 
+/// A program of `buckets` resources whose tags say `team` (as written: a literal or a
+/// name), and a local `teamName`.
+fn team_buckets(buckets: usize, team: &str) -> String {
+    let mut text = String::from("teamName = \"t\"\n");
+    for i in 0..buckets {
+        text += &format!(
+            "resource \"b{i}\" \"web:index:Bucket\" {{\n  name = \"b{i}\"\n  tags = {{ team = {team} }}\n}}\n"
+        );
+    }
+    text
+}
+
+/// The syntax memos of the readers of `teamName` verified again when its type changes,
+/// after an edit that made `buckets` resources read it, and how many inputs were
+/// checked again.
+fn readers_walked_after_a_type_change(buckets: usize) -> (usize, usize) {
+    let (mut host, log) = logged_host();
+    let id = set_program(
+        &mut host,
+        "prog",
+        &[("main.pp", &team_buckets(buckets, "\"t\""))],
+    );
+    let path = "prog/main.pp";
+    host.set_file_text(path, team_buckets(buckets, "\"t\""));
+    diagnostics(&host, &id);
+    let reading = team_buckets(buckets, "teamName");
+    host.set_file_text(path, reading.clone());
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    host.set_file_text(path, edit(&reading, "teamName = \"t\"", "teamName = 2"));
+    log.take();
+    host.set_file_text(path, reading);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    let walked = log.validated("decl_syntax");
+    (walked, log.count("input_check"))
+}
+
+#[test]
+fn after_an_edit_of_many_items_their_memos_are_verified_in_constant_time() {
+    // An edit of a few items sets them at low durability: each later edit walks what
+    // their memos read (the readers' syntax among it), as salsa verifies a low memo by
+    // its dependencies.
+    let (walked, checked) = readers_walked_after_a_type_change(4);
+    assert_eq!(checked, 4, "each reader's tags");
+    assert!(walked >= 4, "the readers' syntax is walked: {walked}");
+    // An edit of more items at once (a replace-all) sets them at medium: the readers'
+    // memos that do not read the changed type are verified without a walk.
+    let (walked, checked) = readers_walked_after_a_type_change(40);
+    assert_eq!(checked, 40, "each reader's tags");
+    assert_eq!(walked, 0, "no reader's syntax is walked");
+}
+
 /// A document checks each resource input in a memo of its own, a file from disk checks
 /// its resources whole: both find the same diagnostics, in the same order, in every
 /// check fixture and a generated program.
