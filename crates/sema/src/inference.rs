@@ -20,7 +20,7 @@ use crate::builtins;
 use crate::declarations;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
-use crate::input::{File, Leniency, Program, leniency, skip_resource_typecheck};
+use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
     Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
@@ -218,6 +218,7 @@ pub(crate) struct Infer<'db> {
 impl<'db> Infer<'db> {
     pub(crate) fn new(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Infer<'db> {
         let body = body(db, decl);
+        let leniency = leniency(db);
         Infer {
             db,
             decl,
@@ -228,8 +229,8 @@ impl<'db> Infer<'db> {
             locals: Vec::new(),
             splat_items: Vec::new(),
             lenient: false,
-            skip_traversal_errors: skip_resource_typecheck(db),
-            leniency: leniency(db),
+            skip_traversal_errors: leniency.skip_resource_typecheck,
+            leniency,
             demote_value_checks: false,
             referenced: Vec::new(),
             own_cycle: None,

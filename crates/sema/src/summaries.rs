@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
-use pcl_syntax::{GreenNode, GreenNodeData, TextSize};
+use pcl_syntax::GreenNodeData;
 use rustc_hash::FxHashMap;
 
 use crate::input::{File, ItemSource, Program};
@@ -88,17 +88,18 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
 /// durability), and the rest are set in order. The list itself is set only when it
 /// changes.
 fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
-    let new = parse(&*db, file).top_level_items();
+    let parse = parse(&*db, file).clone();
+    let new: Vec<&GreenNodeData> = parse.top_level_item_nodes().collect();
     let old = file.items(&*db).clone();
-    let same = |db: &dyn salsa::Database, source: ItemSource, green: &GreenNode| {
-        let current = source.green(db);
-        std::ptr::eq::<GreenNodeData>(&**current, &**green) || current == green
+    let same = |db: &dyn salsa::Database, source: ItemSource, green: &GreenNodeData| {
+        let current: &GreenNodeData = source.green(db);
+        std::ptr::eq(current, green) || current == green
     };
     let prefix = (old.iter().zip(&new))
-        .take_while(|(source, (green, _))| same(&*db, **source, green))
+        .take_while(|(source, green)| same(&*db, **source, green))
         .count();
     let suffix = (old[prefix..].iter().rev().zip(new[prefix..].iter().rev()))
-        .take_while(|(source, (green, _))| same(&*db, **source, green))
+        .take_while(|(source, green)| same(&*db, **source, green))
         .count();
     let old_middle = &old[prefix..old.len() - suffix];
     let new_middle = &new[prefix..new.len() - suffix];
@@ -114,7 +115,7 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
         .into_iter();
     // Which input each new item gets, and whether its syntax must be set (or created).
     let mut plan: Vec<(Option<ItemSource>, bool)> = Vec::with_capacity(new_middle.len());
-    for ((green, _), kept) in new_middle.iter().zip(&kept) {
+    for (green, kept) in new_middle.iter().zip(&kept) {
         plan.push(match *kept {
             Some(i) => (Some(old_middle[i]), false),
             None => match unmatched.next() {
@@ -125,16 +126,16 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     }
     let durability = edit_durability(durability, plan.iter().filter(|(_, set)| *set).count());
     let middle: Vec<ItemSource> = (plan.into_iter().zip(new_middle))
-        .map(|((source, set), (green, _))| match source {
+        .map(|((source, set), green)| match source {
             Some(source) if set => {
                 source
                     .set_green(db)
                     .with_durability(durability)
-                    .to(green.clone());
+                    .to((*green).to_owned());
                 source
             }
             Some(source) => source,
-            None => ItemSource::builder(green.clone())
+            None => ItemSource::builder((*green).to_owned())
                 .durability(durability)
                 .new(&*db),
         })
@@ -175,19 +176,19 @@ const BULK_EDIT_ITEMS: usize = 16;
 fn kept_items(
     db: &dyn salsa::Database,
     old_middle: &[ItemSource],
-    new_middle: &[(GreenNode, TextSize)],
+    new_middle: &[&GreenNodeData],
 ) -> Vec<Option<usize>> {
     if old_middle.len() == new_middle.len() || old_middle.is_empty() {
         return vec![None; new_middle.len()];
     }
     // Equal items may share one node (the tree builder deduplicates): each old item is
     // kept at most once, in order.
-    let node = |green: &GreenNode| std::ptr::from_ref::<GreenNodeData>(green);
+    let node = |green: &GreenNodeData| std::ptr::from_ref(green);
     let mut by_node: FxHashMap<*const GreenNodeData, Vec<usize>> = FxHashMap::default();
     for (i, source) in old_middle.iter().enumerate().rev() {
         by_node.entry(node(source.green(db))).or_default().push(i);
     }
     (new_middle.iter())
-        .map(|(green, _)| by_node.get_mut(&node(green)).and_then(Vec::pop))
+        .map(|green| by_node.get_mut(&node(green)).and_then(Vec::pop))
         .collect()
 }

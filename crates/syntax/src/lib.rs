@@ -72,10 +72,7 @@ impl Parse {
         let mut res = Vec::new();
         for item in body.children() {
             if let rowan::NodeOrToken::Node(node) = item
-                && matches!(
-                    SyntaxKind::from_raw(node.kind().0),
-                    SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK
-                )
+                && is_top_level_item(node)
             {
                 res.push((node.to_owned(), offset));
             }
@@ -83,6 +80,26 @@ impl Parse {
         }
         res
     }
+
+    /// [`Parse::top_level_items`] borrowed, without their offsets: what comparing items
+    /// by identity needs (no reference count is touched).
+    pub fn top_level_item_nodes(&self) -> impl Iterator<Item = &GreenNodeData> {
+        let body = (self.green.children())
+            .filter_map(|child| child.into_node())
+            .find(|node| SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY);
+        (body.into_iter())
+            .flat_map(|body| body.children())
+            .filter_map(|child| child.into_node())
+            .filter(|node| is_top_level_item(node))
+    }
+}
+
+/// Whether a child node of the file's body is a top-level item (an attribute or a block).
+fn is_top_level_item(node: &GreenNodeData) -> bool {
+    matches!(
+        SyntaxKind::from_raw(node.kind().0),
+        SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK
+    )
 }
 
 /// Renders a tree one line per node or token, indented two spaces per depth, as
