@@ -1,6 +1,6 @@
 //! Files as lists of declarations. `parse` keeps each file's tree (reparsing only the
 //! edited item when it can); each top-level item is an `ItemSource` input the driver syncs
-//! with it, outlined once per version (`item_outline`); `item_tree` lists a file's
+//! with it, outlined in runs (`item_outlines`); `item_tree` lists a file's
 //! declarations without ranges or bodies (the first firewall: an edit inside a body leaves
 //! it equal); `decl_syntax` is a declaration's item's green node, untouched by edits to
 //! other items (the second firewall); `file_items` adds offsets, for ranges.
@@ -124,8 +124,8 @@ pub struct ItemTree {
     pub component_sources: Box<[SmolStr]>,
 }
 
-/// What one top-level item declares and needs, without ranges: computed once per version
-/// of the item's syntax (`ItemSource`), so an edit inside one item recomputes only its own.
+/// What one top-level item declares and needs, without ranges (memoized in runs of items:
+/// `item_outlines`).
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 struct ItemOutline {
     /// The kind, name and main label of what it declares; `None` when it declares nothing
@@ -141,10 +141,52 @@ struct ItemOutline {
     problems: Vec<StructureProblem>,
 }
 
+/// The outlines of a run of a file's items ([`OUTLINE_CHUNK`] of them from `chunk`'s
+/// start), in order: one memo per run, not per item. An edit of one item outlines its run
+/// again (a few hundred microseconds), but the memos reading every item of a file
+/// (`item_tree`, `structure_problems`) then verify one edge per run after each edit,
+/// not one per item, and a cold check keeps one memo per run.
 #[salsa::tracked(returns(ref))]
-fn item_outline(db: &dyn salsa::Database, source: ItemSource) -> ItemOutline {
-    // Read from the green tree (no syntax node per element: this runs for every item).
-    let root = GreenNodeRef::root(source.green(db));
+fn item_outlines<'db>(db: &'db dyn salsa::Database, chunk: ItemChunk<'db>) -> Box<[ItemOutline]> {
+    let items = chunk.file(db).items(db);
+    let start = (chunk.start(db) as usize).min(items.len());
+    let end = (start + OUTLINE_CHUNK).min(items.len());
+    (items[start..end].iter())
+        .map(|&source| item_outline(source.green(db)))
+        .collect()
+}
+
+/// How many items one memo of [`item_outlines`] outlines.
+const OUTLINE_CHUNK: usize = 128;
+
+/// The key of [`item_outlines`]: a file's items from `start`. Immortal, as the runs of a
+/// file are few.
+#[salsa::interned(revisions = usize::MAX)]
+struct ItemChunk<'db> {
+    #[returns(copy)]
+    file: File,
+    #[returns(copy)]
+    start: u32,
+}
+
+/// Each of `file`'s items with its outline, in order.
+fn outlined_items(
+    db: &dyn salsa::Database,
+    file: File,
+) -> impl Iterator<Item = (ItemSource, &ItemOutline)> {
+    let items = file.items(db);
+    (0..items.len())
+        .step_by(OUTLINE_CHUNK)
+        .flat_map(move |start| {
+            let chunk = ItemChunk::new(db, file, start as u32);
+            (items[start..].iter().copied()).zip(item_outlines(db, chunk).iter())
+        })
+}
+
+/// What an item declares and needs, read from its green tree (no syntax node per
+/// element: this runs for every item).
+fn item_outline(green: &GreenNode) -> ItemOutline {
+    let root = GreenNodeRef::root(green);
     let mut outline = ItemOutline::default();
     let mut packages = Vec::new();
     let declares = match root.kind() {
@@ -200,8 +242,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
     let mut packages = Vec::new();
     let mut component_sources = Vec::new();
     let mut seen: FxHashMap<(DeclKind, SmolStr), u32> = FxHashMap::default();
-    for &source in file.items(db).iter() {
-        let outline = item_outline(db, source);
+    for (source, outline) in outlined_items(db, file) {
         let Some((kind, name, label)) = &outline.declares else {
             continue;
         };
@@ -611,9 +652,9 @@ pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<Struct
 /// range relative to the item. Equal unless an item's problems change.
 #[salsa::tracked(returns(ref))]
 fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, StructureProblem)> {
-    (file.items(db).iter().enumerate())
-        .flat_map(|(i, &source)| {
-            (item_outline(db, source).problems.iter()).map(move |problem| (i, problem.clone()))
+    (outlined_items(db, file).enumerate())
+        .flat_map(|(i, (_, outline))| {
+            (outline.problems.iter()).map(move |problem| (i, problem.clone()))
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 //!
 //! The query graph, each layer a firewall that backdates when an edit leaves it equal:
 //! - `items`: `parse(File)`; each top-level item is an input (`ItemSource`) the driver
-//!   syncs with the parse; `item_outline(ItemSource)`, then `item_tree(File)`
+//!   syncs with the parse; `item_outlines` (a run of 128 items), then `item_tree(File)`
 //!   (declarations without ranges or bodies) and `decl_syntax(DeclId)` (the item's green
 //!   node);
 //! - `hir`: `body(DeclId)`, the range-free arena of a declaration's expressions, with

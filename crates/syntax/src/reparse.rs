@@ -132,14 +132,18 @@ impl Parse {
         let range = TextRange::new(start, old_end);
         let at = (body.text_range().contains_range(range))
             .then(|| body.child_or_token_at_range(range))??;
-        let item = [at.prev_sibling_or_token(), Some(at.clone()), at.next_sibling_or_token()]
-            .into_iter()
-            .flatten()
-            .filter_map(|element| element.into_node())
-            .find(|item| {
-                let range = item.text_range();
-                range.start() <= start && old_end <= range.end()
-            })?;
+        let item = [
+            at.prev_sibling_or_token(),
+            Some(at.clone()),
+            at.next_sibling_or_token(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(|element| element.into_node())
+        .find(|item| {
+            let range = item.text_range();
+            range.start() <= start && old_end <= range.end()
+        })?;
         let range = item.text_range();
         let item_end = usize::from(range.end()) - usize::from(old_end) + usize::from(new_end);
         let item_text = new_text.get(usize::from(range.start())..item_end)?;
