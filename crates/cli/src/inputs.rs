@@ -29,7 +29,7 @@ pub(crate) struct SourceFile {
     /// The path as given or found (relative when the argument was), or `<stdin>`.
     pub(crate) name: String,
     /// Shared with the analysis host, which keeps the text too.
-    pub(crate) text: Arc<str>,
+    pub(crate) text: Arc<String>,
 }
 
 /// An input to read: a file path or standard input.

@@ -186,7 +186,7 @@ impl Reporter {
             DiagnosticFormat::Human => {
                 let mut codespan_files = SimpleFiles::new();
                 for f in files {
-                    codespan_files.add(f.name.as_str(), &*f.text);
+                    codespan_files.add(f.name.as_str(), f.text.as_str());
                 }
                 let shown = diagnostics.len().min(self.max_errors);
                 for diagnostic in &diagnostics[..shown] {

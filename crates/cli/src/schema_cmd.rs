@@ -176,7 +176,7 @@ fn load_file(
         path: PathBuf::from(STDIN_NAME),
         message,
     })?;
-    let read = loader.read_text(None, SmolStr::new(STDIN_NAME), file.text)?;
+    let read = loader.read_text(None, SmolStr::new(STDIN_NAME), file.text.as_str().into())?;
     Ok(loader.apply(db, read)[0])
 }
 

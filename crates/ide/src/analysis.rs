@@ -136,14 +136,14 @@ impl Analysis {
 
     /// A file's text: a program's file, or a loaded schema file (which definitions of
     /// resource and function tokens lead to).
-    pub fn file_text(&self, path: &str) -> Option<std::sync::Arc<str>> {
+    pub fn file_text(&self, path: &str) -> Option<FileText> {
         if let Some(file) = self.files.get(path) {
-            return Some(file.text(&self.db).clone());
+            return Some(FileText::Program(file.text(&self.db).clone()));
         }
         let loaded = pcl_schema::LoadedPackages::try_get(&self.db)?;
         (loaded.packages(&self.db).values())
             .find(|source| source.file(&self.db) == path)
-            .map(|source| source.text(&self.db).clone())
+            .map(|source| FileText::Schema(source.text(&self.db).clone()))
     }
 
     /// Every diagnostic of a program, by file (in the program's file order). A span's
@@ -459,5 +459,24 @@ impl<'db> Resolver<'_, 'db> {
             }
         }
         Some((span.file, diagnostic))
+    }
+}
+
+/// A file's text as the host holds it, shared (never copied): a program's file (kept as
+/// the `String` an editor or the disk gave, so setting it copies nothing) or a schema.
+#[derive(Clone, Debug)]
+pub enum FileText {
+    Program(std::sync::Arc<String>),
+    Schema(std::sync::Arc<str>),
+}
+
+impl std::ops::Deref for FileText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            FileText::Program(text) => text,
+            FileText::Schema(text) => text,
+        }
     }
 }

@@ -246,8 +246,8 @@ impl AnalysisHost {
 
     /// Set (or replace) the program in `dir` with the given files (path, text). Texts
     /// equal to what the file already holds are not set again, so nothing re-runs. A text
-    /// given as `Arc<str>` is shared, not copied.
-    pub fn set_program<T: Into<Arc<str>> + AsRef<str>>(
+    /// given as `Arc<String>` (or `String`) is shared, not copied.
+    pub fn set_program<T: Into<Arc<String>>>(
         &mut self,
         dir: &str,
         mut files: Vec<(SmolStr, T)>,
@@ -383,7 +383,7 @@ impl AnalysisHost {
     }
 
     /// The file at `path` with `text`, created at `durability` if it is new.
-    fn file<T: Into<Arc<str>> + AsRef<str>>(
+    fn file<T: Into<Arc<String>>>(
         &mut self,
         path: SmolStr,
         text: T,
@@ -391,8 +391,9 @@ impl AnalysisHost {
     ) -> File {
         match self.files.get(&path) {
             Some(&file) => {
-                if **file.text(&self.db) != *text.as_ref() {
-                    file.set_text(&mut self.db).to(text.into());
+                let text = text.into();
+                if *file.text(&self.db) != text {
+                    file.set_text(&mut self.db).to(text);
                 }
                 file
             }

@@ -25,7 +25,7 @@ mod tests;
 
 use pcl_types::{Name, NamedObject, Ty};
 
-pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics};
+pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics, FileText};
 pub use formatting::FormatEdit;
 pub use host::{AnalysisHost, FetchEvent, Fetching, ProgramId, normalise_dir};
 pub use navigation::{

@@ -19,7 +19,7 @@ pub struct File {
     #[returns(ref)]
     pub path: SmolStr,
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub text: Arc<String>,
     /// The file's item tree as the driver last synced it (`sync_summaries`): what
     /// program-wide queries read, so that edits inside bodies do not reach them.
     #[default]
@@ -58,7 +58,7 @@ pub struct ItemSource {
 /// changed it when the driver knows (an editor's change range).
 #[derive(Clone, Debug)]
 pub struct ReparseBase {
-    pub text: Arc<str>,
+    pub text: Arc<String>,
     pub parse: Parse,
     pub changed: Option<pcl_syntax::ChangedRange>,
 }
