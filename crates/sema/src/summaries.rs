@@ -4,11 +4,11 @@
 //! the edited file.
 //!
 //! Salsa gives a memo the lowest durability of everything it read, and raises it only
-//! when the query runs again (never when it verifies the memo). Every declaration reads the program's
-//! namespace and whether the program has reference cycles, which are computed from every
-//! file; were they queries, an edit to any file would leave every memo of the program at
-//! low durability, and re-checking after it would deep-verify all of them (the whole
-//! program's cost, not the edit's). As inputs, set only when they change, they keep the
+//! when the query runs again (never when it verifies the memo). Every declaration reads
+//! the program's namespace and whether the program has reference cycles, which are
+//! computed from every file; were they queries, an edit to any file would leave every
+//! memo of the program at low durability, and re-checking after it would deep-verify all
+//! of them (the whole program's cost, not the edit's). As inputs, set only when they change, they keep the
 //! memos of untouched files at medium durability, verified in constant time each.
 //!
 //! The same holds within a file: each top-level item is an input of its own

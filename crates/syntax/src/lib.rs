@@ -84,11 +84,8 @@ impl Parse {
     /// [`Parse::top_level_items`] borrowed, without their offsets: what comparing items
     /// by identity needs (no reference count is touched).
     pub fn top_level_item_nodes(&self) -> impl Iterator<Item = &GreenNodeData> {
-        let body = (self.green.children())
-            .filter_map(|child| child.into_node())
-            .find(|node| SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY);
-        (body.into_iter())
-            .flat_map(|body| body.children())
+        (reparse::body_of(&self.green).into_iter())
+            .flat_map(|(_, body)| body.children())
             .filter_map(|child| child.into_node())
             .filter(|node| is_top_level_item(node))
     }

@@ -19,7 +19,7 @@
 use rowan::NodeOrToken;
 use rustc_hash::FxHashMap;
 
-use crate::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
+use crate::{GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
 
 impl Parse {
     /// The parse of `new_text`, which is `old_text` (the text this is the parse of) after
@@ -61,12 +61,12 @@ impl Parse {
         let (Some(body), Some(old_body)) = (body_of(&self.green), body_of(&old.green)) else {
             return self;
         };
-        let items = |body: &GreenNode| -> Vec<(usize, GreenNode)> {
+        let items = |body: &GreenNodeData| -> Vec<(usize, GreenNode)> {
             (body.children().enumerate())
                 .filter_map(|(i, child)| Some((i, child.into_node()?.to_owned())))
                 .collect()
         };
-        let (new_items, old_items) = (items(&body.1), items(&old_body.1));
+        let (new_items, old_items) = (items(body.1), items(old_body.1));
         let prefix = (new_items.iter().zip(&old_items))
             .take_while(|((_, new), (_, old))| new == old)
             .count();
@@ -280,9 +280,9 @@ fn attribute_name(item: &SyntaxNode) -> Option<String> {
 }
 
 /// The file body's index among the root's children, and its node.
-pub(crate) fn body_of(root: &GreenNode) -> Option<(usize, GreenNode)> {
+pub(crate) fn body_of(root: &GreenNodeData) -> Option<(usize, &GreenNodeData)> {
     (root.children().enumerate()).find_map(|(i, child)| {
         let node = child.into_node()?;
-        (SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY).then(|| (i, node.to_owned()))
+        (SyntaxKind::from_raw(node.kind().0) == SyntaxKind::BODY).then_some((i, node))
     })
 }
