@@ -50,7 +50,7 @@ impl<'db> InferenceResult<'db> {
     pub fn expr_ty(&self, db: &'db dyn pcl_types::Db, id: ExprId) -> Option<Ty<'db>> {
         let ty = *self.expr_types.get(id.0 as usize)?;
         for part in self.parts.iter() {
-            let types = &crate::resources::input_check(db, part.input).types;
+            let types = crate::resources::input_types(db, part.input);
             if let Ok(i) = types.binary_search_by_key(&id, |(e, _)| *e) {
                 return Some(types[i].1);
             }
@@ -66,8 +66,11 @@ impl<'db> InferenceResult<'db> {
             let at = part.at as usize;
             all.extend_from_slice(&self.diagnostics[next..at]);
             next = at;
-            let found = crate::resources::input_check(db, part.input);
-            all.extend(found.diagnostics.iter().cloned());
+            all.extend(
+                crate::resources::input_check(db, part.input)
+                    .iter()
+                    .cloned(),
+            );
         }
         all.extend_from_slice(&self.diagnostics[next..]);
         all
@@ -100,15 +103,6 @@ mod input_attr {
     }
 }
 pub(crate) use input_attr::InputAttr;
-
-/// What checking one part of a declaration on its own found (`resources::input_check`):
-/// the types it gave, those that are not `dynamic` (where every type starts), by
-/// expression, and its diagnostics: what checking the part in place gives.
-#[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
-pub(crate) struct PartialInference<'db> {
-    types: Box<[(ExprId, Ty<'db>)]>,
-    diagnostics: Box<[SemaDiagnostic<'db>]>,
-}
 
 /// The diagnostics of one file's declarations, each checked after the declarations of the
 /// same file it reads. Drivers call it group by group in `program_graph().file_groups`
@@ -238,17 +232,14 @@ impl<'db> Infer<'db> {
         }
     }
 
-    /// What this check of a part found (`resources::input_check`).
-    pub(crate) fn into_partial(self) -> PartialInference<'db> {
+    /// The types this check gave that are not `dynamic` (where every type starts), by
+    /// expression (`resources::input_types`).
+    pub(crate) fn into_known_types(self) -> Box<[(ExprId, Ty<'db>)]> {
         let dynamic = self.dynamic();
-        let types = (self.types.iter().enumerate())
+        (self.types.iter().enumerate())
             .filter(|(_, ty)| **ty != dynamic)
             .map(|(i, ty)| (ExprId(i as u32), *ty))
-            .collect();
-        PartialInference {
-            types,
-            diagnostics: self.diagnostics.into_boxed_slice(),
-        }
+            .collect()
     }
 
     /// Leave an input to its own memo (`resources::input_check`); its diagnostics go here,

@@ -10,10 +10,10 @@ use smol_str::SmolStr;
 
 use crate::builtins::{function_types_of, properties_object};
 use crate::declarations::literal_string;
-use crate::diagnostics::Site;
+use crate::diagnostics::{SemaDiagnostic, Site};
 use crate::hir::{AttrId, BlockId, Body, Expr, ExprId};
 use crate::inference::{
-    Infer, InputAttr, PartialInference, accepts_none, collection_types, infer, lift, wrap_iterable,
+    Infer, InputAttr, accepts_none, collection_types, infer, lift, wrap_iterable,
 };
 use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
 use crate::items::{DeclKind, token_package};
@@ -128,12 +128,31 @@ fn id_input<'db>(db: &'db dyn pcl_types::Db) -> Input<'db> {
 
 /// One input of a resource without `range` whose schema is found, checked in a memo of
 /// its own (in files checked input by input, `File::per_input_memos`): when a type it
-/// reads changes, only this input is checked again. What `check_input` gives in place.
+/// reads changes, only this input is checked again. The diagnostics `check_input` gives
+/// in place; the types it gives are [`input_types`], apart, so a change of types that
+/// leaves the diagnostics as they were (`x = 1` to `x = 2.5`) stops here and the
+/// declaration's diagnostics are not gathered again.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn input_check<'db>(
     db: &'db dyn pcl_types::Db,
     key: InputAttr<'db>,
-) -> PartialInference<'db> {
+) -> Box<[SemaDiagnostic<'db>]> {
+    check_input_alone(db, key).diagnostics.into_boxed_slice()
+}
+
+/// The types checking one input on its own gives (what `input_check` found), by
+/// expression: those that are not `dynamic`. Read only where a type is asked for (a
+/// hover), never by checking.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn input_types<'db>(
+    db: &'db dyn pcl_types::Db,
+    key: InputAttr<'db>,
+) -> Box<[(ExprId, Ty<'db>)]> {
+    check_input_alone(db, key).into_known_types()
+}
+
+/// Check one input of a resource on its own, as `check_inputs` does in place.
+fn check_input_alone<'db>(db: &'db dyn pcl_types::Db, key: InputAttr<'db>) -> Infer<'db> {
     let decl = key.decl(db);
     let attr = key.attr(db);
     let mut infer = Infer::new(db, decl);
@@ -151,7 +170,7 @@ pub(crate) fn input_check<'db>(
             infer.expr(body.attr(attr).value);
         }
     }
-    infer.into_partial()
+    infer
 }
 
 /// A schema property as an input: constant properties are never missing.

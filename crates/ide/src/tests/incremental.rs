@@ -140,19 +140,39 @@ fn a_type_change_re_checks_only_the_inputs_that_read_it() {
     let ran = |query: &str| executed.iter().filter(|q| q.starts_with(query)).count();
     assert_eq!(ran("infer("), 1, "title only: {executed:#?}");
     assert_eq!(ran("input_check("), 1, "home's content only: {executed:#?}");
-    // What the input's memo found is the declaration's: hover shows a type from it.
-    let hover = (host.analysis())
-        .hover(
-            "prog/main.pp",
-            offset_of(&edited, "\"index.html") + pcl_syntax::TextSize::from(1),
-        )
-        .expect("no cancellation")
-        .expect("a hover on the literal");
+    // Once `title` is at low durability (its first edit moved it there), a type change
+    // that leaves the input's diagnostics as they were stops at the input: `home`'s
+    // diagnostics are not gathered again, and no input's types are computed until a
+    // type is asked for.
+    let edited = edit(MAIN, r#"title = "Welcome""#, "title = 4.5");
+    host.set_file_text("prog/main.pp", edited.clone());
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    let executed = log.take();
+    let ran = |query: &str| executed.iter().filter(|q| q.starts_with(query)).count();
+    assert_eq!(ran("input_check("), 1, "{executed:#?}");
+    assert_eq!(ran("decl_diagnostics("), 1, "title's only: {executed:#?}");
+    assert_eq!(ran("input_types("), 0, "{executed:#?}");
+    // What the input's memo found is the declaration's: hover shows a type from it, in
+    // the input checked again and in one that was not.
+    let hover = |at: &str| {
+        let offset = offset_of(&edited, at) + pcl_syntax::TextSize::from(1);
+        let hover = (host.analysis().hover("prog/main.pp", offset))
+            .expect("no cancellation")
+            .expect("a hover");
+        hover.markdown
+    };
     expect![[r#"
         ```pcl
         string
         ```"#]]
-    .assert_eq(&hover.markdown);
+    .assert_eq(&hover("\"index.html"));
+    expect![[r#"
+        ```pcl
+        string
+        ```"#]]
+    .assert_eq(&hover("<h1>"));
+    // The hovers computed the types of the inputs they looked through, up to `content`.
+    assert_eq!(log.count("input_types"), 3, "{:#?}", log.take());
 }
 
 /// A program of `buckets` resources whose tags say `team` (as written: a literal or a
