@@ -8,6 +8,8 @@
 // salsa's interned-struct expansion trips this lint for structs without `'db` fields.
 #![allow(unused_lifetimes)]
 
+use std::sync::Arc;
+
 use pcl_syntax::ast::{self, AstNode};
 use pcl_syntax::{GreenNode, GreenNodeRef, Parse, SyntaxKind, TextSize};
 use rustc_hash::FxHashMap;
@@ -235,9 +237,10 @@ fn block_type_is(block: GreenNodeRef<'_>, name: &str) -> bool {
         .is_some_and(|t| t.text() == name)
 }
 
-/// The item tree of a file.
+/// The item tree of a file, shared with `File::declarations` once synced (so syncing an
+/// edit that left it equal compares two pointers, not every declaration).
 #[salsa::tracked(returns(ref))]
-pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
+pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
     let mut items = Vec::new();
     let mut packages = Vec::new();
     let mut component_sources = Vec::new();
@@ -267,11 +270,11 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> ItemTree {
     }
     packages.sort();
     packages.dedup();
-    ItemTree {
+    Arc::new(ItemTree {
         items: items.into_boxed_slice(),
         packages: packages.into_boxed_slice(),
         component_sources: component_sources.into_boxed_slice(),
-    }
+    })
 }
 
 /// The name and main label of a block with well-formed labels.

@@ -58,8 +58,9 @@ pub fn sync_file_items(db: &mut dyn salsa::Database, files: &[(File, Durability)
 pub fn sync_file_summaries(db: &mut dyn salsa::Database, files: &[(File, Durability)]) {
     for &(file, _) in files {
         let tree = item_tree(&*db, file);
-        if **file.declarations(&*db) != *tree {
-            let tree = Arc::new(tree.clone());
+        let synced = file.declarations(&*db);
+        if !Arc::ptr_eq(synced, tree) && **synced != **tree {
+            let tree = tree.clone();
             file.set_declarations(db)
                 .with_durability(Durability::MEDIUM)
                 .to(tree);

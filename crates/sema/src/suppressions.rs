@@ -3,7 +3,7 @@
 //! the codes it names inside the statement (attribute or block) on the next line.
 
 use pcl_diagnostics::Code;
-use pcl_syntax::{SyntaxKind, TextRange};
+use pcl_syntax::{IGNORE_DIRECTIVE, SyntaxKind, TextRange};
 
 use crate::input::File;
 use crate::items::parse;
@@ -20,21 +20,21 @@ pub struct Suppression {
 #[salsa::tracked(returns(ref))]
 pub fn file_suppressions(db: &dyn salsa::Database, file: File) -> Vec<Suppression> {
     let mut res = Vec::new();
-    // The text is searched first: most files have no suppression, and this is much
-    // faster than walking their trees (a large file's text is searched at each edit).
-    if memchr::memmem::find(file.text(db).as_bytes(), b"pcl-ignore").is_none() {
+    let parse = parse(db, file);
+    // Most files have none: the parse counts them, so their trees are not walked.
+    if !parse.has_ignore_comments() {
         return res;
     }
-    let tree = parse(db, file).syntax_node();
+    let tree = parse.syntax_node();
     for token in tree
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
     {
-        if token.kind() != SyntaxKind::COMMENT || !token.text().contains("pcl-ignore") {
+        if token.kind() != SyntaxKind::COMMENT || !token.text().contains(IGNORE_DIRECTIVE) {
             continue;
         }
         let body = token.text().trim_start_matches(['#', '/']).trim();
-        let Some(rest) = body.strip_prefix("pcl-ignore") else {
+        let Some(rest) = body.strip_prefix(IGNORE_DIRECTIVE) else {
             continue;
         };
         let codes: Vec<Code> = (rest.split([',', ' ']))

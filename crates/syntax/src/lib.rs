@@ -34,6 +34,16 @@ pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren
 pub struct Parse {
     green: GreenNode,
     errors: Vec<SyntaxError>,
+    /// How many comments hold [`IGNORE_DIRECTIVE`].
+    ignore_comments: u32,
+}
+
+/// What a comment that silences diagnostics says: `# pcl-ignore PCL0001`.
+pub const IGNORE_DIRECTIVE: &str = "pcl-ignore";
+
+/// Whether a comment token's text holds [`IGNORE_DIRECTIVE`].
+fn is_ignore_comment(kind: SyntaxKind, text: &str) -> bool {
+    kind == SyntaxKind::COMMENT && text.contains(IGNORE_DIRECTIVE)
 }
 
 impl Parse {
@@ -57,6 +67,12 @@ impl Parse {
     /// Lexing and parsing errors, sorted by position.
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
+    }
+
+    /// Whether some comment holds [`IGNORE_DIRECTIVE`]: kept as a count through reparses,
+    /// so a file without one is known at once, without walking its tree or its text.
+    pub fn has_ignore_comments(&self) -> bool {
+        self.ignore_comments > 0
     }
 
     /// The green nodes of the file's top-level items (the attributes and blocks of its
@@ -164,7 +180,15 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let (events, parse_errors) = parser.finish();
     let green = syntax_node::build_tree(&lexed, events);
     let errors = all_errors(&lexed, parse_errors);
-    Parse { green, errors }
+    let ignore_comments = (0..lexed.len())
+        .filter(|&i| lexed.kind(i) == SyntaxKind::COMMENT)
+        .filter(|&i| is_ignore_comment(SyntaxKind::COMMENT, lexed.text(i)))
+        .count() as u32;
+    Parse {
+        green,
+        errors,
+        ignore_comments,
+    }
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.

@@ -19,7 +19,10 @@
 use rowan::NodeOrToken;
 use rustc_hash::FxHashMap;
 
-use crate::{GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, parse};
+use crate::{
+    GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize,
+    is_ignore_comment, parse,
+};
 
 impl Parse {
     /// The parse of `new_text`, which is `old_text` (the text this is the parse of) after
@@ -111,6 +114,7 @@ impl Parse {
         Parse {
             green,
             errors: self.errors,
+            ignore_comments: self.ignore_comments,
         }
     }
 
@@ -164,8 +168,18 @@ impl Parse {
         Some(Parse {
             green,
             errors: Vec::new(),
+            ignore_comments: self.ignore_comments - ignore_comments_in(&item)
+                + ignore_comments_in(&new_item),
         })
     }
+}
+
+/// How many comments of `node` hold the ignore directive.
+fn ignore_comments_in(node: &SyntaxNode) -> u32 {
+    (node.descendants_with_tokens())
+        .filter_map(|element| element.into_token())
+        .filter(|token| is_ignore_comment(token.kind(), token.text()))
+        .count() as u32
 }
 
 /// Where an edit changed a text: `old[start..old_end]` became `new[start..new_end]`,

@@ -437,8 +437,31 @@ fn syntax_errors_without_a_tree_are_the_parse_errors() {
 #[test]
 fn reparsing_after_edits_equals_parsing_again() {
     const PIECES: &[&str] = &[
-        "1", "x", " ", "\"", "{", "}", "[", "]", "(", ")", "${", "\n", "=", ",", ".", "#", "/*",
-        "é", "<<EOT\n", "a = 1\n", " # c", "\"s\"", "true", "}\n",
+        "1",
+        "x",
+        " ",
+        "\"",
+        "{",
+        "}",
+        "[",
+        "]",
+        "(",
+        ")",
+        "${",
+        "\n",
+        "=",
+        ",",
+        ".",
+        "#",
+        "/*",
+        "é",
+        "<<EOT\n",
+        "a = 1\n",
+        " # c",
+        "\"s\"",
+        "true",
+        "}\n",
+        " # pcl-ignore",
     ];
     let mut files: Vec<String> = fixtures("parser/ok").iter().map(|p| read(p)).collect();
     files.push(pcl_test_utils::generate::program(
