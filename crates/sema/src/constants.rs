@@ -73,7 +73,7 @@ impl<'db> Infer<'db> {
             return;
         }
         let db = self.db;
-        let alternatives = plain_alternatives(db, expected);
+        let alternatives: Vec<Ty<'db>> = plain_alternatives(db, expected).collect();
         let mut misfit = None;
         let mut fits = false;
         for &alternative in &alternatives {

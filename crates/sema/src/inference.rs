@@ -706,7 +706,7 @@ impl<'db> Infer<'db> {
             _ => None,
         };
         // One value where a list of them is expected: the fix wraps it in `[ ]`.
-        let wraps = plain_alternatives(db, expected).iter().any(|alternative| {
+        let wraps = plain_alternatives(db, expected).any(|alternative| {
             matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
                 if conversion(db, input_type(db, *e), actual).exists())
         });
@@ -927,19 +927,23 @@ fn literal_target_element<'db>(
 }
 
 /// The members of `ty` that are not `none`, eventual or `dynamic`.
-pub(crate) fn plain_alternatives<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Vec<Ty<'db>> {
-    match ty.kind(db) {
-        TyKind::Union(members) => (members.iter().copied())
-            .filter(|m| {
-                !matches!(
-                    m.kind(db),
-                    TyKind::None | TyKind::Output(_) | TyKind::Promise(_) | TyKind::Dynamic
-                )
-            })
-            .collect(),
-        TyKind::Output(_) | TyKind::Promise(_) | TyKind::None => Vec::new(),
-        _ => vec![ty],
-    }
+pub(crate) fn plain_alternatives<'db>(
+    db: &'db dyn pcl_types::Db,
+    ty: Ty<'db>,
+) -> impl Iterator<Item = Ty<'db>> + 'db {
+    let (members, alone): (&'db [Ty<'db>], Option<Ty<'db>>) = match ty.kind(db) {
+        TyKind::Union(members) => (members, None),
+        TyKind::Output(_) | TyKind::Promise(_) | TyKind::None => (&[], None),
+        _ => (&[], Some(ty)),
+    };
+    (members.iter().copied())
+        .filter(move |m| {
+            !matches!(
+                m.kind(db),
+                TyKind::None | TyKind::Output(_) | TyKind::Promise(_) | TyKind::Dynamic
+            )
+        })
+        .chain(alone)
 }
 
 /// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages

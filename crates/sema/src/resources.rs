@@ -1339,9 +1339,8 @@ pub fn fields_owner<'db>(
     for segment in path {
         ty = field_type(db, ty, segment)?;
     }
-    let mut owners = crate::inference::plain_alternatives(db, ty)
-        .into_iter()
-        .filter_map(|member| match member.kind(db) {
+    let mut owners =
+        crate::inference::plain_alternatives(db, ty).filter_map(|member| match member.kind(db) {
             TyKind::Named(object) => Some(object.plain(db)),
             _ => None,
         });

@@ -235,14 +235,18 @@ fn changed_range(old: &str, new: &str) -> Option<ChangedRange> {
     })
 }
 
-/// The length of the longest common prefix of `a` and `b`, compared a block at a time
-/// (files are megabytes long; the edit is a few bytes).
+/// The sizes of the blocks texts are compared in: large blocks while they are equal,
+/// then smaller ones, then bytes (files are megabytes long; an edit is a few bytes).
+const COMPARED_BLOCKS: [usize; 2] = [4096, 64];
+
+/// The length of the longest common prefix of `a` and `b`.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 64;
     let len = a.len().min(b.len());
     let mut at = 0;
-    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
+    for block in COMPARED_BLOCKS {
+        while at + block <= len && a[at..at + block] == b[at..at + block] {
+            at += block;
+        }
     }
     at + (a[at..len].iter().zip(&b[at..len]))
         .take_while(|(x, y)| x == y)
@@ -251,14 +255,15 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// The length of the longest common suffix of `a` and `b`, as [`common_prefix`].
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 64;
     let len = a.len().min(b.len());
     let (a_end, b_end) = (a.len(), b.len());
     let mut at = 0;
-    while at + BLOCK <= len
-        && a[a_end - at - BLOCK..a_end - at] == b[b_end - at - BLOCK..b_end - at]
-    {
-        at += BLOCK;
+    for block in COMPARED_BLOCKS {
+        while at + block <= len
+            && a[a_end - at - block..a_end - at] == b[b_end - at - block..b_end - at]
+        {
+            at += block;
+        }
     }
     at + (a[..a_end - at]
         .iter()

@@ -57,6 +57,17 @@ pub(crate) fn conversion_in_mode<'db>(
             _ => {}
         }
     }
+    // A union, output or promise destination (an input's `T | output(T)`) of a primitive
+    // or constant source: the kind rule, as `compound_conversion` would apply it, without
+    // interning the pair for a memo (its members are primitive, mostly).
+    if matches!(
+        dest.kind(db),
+        TyKind::Union(_) | TyKind::Output(_) | TyKind::Promise(_)
+    ) && matches!(src.kind(db), kind if is_primitive_kind(kind)
+        || matches!(kind, TyKind::None | TyKind::Opaque(_) | TyKind::Const(..)))
+    {
+        return kind_rule(db, dest, src, unifying);
+    }
     let pair = TyPair::new(db, dest, src);
     if unifying {
         unifying_conversion_query(db, pair)
