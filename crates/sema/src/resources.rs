@@ -21,13 +21,15 @@ use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
 
 /// An input a resource or component takes.
+/// Borrowed from the schema (or the component's program): checking threads share it
+/// without touching reference counts.
 struct Input<'db> {
-    name: Name,
+    name: &'db str,
     ty: Ty<'db>,
     required: bool,
-    discriminator: Option<pcl_schema::Discriminated<'db>>,
+    discriminator: Option<&'db pcl_schema::Discriminated<'db>>,
     /// A type of a package no source has, which the input's type uses.
-    missing_package: Option<pcl_schema::MissingPackageRef>,
+    missing_package: Option<&'db pcl_schema::MissingPackageRef>,
 }
 
 /// Check a `resource` or `read` block; the declaration's type.
@@ -118,7 +120,7 @@ fn input_properties<'db>(types: &'db ResourceTypes<'db>, read: bool) -> &'db [Pr
 /// The `id` a `read` takes before the resource's state inputs.
 fn id_input<'db>(db: &'db dyn pcl_types::Db) -> Input<'db> {
     Input {
-        name: Name::from("id"),
+        name: "id",
         ty: input_type(db, Ty::string(db)),
         required: true,
         discriminator: None,
@@ -174,13 +176,13 @@ fn check_input_alone<'db>(db: &'db dyn pcl_types::Db, key: InputAttr<'db>) -> In
 }
 
 /// A schema property as an input: constant properties are never missing.
-fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &Property<'db>) -> Input<'db> {
+fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &'db Property<'db>) -> Input<'db> {
     let mut input = Input {
-        name: property.name.clone(),
+        name: &property.name,
         ty: property.ty,
         required: property.required,
-        discriminator: property.discriminator.clone(),
-        missing_package: property.missing_package.clone(),
+        discriminator: property.discriminator.as_ref(),
+        missing_package: property.missing_package.as_ref(),
     };
     let is_const = |t: Ty<'db>| match t.kind(db) {
         TyKind::Const(..) => true,
@@ -1058,7 +1060,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
             for config in configs {
                 let result = infer_decl(db, config);
                 inputs.push(Input {
-                    name: Name::from(config.name(db).as_str()),
+                    name: config.name(db).as_str(),
                     ty: input_type(db, result.value_ty),
                     required: result.required,
                     discriminator: None,

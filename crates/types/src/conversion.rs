@@ -57,16 +57,28 @@ pub(crate) fn conversion_in_mode<'db>(
             _ => {}
         }
     }
-    // A union, output or promise destination (an input's `T | output(T)`) of a primitive
-    // or constant source: the kind rule, as `compound_conversion` would apply it, without
-    // interning the pair for a memo (its members are primitive, mostly).
-    if matches!(
-        dest.kind(db),
+    // Without interning the pair for a memo: a union destination that has the source
+    // among its members (an input's `T | output(T)` given an output), and a union, output
+    // or promise destination of a primitive or constant source (by the kind rule, as
+    // `compound_conversion` applies it; the members are primitive, mostly).
+    let src_kind = src.kind(db);
+    match dest.kind(db) {
+        TyKind::Union(members)
+            if !matches!(src_kind, TyKind::Union(_) | TyKind::Dynamic)
+                && members.contains(&src) =>
+        {
+            return Conversion::Safe;
+        }
         TyKind::Union(_) | TyKind::Output(_) | TyKind::Promise(_)
-    ) && matches!(src.kind(db), kind if is_primitive_kind(kind)
-        || matches!(kind, TyKind::None | TyKind::Opaque(_) | TyKind::Const(..)))
-    {
-        return kind_rule(db, dest, src, unifying);
+            if is_primitive_kind(src_kind)
+                || matches!(
+                    src_kind,
+                    TyKind::None | TyKind::Opaque(_) | TyKind::Const(..)
+                ) =>
+        {
+            return kind_rule(db, dest, src, unifying);
+        }
+        _ => {}
     }
     let pair = TyPair::new(db, dest, src);
     if unifying {
