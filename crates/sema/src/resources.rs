@@ -449,15 +449,15 @@ fn check_inputs<'db>(
     // its `{` has a syntax error, which is the one to report.
     let opened = body.block(BlockId::ROOT).opened;
     // An input given under a misspelt name is reported as that (one error per cause).
-    let names = || inputs.iter().map(|i| &*i.name);
+    let names = || inputs.iter().map(|i| i.name);
     let misspelt: Vec<&str> = (given.iter())
         .filter(|_| any_unknown)
         .filter(|g| !names().any(|n| n == g.as_str()))
         .filter_map(|g| pcl_types::closest_name(g, names()))
         .collect();
     let missing: Vec<&Input<'db>> = (inputs.iter())
-        .filter(|i| i.required && !given.contains(&*i.name) && !accepts_none(infer.db, i.ty))
-        .filter(|i| !misspelt.contains(&&*i.name))
+        .filter(|i| i.required && !given.contains(i.name) && !accepts_none(infer.db, i.ty))
+        .filter(|i| !misspelt.contains(&i.name))
         .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();
     let root = body.block(BlockId::ROOT);
@@ -579,7 +579,7 @@ fn unknown_attribute<'db>(
     what: &str,
 ) {
     let suggestion =
-        pcl_types::closest_name(name, inputs.iter().map(|i| &*i.name)).map(str::to_owned);
+        pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
     let at = infer.at(Site::AttrName(attr));
     let message = format!("{what} has no input '{name}'");
     let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
@@ -589,7 +589,7 @@ fn unknown_attribute<'db>(
             diagnostic.replace_with(at, &format!("`{s}`"), s);
         }
         None if !inputs.is_empty() => {
-            let mut names: Vec<&str> = inputs.iter().map(|i| &*i.name).collect();
+            let mut names: Vec<&str> = inputs.iter().map(|i| i.name).collect();
             names.sort_unstable();
             let shown = names
                 .iter()
@@ -931,7 +931,7 @@ fn property_list<'db>(
             && !inputs.iter().any(|i| *i.name == **name)
         {
             let suggestion =
-                pcl_types::closest_name(name, inputs.iter().map(|i| &*i.name)).map(str::to_owned);
+                pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
             let diagnostic = infer.push(
                 codes::UNKNOWN_PROPERTY,
                 Severity::Error,
