@@ -90,8 +90,10 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
 /// changes.
 fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
     let parse = parse(&*db, file).clone();
-    let new: Vec<&GreenNodeData> = parse.top_level_item_nodes().collect();
     let old = file.items(&*db).clone();
+    // Sized once: the items an edit leaves are most of them.
+    let mut new: Vec<&GreenNodeData> = Vec::with_capacity(old.len() + 1);
+    new.extend(parse.top_level_item_nodes());
     let same = |db: &dyn salsa::Database, source: ItemSource, green: &GreenNodeData| {
         let current: &GreenNodeData = source.green(db);
         std::ptr::eq(current, green) || current == green

@@ -6,6 +6,8 @@
 //!   of the tree equal the input byte for byte, for every input.
 //! - No input overflows the stack: nesting is limited in the parser and reported.
 
+use std::sync::{Arc, OnceLock};
+
 pub mod ast;
 mod grammar;
 mod green_ref;
@@ -30,12 +32,24 @@ pub use syntax_kind::SyntaxKind;
 pub use syntax_node::{PclLanguage, SyntaxElement, SyntaxNode, SyntaxNodeChildren, SyntaxToken};
 
 /// The result of parsing: a lossless tree and the errors found on the way, sorted by position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Parse {
-    green: GreenNode,
+    tree: Arc<Tree>,
     errors: Vec<SyntaxError>,
     /// How many comments hold [`IGNORE_DIRECTIVE`].
     ignore_comments: u32,
+}
+
+/// A parse's tree: built, or an earlier built tree with one top-level item replaced
+/// (`Parse::reparse`), whose root is built on first use. Building a new root copies the
+/// file body's list of children (every item of the file, each a reference count touched):
+/// a large file's edits re-check and re-publish without it.
+enum Tree {
+    Built(GreenNode),
+    Spliced {
+        splice: reparse::Splice,
+        root: OnceLock<GreenNode>,
+    },
 }
 
 /// What a comment that silences diagnostics says: `# pcl-ignore PCL0001`.
@@ -46,15 +60,46 @@ fn is_ignore_comment(kind: SyntaxKind, text: &str) -> bool {
     kind == SyntaxKind::COMMENT && text.contains(IGNORE_DIRECTIVE)
 }
 
+impl PartialEq for Parse {
+    fn eq(&self, other: &Parse) -> bool {
+        self.green() == other.green()
+            && self.errors == other.errors
+            && self.ignore_comments == other.ignore_comments
+    }
+}
+
+impl Eq for Parse {}
+
+impl std::fmt::Debug for Parse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parse")
+            .field("green", self.green())
+            .field("errors", &self.errors)
+            .finish()
+    }
+}
+
 impl Parse {
-    /// The root node (`SOURCE_FILE`).
-    pub fn syntax_node(&self) -> SyntaxNode {
-        SyntaxNode::new_root(self.green.clone())
+    fn built(green: GreenNode, errors: Vec<SyntaxError>, ignore_comments: u32) -> Parse {
+        Parse {
+            tree: Arc::new(Tree::Built(green)),
+            errors,
+            ignore_comments,
+        }
     }
 
-    /// The green (position-independent, shareable) tree.
+    /// The root node (`SOURCE_FILE`).
+    pub fn syntax_node(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green().clone())
+    }
+
+    /// The green (position-independent, shareable) tree, built now if this parse replaced
+    /// an item of an earlier one.
     pub fn green(&self) -> &GreenNode {
-        &self.green
+        match &*self.tree {
+            Tree::Built(green) => green,
+            Tree::Spliced { splice, root } => root.get_or_init(|| splice.build()),
+        }
     }
 
     /// The typed root.
@@ -79,10 +124,11 @@ impl Parse {
     /// body), in order, with their offsets. Reads the green tree only: no syntax nodes are
     /// built.
     pub fn top_level_items(&self) -> Vec<(GreenNode, TextSize)> {
-        let Some((index, body)) = reparse::body_of(&self.green) else {
+        let green = self.green();
+        let Some((index, body)) = reparse::body_of(green) else {
             return Vec::new();
         };
-        let mut offset: TextSize = (self.green.children().take(index))
+        let mut offset: TextSize = (green.children().take(index))
             .map(|child| child.text_len())
             .sum();
         let mut res = Vec::new();
@@ -98,11 +144,21 @@ impl Parse {
     }
 
     /// [`Parse::top_level_items`] borrowed, without their offsets: what comparing items
-    /// by identity needs (no reference count is touched).
+    /// by identity needs (no reference count is touched, and a root not built yet is not
+    /// built).
     pub fn top_level_item_nodes(&self) -> impl Iterator<Item = &GreenNodeData> {
-        (reparse::body_of(&self.green).into_iter())
-            .flat_map(|(_, body)| body.children())
-            .filter_map(|child| child.into_node())
+        let (body, replaced) = match &*self.tree {
+            Tree::Spliced { splice, root } if root.get().is_none() => {
+                (Some(splice.base_body()), Some(splice.replaced()))
+            }
+            _ => (reparse::body_of(self.green()).map(|(_, body)| body), None),
+        };
+        (body.into_iter())
+            .flat_map(|body| body.children().enumerate())
+            .filter_map(move |(i, child)| match replaced {
+                Some((index, item)) if index == i => Some(item),
+                _ => child.into_node(),
+            })
             .filter(|node| is_top_level_item(node))
     }
 }
@@ -184,11 +240,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
         .filter(|&i| lexed.kind(i) == SyntaxKind::COMMENT)
         .filter(|&i| is_ignore_comment(SyntaxKind::COMMENT, lexed.text(i)))
         .count() as u32;
-    Parse {
-        green,
-        errors,
-        ignore_comments,
-    }
+    Parse::built(green, errors, ignore_comments)
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.

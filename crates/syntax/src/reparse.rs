@@ -20,7 +20,7 @@ use rowan::NodeOrToken;
 use rustc_hash::FxHashMap;
 
 use crate::{
-    GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize,
+    GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, Tree,
     is_ignore_comment, parse,
 };
 
@@ -43,9 +43,7 @@ impl Parse {
     ) -> Parse {
         let changed = match changed.filter(|c| c.fits(old_text, new_text)) {
             Some(changed) => Some(changed),
-            None if old_text == new_text
-                && old_text.len() == usize::from(self.green.text_len()) =>
-            {
+            None if old_text == new_text && old_text.len() == usize::from(self.text_len()) => {
                 return self.clone();
             }
             None => changed_range(old_text, new_text),
@@ -61,7 +59,7 @@ impl Parse {
     /// old one not shared yet (a declaration inserted or removed in the middle of the file
     /// shifts the others). The tree is equal to this one.
     fn sharing_items_with(self, old: &Parse) -> Parse {
-        let (Some(body), Some(old_body)) = (body_of(&self.green), body_of(&old.green)) else {
+        let (Some(body), Some(old_body)) = (body_of(self.green()), body_of(old.green())) else {
             return self;
         };
         let items = |body: &GreenNodeData| -> Vec<(usize, GreenNode)> {
@@ -108,35 +106,41 @@ impl Parse {
             children[child] = NodeOrToken::Node(node);
         }
         let new_body = GreenNode::new(body.1.kind(), children);
-        let green = self
-            .green
-            .replace_child(body.0, NodeOrToken::Node(new_body));
-        Parse {
-            green,
-            errors: self.errors,
-            ignore_comments: self.ignore_comments,
+        let green = (self.green()).replace_child(body.0, NodeOrToken::Node(new_body));
+        Parse::built(green, self.errors, self.ignore_comments)
+    }
+
+    /// The length of the parsed text, without building a root.
+    fn text_len(&self) -> TextSize {
+        match &*self.tree {
+            Tree::Built(green) => green.text_len(),
+            Tree::Spliced { splice, .. } => splice.text_len(),
         }
     }
 
     fn reparse_item(&self, old_text: &str, new_text: &str, changed: ChangedRange) -> Option<Parse> {
-        if !self.errors.is_empty() || old_text.len() != usize::from(self.green.text_len()) {
+        if !self.errors.is_empty() || old_text.len() != usize::from(self.text_len()) {
             return None;
         }
-        let ChangedRange {
-            start,
-            old_end,
-            new_end,
-        } = changed;
+        let range = TextRange::new(changed.start, changed.old_end);
+        // An edit inside the item this parse replaced (typing goes on in one item): that
+        // item again, over the same base, and no root is built.
+        if let Tree::Spliced { splice, .. } = &*self.tree
+            && splice.item_range().contains_range(range)
+        {
+            let old_item = SyntaxNode::new_root(splice.item.clone());
+            let item = self.reparsed_item(&old_item, splice.start, new_text, changed)?;
+            return Some(self.spliced(splice.with_item(item.0), item.1));
+        }
         let root = self.syntax_node();
         let body = root
             .first_child()
             .filter(|n| n.kind() == SyntaxKind::BODY)?;
         // The element at the range by binary search, then the first item around it that
         // holds the range (an empty range at an item's edge touches its neighbour too).
-        let range = TextRange::new(start, old_end);
         let at = (body.text_range().contains_range(range))
             .then(|| body.child_or_token_at_range(range))??;
-        let item = [
+        let old_item = [
             at.prev_sibling_or_token(),
             Some(at.clone()),
             at.next_sibling_or_token(),
@@ -144,33 +148,106 @@ impl Parse {
         .into_iter()
         .flatten()
         .filter_map(|element| element.into_node())
-        .find(|item| {
-            let range = item.text_range();
-            range.start() <= start && old_end <= range.end()
-        })?;
-        let range = item.text_range();
-        let item_end = usize::from(range.end()) - usize::from(old_end) + usize::from(new_end);
-        let item_text = new_text.get(usize::from(range.start())..item_end)?;
+        .find(|item| item.text_range().contains_range(range))?;
+        let start = old_item.text_range().start();
+        let item = self.reparsed_item(&old_item, start, new_text, changed)?;
+        let splice = Splice {
+            base: self.green().clone(),
+            body: body.green().into_owned(),
+            body_index: body.index(),
+            index: old_item.index(),
+            start,
+            old_len: old_item.text_range().len(),
+            item: item.0,
+        };
+        Some(self.spliced(splice, item.1))
+    }
+
+    /// The item `old_item` (which starts at `start`) becomes after the edit, parsed alone,
+    /// and how many ignore comments the file then has; `None` unless it is one well-formed
+    /// item of the same kind (and, for an attribute, the same name).
+    fn reparsed_item(
+        &self,
+        old_item: &SyntaxNode,
+        start: TextSize,
+        new_text: &str,
+        changed: ChangedRange,
+    ) -> Option<(GreenNode, u32)> {
+        let end = start + old_item.text_range().len();
+        let item_end =
+            usize::from(end) - usize::from(changed.old_end) + usize::from(changed.new_end);
+        let item_text = new_text.get(usize::from(start)..item_end)?;
         let new_item = single_item(item_text)?;
-        if new_item.kind() != item.kind()
-            || (item.kind() == SyntaxKind::ATTRIBUTE
-                && attribute_name(&item) != attribute_name(&new_item))
+        if new_item.kind() != old_item.kind()
+            || (old_item.kind() == SyntaxKind::ATTRIBUTE
+                && attribute_name(old_item) != attribute_name(&new_item))
         {
             return None;
         }
-        let new_body = body.green().replace_child(
-            item.index(),
-            NodeOrToken::Node(new_item.green().into_owned()),
-        );
-        let green = self
-            .green
-            .replace_child(body.index(), NodeOrToken::Node(new_body));
-        Some(Parse {
-            green,
+        let ignore_comments =
+            self.ignore_comments - ignore_comments_in(old_item) + ignore_comments_in(&new_item);
+        Some((new_item.green().into_owned(), ignore_comments))
+    }
+
+    fn spliced(&self, splice: Splice, ignore_comments: u32) -> Parse {
+        Parse {
+            tree: std::sync::Arc::new(Tree::Spliced {
+                splice,
+                root: std::sync::OnceLock::new(),
+            }),
             errors: Vec::new(),
-            ignore_comments: self.ignore_comments - ignore_comments_in(&item)
-                + ignore_comments_in(&new_item),
-        })
+            ignore_comments,
+        }
+    }
+}
+
+/// A built root with one item of its file body replaced (`Tree::Spliced`).
+pub(crate) struct Splice {
+    base: GreenNode,
+    /// The base's file body, and its index among the root's children.
+    body: GreenNode,
+    body_index: usize,
+    /// The replaced item's index among the body's children, where it starts, and the
+    /// length of the base's item there.
+    index: usize,
+    start: TextSize,
+    old_len: TextSize,
+    item: GreenNode,
+}
+
+impl Splice {
+    /// The base's file body.
+    pub(crate) fn base_body(&self) -> &GreenNodeData {
+        &self.body
+    }
+
+    /// The replaced item's index among the body's children, and the item.
+    pub(crate) fn replaced(&self) -> (usize, &GreenNodeData) {
+        (self.index, &self.item)
+    }
+
+    /// The root with the item in place.
+    pub(crate) fn build(&self) -> GreenNode {
+        let body = (self.body).replace_child(self.index, NodeOrToken::Node(self.item.clone()));
+        (self.base).replace_child(self.body_index, NodeOrToken::Node(body))
+    }
+
+    fn text_len(&self) -> TextSize {
+        self.base.text_len() - self.old_len + self.item.text_len()
+    }
+
+    fn item_range(&self) -> TextRange {
+        TextRange::at(self.start, self.item.text_len())
+    }
+
+    /// The same base with `item` in place of this one's.
+    fn with_item(&self, item: GreenNode) -> Splice {
+        Splice {
+            base: self.base.clone(),
+            body: self.body.clone(),
+            item,
+            ..*self
+        }
     }
 }
 

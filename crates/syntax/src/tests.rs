@@ -475,6 +475,8 @@ fn reparsing_after_edits_equals_parsing_again() {
     for round in 0..3_000 {
         let mut text = files[round % files.len()].clone();
         let mut old = parse(&text);
+        // The same edits, each reparsed from the last without building its root.
+        let mut lazy = old.clone();
         for _ in 0..1 + rng.below(3) {
             let mut pos = rng.below(text.len() + 1);
             while !text.is_char_boundary(pos) {
@@ -494,7 +496,12 @@ fn reparsing_after_edits_equals_parsing_again() {
                 (end, pos)
             };
             let reparsed = old.reparse(&text, &edited);
+            lazy = lazy.reparse(&text, &edited);
             let full = parse(&edited);
+            assert!(
+                (lazy.top_level_item_nodes()).eq(full.top_level_item_nodes()),
+                "{text:?} -> {edited:?}"
+            );
             assert_eq!(reparsed, full, "{text:?} -> {edited:?}");
             // The same, told where the edit is (as the language server does).
             let size = |n: usize| crate::TextSize::try_from(n).expect("a small text");
@@ -527,8 +534,37 @@ fn reparsing_after_edits_equals_parsing_again() {
             text = edited;
             old = reparsed;
         }
+        assert_eq!(lazy, old, "{text:?}");
     }
     assert!(spliced > 500, "only {spliced} edits reused items");
+}
+
+/// Edits inside one item are reparsed over the tree before the first of them, and no root
+/// is built until one is asked for: the items are read from the base and the new item.
+#[test]
+fn edits_in_one_item_build_no_root_until_asked() {
+    let texts = [
+        "a = 1\nb = 2\nc = 3\n",
+        "a = 1\nb = 23\nc = 3\n",
+        "a = 1\nb = \"x\"\nc = 3\n",
+    ];
+    let unbuilt = |parse: &crate::Parse| matches!(&*parse.tree, crate::Tree::Spliced { root, .. } if root.get().is_none());
+    let mut parsed = parse(texts[0]);
+    for pair in texts.windows(2) {
+        parsed = parsed.reparse(pair[0], pair[1]);
+        assert!(unbuilt(&parsed), "{:?}", pair[1]);
+        let full = parse(pair[1]);
+        assert!(
+            parsed
+                .top_level_item_nodes()
+                .eq(full.top_level_item_nodes())
+        );
+    }
+    // An edit of another item builds the root it splices into.
+    let other = "a = 10\nb = \"x\"\nc = 3\n";
+    let again = parsed.reparse(texts[2], other);
+    assert!(!unbuilt(&parsed) && unbuilt(&again));
+    assert_eq!(again, parse(other));
 }
 
 /// A change range that does not fit the texts is ignored: the texts are compared instead.
