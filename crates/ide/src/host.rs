@@ -52,9 +52,12 @@ pub struct AnalysisHost {
 /// Drops the parses edits replace on a thread of its own: the root of a large file's tree
 /// holds every item, and letting go of it touches each one, which an edit need not wait
 /// for. Started at the first edit; without a thread, what is retired is dropped at once.
+/// Dropping the host waits for the thread, so nothing it held outlives the host (a leak
+/// checker saw parses in flight as leaked).
 #[derive(Default)]
 struct Retired {
     sender: Option<std::sync::mpsc::Sender<ReparseBase>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Retired {
@@ -63,13 +66,24 @@ impl Retired {
             let (sender, receiver) = std::sync::mpsc::channel::<ReparseBase>();
             // Should the thread not start, the receiver is gone with it: sending fails,
             // and the base is dropped here.
-            let _ = std::thread::Builder::new()
+            self.thread = std::thread::Builder::new()
                 .name("pcl-retired-parses".to_owned())
-                .spawn(move || receiver.into_iter().for_each(drop));
+                .spawn(move || receiver.into_iter().for_each(drop))
+                .ok();
             sender
         });
         if let Err(unsent) = sender.send(base) {
             drop(unsent.0);
+        }
+    }
+}
+
+impl Drop for Retired {
+    fn drop(&mut self) {
+        // The thread stops once the channel is closed and empty.
+        self.sender = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }
