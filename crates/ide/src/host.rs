@@ -407,6 +407,14 @@ impl AnalysisHost {
             Some(&file) => {
                 let text = text.into();
                 if *file.text(&self.db) != text {
+                    // The parse kept for reparsing is the one the items were synced from
+                    // (`sync_items` relies on it): a text set whole, from disk, drops it.
+                    if file.reparse_base(&self.db).is_some() {
+                        let replaced = file.set_reparse_base(&mut self.db).to(None);
+                        if let Some(replaced) = replaced {
+                            self.retired.retire(replaced);
+                        }
+                    }
                     file.set_text(&mut self.db).to(text);
                 }
                 file

@@ -91,6 +91,21 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
 fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
     let parse = parse(&*db, file).clone();
     let old = file.items(&*db).clone();
+    // Typing inside one item: the parse is the one the items were synced from with that
+    // item parsed again, so only its input can change (no pass over the file's items).
+    let replaced =
+        (file.reparse_base(&*db).as_ref()).and_then(|base| parse.replaced_item_of(&base.parse));
+    if let Some((ordinal, green)) = replaced
+        && let Some(&source) = old.get(ordinal)
+    {
+        if **source.green(&*db) != *green {
+            source
+                .set_green(db)
+                .with_durability(durability)
+                .to(green.to_owned());
+        }
+        return;
+    }
     // Sized once: the items an edit leaves are most of them.
     let mut new: Vec<&GreenNodeData> = Vec::with_capacity(old.len() + 1);
     new.extend(parse.top_level_item_nodes());

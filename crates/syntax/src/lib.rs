@@ -143,6 +143,19 @@ impl Parse {
         res
     }
 
+    /// When this parse is `earlier`'s with one top-level item parsed again (`reparse`,
+    /// typing inside one item): that item's place among the top-level items, and its new
+    /// node. The others are `earlier`'s nodes, so a driver that keeps items by identity
+    /// need not compare them.
+    pub fn replaced_item_of(&self, earlier: &Parse) -> Option<(usize, &GreenNodeData)> {
+        match &*self.tree {
+            Tree::Spliced { splice, .. } if splice.follows(&earlier.tree) => {
+                Some(splice.replaced_item())
+            }
+            _ => None,
+        }
+    }
+
     /// [`Parse::top_level_items`] borrowed, without their offsets: what comparing items
     /// by identity needs (no reference count is touched, and a root not built yet is not
     /// built).
@@ -164,7 +177,7 @@ impl Parse {
 }
 
 /// Whether a child node of the file's body is a top-level item (an attribute or a block).
-fn is_top_level_item(node: &GreenNodeData) -> bool {
+pub(crate) fn is_top_level_item(node: &GreenNodeData) -> bool {
     matches!(
         SyntaxKind::from_raw(node.kind().0),
         SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK

@@ -151,11 +151,16 @@ impl Parse {
         .find(|item| item.text_range().contains_range(range))?;
         let start = old_item.text_range().start();
         let item = self.reparsed_item(&old_item, start, new_text, changed)?;
+        let body_green = body.green();
+        let ordinal = (body_green.children().take(old_item.index()))
+            .filter(|child| child.into_node().is_some_and(crate::is_top_level_item))
+            .count();
         let splice = Splice {
             base: self.green().clone(),
-            body: body.green().into_owned(),
+            body: body_green.into_owned(),
             body_index: body.index(),
             index: old_item.index(),
+            ordinal,
             start,
             old_len: old_item.text_range().len(),
             item: item.0,
@@ -207,9 +212,10 @@ pub(crate) struct Splice {
     /// The base's file body, and its index among the root's children.
     body: GreenNode,
     body_index: usize,
-    /// The replaced item's index among the body's children, where it starts, and the
-    /// length of the base's item there.
+    /// The replaced item's index among the body's children, its place among the file's
+    /// top-level items, where it starts, and the length of the base's item there.
     index: usize,
+    ordinal: usize,
     start: TextSize,
     old_len: TextSize,
     item: GreenNode,
@@ -240,6 +246,24 @@ impl Splice {
         TextRange::at(self.start, self.item.text_len())
     }
 
+    /// Whether `earlier`'s tree is this splice's base, or a splice of the same item over
+    /// it: then this parse's items are `earlier`'s but for this one.
+    pub(crate) fn follows(&self, earlier: &Tree) -> bool {
+        let is_base = |green: &GreenNode| same_node(green, &self.base);
+        match earlier {
+            Tree::Built(green) => is_base(green),
+            Tree::Spliced { splice, root } => {
+                (is_base(&splice.base) && splice.index == self.index)
+                    || root.get().is_some_and(is_base)
+            }
+        }
+    }
+
+    /// The replaced item's place among the file's top-level items, and the item.
+    pub(crate) fn replaced_item(&self) -> (usize, &GreenNodeData) {
+        (self.ordinal, &self.item)
+    }
+
     /// The same base with `item` in place of this one's.
     fn with_item(&self, item: GreenNode) -> Splice {
         Splice {
@@ -249,6 +273,11 @@ impl Splice {
             ..*self
         }
     }
+}
+
+/// Whether two green nodes are the same node (not only equal).
+fn same_node(a: &GreenNode, b: &GreenNode) -> bool {
+    std::ptr::eq::<GreenNodeData>(&**a, &**b)
 }
 
 /// How many comments of `node` hold the ignore directive.

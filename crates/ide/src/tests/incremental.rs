@@ -325,3 +325,49 @@ fn schemas_and_type_relations_survive_program_edits() {
         .collect();
     assert!(schema_work.is_empty(), "{schema_work:#?}");
 }
+
+/// Typing inside one item syncs only that item's input (the parse says which); edits of
+/// other items, and the program set again from disk, bring the items back in line. After
+/// each step the diagnostics, with their ranges, are those of a host given the text anew.
+#[test]
+fn edits_inside_one_item_keep_every_item_in_line() {
+    let (mut host, _log, id) = main_opened_and_checked();
+    // An error after the edited items, whose range moves with them.
+    let main = edit(MAIN, r#"unrelated = "x""#, "unrelated = nope");
+    let steps = [
+        edit(&main, "count = 3", "count = \"3\""),
+        edit(&main, "count = 3", "count = \"34\""),
+        edit(&main, "count = 3", "count = true"),
+        edit(
+            &edit(&main, "count = 3", "count = true"),
+            r#"title = "Welcome""#,
+            "title = 4",
+        ),
+        edit(&main, r#"key     = "index.html""#, "key     = 5"),
+        edit(&main, r#"key     = "index.html""#, "key     = site.nope"),
+    ];
+    let fresh = |text: &str| {
+        let (mut fresh, _) = logged_host();
+        let fresh_id = set_program(&mut fresh, "prog", &[("main.pp", text)]);
+        with_ranges(&diagnostics(&fresh, &fresh_id))
+    };
+    for (i, text) in steps.iter().enumerate() {
+        if i == 4 {
+            // A reload from disk in between: the program set whole, to another text.
+            set_program(&mut host, "prog", &[("main.pp", &steps[1])]);
+        }
+        host.set_file_text("prog/main.pp", text.clone());
+        assert_eq!(
+            with_ranges(&diagnostics(&host, &id)),
+            fresh(text),
+            "step {i}: {text}"
+        );
+    }
+}
+
+/// Each diagnostic's code, message and range.
+fn with_ranges(diagnostics: &[pcl_diagnostics::Diagnostic]) -> Vec<String> {
+    (diagnostics.iter())
+        .map(|d| format!("{} {} {:?}", d.code, d.message, d.anchor))
+        .collect()
+}
