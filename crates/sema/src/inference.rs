@@ -137,8 +137,8 @@ fn file_order<'db>(
     program: Program,
     file: File,
 ) -> Box<[DeclId<'db>]> {
-    let decls: Vec<DeclId<'db>> = file_decls(db, program, file).collect();
-    let edges = dependency_edges(&decls, file_dependencies(db, program, file));
+    let decls = file_decls(db, program, file);
+    let edges = dependency_edges(decls, file_dependencies(db, program, file));
     (strongly_connected(&edges).into_iter().flatten())
         .map(|i| decls[i])
         .collect()

@@ -586,27 +586,22 @@ pub fn decl_offset<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Text
 #[salsa::tracked(returns(ref))]
 pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box<[DeclId<'db>]> {
     (program.files(db).iter())
-        .flat_map(|&file| file_decls(db, program, file))
+        .flat_map(|&file| file_decls(db, program, file).iter().copied())
         .collect()
 }
 
-/// The declarations of one file of a program, in source order.
+/// The declarations of one file of a program, in source order: interned once per file,
+/// not by every query that walks them (the program's list, the file's checking order, the
+/// dependencies of each run of declarations).
+#[salsa::tracked(returns(ref))]
 pub(crate) fn file_decls<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,
-) -> impl Iterator<Item = DeclId<'db>> + 'db {
-    decls_of(db, program, file, &file.declarations(db).items)
-}
-
-/// The declarations of `items`, a run of the items of `file`'s declarations summary.
-pub(crate) fn decls_of<'db>(
-    db: &'db dyn salsa::Database,
-    program: Program,
-    file: File,
-    items: &'db [Item],
-) -> impl Iterator<Item = DeclId<'db>> + 'db {
-    (items.iter()).map(move |item| DeclId::new(db, program, file, item.key.clone()))
+) -> Box<[DeclId<'db>]> {
+    (file.declarations(db).items.iter())
+        .map(|item| DeclId::new(db, program, file, item.key.clone()))
+        .collect()
 }
 
 /// The packages a program names, sorted: what the driver's schema pull loop loads.

@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
 use crate::input::{File, Program};
-use crate::items::{DeclId, DeclKind, decls_of, program_decls};
+use crate::items::{DeclId, DeclKind, file_decls, program_decls};
 
 /// Options whose values are lists of the resource's own input property names, bound in
 /// a scope of their own (never references to declarations).
@@ -381,12 +381,11 @@ fn chunk_dependencies<'db>(
     db: &'db dyn salsa::Database,
     chunk: DeclChunk<'db>,
 ) -> Box<[Box<[DeclId<'db>]>]> {
-    let (program, file) = (chunk.program(db), chunk.file(db));
-    let items = &file.declarations(db).items;
-    let start = (chunk.start(db) as usize).min(items.len());
-    let end = (start + DEPENDENCY_CHUNK).min(items.len());
-    decls_of(db, program, file, &items[start..end])
-        .map(|decl| bind(db, decl).dependencies.clone())
+    let decls = file_decls(db, chunk.program(db), chunk.file(db));
+    let start = (chunk.start(db) as usize).min(decls.len());
+    let end = (start + DEPENDENCY_CHUNK).min(decls.len());
+    (decls[start..end].iter())
+        .map(|&decl| bind(db, decl).dependencies.clone())
         .collect()
 }
 
