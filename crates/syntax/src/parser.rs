@@ -19,14 +19,15 @@ pub(crate) const NESTING_LIMIT: u32 = 128;
 /// Guards the stack of code that walks or drops trees recursively.
 pub(crate) const CHAIN_LIMIT: u32 = 2048;
 
-/// One step of parser output.
+/// One step of parser output: 8 bytes (a large file has millions of them while its tree is
+/// built; a forward parent is never the first event, so its index is not zero).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
     /// Starts a node. `forward_parent` links to a node started later that must enclose this one
     /// (see [`CompletedMarker::precede`]).
     Start {
         kind: SyntaxKind,
-        forward_parent: Option<u32>,
+        forward_parent: Option<std::num::NonZeroU32>,
     },
     Finish,
     /// One significant token, with its kind possibly remapped (an `IDENT` becoming `FOR_KW`).
@@ -36,6 +37,8 @@ pub(crate) enum Event {
     /// A `Start` that was abandoned.
     Tombstone,
 }
+
+const _: () = assert!(std::mem::size_of::<Event>() == 8);
 
 /// The significant tokens of a text, as the grammar sees them.
 pub(crate) struct Input<'t> {
@@ -612,7 +615,7 @@ impl CompletedMarker {
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let new = p.start();
         if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
-            *forward_parent = Some(new.pos);
+            *forward_parent = std::num::NonZeroU32::new(new.pos);
         }
         new
     }

@@ -52,7 +52,10 @@ pub(crate) fn build_tree(lexed: &LexedText<'_>, mut events: Vec<Event>) -> Green
                 forward_kinds.push(kind);
                 let mut next = forward_parent;
                 while let Some(fwd) = next {
-                    next = match std::mem::replace(&mut events[fwd as usize], Event::Tombstone) {
+                    next = match std::mem::replace(
+                        &mut events[fwd.get() as usize],
+                        Event::Tombstone,
+                    ) {
                         Event::Start {
                             kind,
                             forward_parent,
