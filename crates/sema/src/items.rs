@@ -238,7 +238,8 @@ fn block_type_is(block: GreenNodeRef<'_>, name: &str) -> bool {
 }
 
 /// The item tree of a file, shared with `File::declarations` once synced (so syncing an
-/// edit that left it equal compares two pointers, not every declaration).
+/// edit that left it equal compares two pointers, not every declaration). Reads the
+/// summary it is synced to: when that is set, this runs once more and returns it.
 #[salsa::tracked(returns(ref))]
 pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
     let mut items = Vec::new();
@@ -270,11 +271,19 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
     }
     packages.sort();
     packages.dedup();
-    Arc::new(ItemTree {
+    let tree = ItemTree {
         items: items.into_boxed_slice(),
         packages: packages.into_boxed_slice(),
         component_sources: component_sources.into_boxed_slice(),
-    })
+    };
+    // The synced summary itself when equal: syncing then compares two pointers at every
+    // later edit, not the trees (this runs again after an item's first edit, for one).
+    let synced = file.declarations(db);
+    if **synced == tree {
+        synced.clone()
+    } else {
+        Arc::new(tree)
+    }
 }
 
 /// The name and main label of a block with well-formed labels.
