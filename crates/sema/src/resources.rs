@@ -57,9 +57,9 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let what = format!("resource '{token}'");
     // Go's `SkipResourceTypechecking` makes every error of the block a warning.
     infer.lenient |= infer.leniency.skip_resource_typecheck;
-    // In a file checked input by input, each input of a block without `range` (the one
-    // variable its inputs may read) is checked in a memo of its own.
-    let alone = range.is_none() && infer.decl.file(db).per_input_memos(db);
+    // In a file checked input by input, each input is checked in a memo of its own (which
+    // types the range variable again, the one variable its inputs may read).
+    let alone = infer.decl.file(db).per_input_memos(db);
     check_inputs(infer, inputs.as_deref(), &what, alone);
     if let Some(Some(_)) = range_var {
         infer.locals.pop();
@@ -128,8 +128,8 @@ fn id_input<'db>(db: &'db dyn pcl_types::Db) -> Input<'db> {
     }
 }
 
-/// One input of a resource without `range` whose schema is found, checked in a memo of
-/// its own (in files checked input by input, `File::per_input_memos`): when a type it
+/// One input of a resource whose schema is found, checked in a memo of its own (in files
+/// checked input by input, `File::per_input_memos`): when a type it
 /// reads changes, only this input is checked again. The diagnostics `check_input` gives
 /// in place; the types it gives are [`input_types`], apart, so a change of types that
 /// leaves the diagnostics as they were (`x = 1` to `x = 2.5`) stops here and the
@@ -165,6 +165,9 @@ fn check_input_alone<'db>(db: &'db dyn pcl_types::Db, key: InputAttr<'db>) -> In
         Ok(item) => pcl_schema::resource_types(db, *item).as_ref().ok(),
         Err(_) => None,
     };
+    if let Some(var) = range_variable_alone(&mut infer) {
+        infer.locals.push(("range".into(), var));
+    }
     let input = types.and_then(|types| resource_input(db, types, read, &body.attr(attr).name));
     match input {
         Some(input) => check_input(&mut infer, attr, &input),
@@ -173,6 +176,22 @@ fn check_input_alone<'db>(db: &'db dyn pcl_types::Db, key: InputAttr<'db>) -> In
         }
     }
     infer
+}
+
+/// The range variable of a block with `range`, typed as the block's check types it; what
+/// that finds about the options and `range` is the block's to report, not an input's.
+fn range_variable_alone<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
+    let reported = infer.diagnostics.len();
+    let body = infer.body;
+    let range = options_block(infer)
+        .and_then(|o| body.find_attr(o, "range"))
+        .map(|a| body.attr(a).value);
+    let var = range.and_then(|range| {
+        let range_ty = infer.expr(range);
+        range_variable(infer, range, range_ty, false)
+    });
+    infer.diagnostics.truncate(reported);
+    var
 }
 
 /// A schema property as an input: constant properties are never missing.

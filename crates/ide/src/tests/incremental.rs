@@ -371,3 +371,42 @@ fn with_ranges(diagnostics: &[pcl_diagnostics::Diagnostic]) -> Vec<String> {
         .map(|d| format!("{} {} {:?}", d.code, d.message, d.anchor))
         .collect()
 }
+
+/// A block with `range` checks its inputs apart too: each input's memo types the range
+/// variable again, and a type change re-checks the input that reads it, not the block.
+#[test]
+fn a_ranged_resources_inputs_are_checked_apart() {
+    const RANGED: &str = r#"
+resource "sites" "web:index:Bucket" {
+  name = "site-${range.value}"
+  tags = { team = team }
+  options { range = 2 }
+}
+team = "web"
+"#;
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", RANGED)]);
+    host.set_file_text("prog/main.pp", RANGED.to_owned());
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    // The first edit of `team` moves it to low durability (see above); then its type
+    // changes again.
+    for value in ["4", "true"] {
+        host.set_file_text(
+            "prog/main.pp",
+            edit(RANGED, r#"team = "web""#, &format!("team = {value}")),
+        );
+        expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    }
+    let executed = log.take();
+    let last: Vec<&String> = (executed.iter().rev())
+        .take_while(|q| !q.starts_with("parse("))
+        .collect();
+    let ran = |query: &str| last.iter().filter(|q| q.starts_with(query)).count();
+    assert_eq!(ran("infer("), 1, "team only: {last:#?}");
+    assert_eq!(ran("input_check("), 1, "sites' tags only: {last:#?}");
+    // A range error is the block's, reported once.
+    let broken = edit(RANGED, "range = 2", "range = \"x\"");
+    host.set_file_text("prog/main.pp", broken);
+    let found = summary(&diagnostics(&host, &id));
+    assert_eq!(found.lines().count(), 1, "{found}");
+}
