@@ -378,9 +378,14 @@ impl AnalysisHost {
             parse: pcl_sema::parse(&self.db, file).clone(),
             changed,
         };
+        self.replace_reparse_base(file, Some(base));
+    }
+
+    /// Set what `file` reparses from; the parse it replaces is dropped off the edit's path.
+    fn replace_reparse_base(&mut self, file: File, base: Option<ReparseBase>) {
         let replaced = (file.set_reparse_base(&mut self.db))
             .with_durability(Durability::LOW)
-            .to(Some(base));
+            .to(base);
         if let Some(replaced) = replaced {
             self.retired.retire(replaced);
         }
@@ -410,10 +415,7 @@ impl AnalysisHost {
                     // The parse kept for reparsing is the one the items were synced from
                     // (`sync_items` relies on it): a text set whole, from disk, drops it.
                     if file.reparse_base(&self.db).is_some() {
-                        let replaced = file.set_reparse_base(&mut self.db).to(None);
-                        if let Some(replaced) = replaced {
-                            self.retired.retire(replaced);
-                        }
+                        self.replace_reparse_base(file, None);
                     }
                     file.set_text(&mut self.db).to(text);
                 }

@@ -20,9 +20,8 @@ use crate::items::{DeclKind, token_package};
 use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
 
-/// An input a resource or component takes.
-/// Borrowed from the schema (or the component's program): checking threads share it
-/// without touching reference counts.
+/// An input a resource or component takes, borrowed from the schema (or the component's
+/// program): checking threads share it without touching reference counts.
 struct Input<'db> {
     name: &'db str,
     ty: Ty<'db>,
@@ -129,11 +128,11 @@ fn id_input<'db>(db: &'db dyn pcl_types::Db) -> Input<'db> {
 }
 
 /// One input of a resource whose schema is found, checked in a memo of its own (in files
-/// checked input by input, `File::per_input_memos`): when a type it
-/// reads changes, only this input is checked again. The diagnostics `check_input` gives
-/// in place; the types it gives are [`input_types`], apart, so a change of types that
-/// leaves the diagnostics as they were (`x = 1` to `x = 2.5`) stops here and the
-/// declaration's diagnostics are not gathered again.
+/// checked input by input, `File::per_input_memos`): when a type it reads changes, only
+/// this input is checked again. The diagnostics `check_input` gives in place; the types
+/// it gives are [`input_types`], apart, so a change of types that leaves the diagnostics
+/// as they were (`x = 1` to `x = 2.5`) stops here and the declaration's diagnostics are
+/// not gathered again.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn input_check<'db>(
     db: &'db dyn pcl_types::Db,

@@ -57,9 +57,9 @@ pub fn sync_file_items(db: &mut dyn salsa::Database, files: &[(File, Durability)
 /// The second step: each file's declarations (its item tree), once its items are synced.
 pub fn sync_file_summaries(db: &mut dyn salsa::Database, files: &[(File, Durability)]) {
     for &(file, _) in files {
+        // `item_tree` returns the synced summary itself when it is equal.
         let tree = item_tree(&*db, file);
-        let synced = file.declarations(&*db);
-        if !Arc::ptr_eq(synced, tree) && **synced != **tree {
+        if !Arc::ptr_eq(file.declarations(&*db), tree) {
             let tree = tree.clone();
             file.set_declarations(db)
                 .with_durability(Durability::MEDIUM)

@@ -134,24 +134,26 @@ fn a_type_change_re_checks_only_the_inputs_that_read_it() {
     // In a document each input is checked in a memo of its own: that input is checked
     // again, `home` itself is not.
     let edited = edit(MAIN, r#"title = "Welcome""#, "title = 42");
-    host.set_file_text("prog/main.pp", edited.clone());
-    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
-    let executed = log.take();
-    let ran = |query: &str| executed.iter().filter(|q| q.starts_with(query)).count();
-    assert_eq!(ran("infer("), 1, "title only: {executed:#?}");
-    assert_eq!(ran("input_check("), 1, "home's content only: {executed:#?}");
+    let executed = clean_edit(&mut host, &log, &id, &edited);
+    assert_eq!(ran(&executed, "infer("), 1, "title only: {executed:#?}");
+    assert_eq!(
+        ran(&executed, "input_check("),
+        1,
+        "home's content only: {executed:#?}"
+    );
     // Once `title` is at low durability (its first edit moved it there), a type change
     // that leaves the input's diagnostics as they were stops at the input: `home`'s
     // diagnostics are not gathered again, and no input's types are computed until a
     // type is asked for.
     let edited = edit(MAIN, r#"title = "Welcome""#, "title = 4.5");
-    host.set_file_text("prog/main.pp", edited.clone());
-    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
-    let executed = log.take();
-    let ran = |query: &str| executed.iter().filter(|q| q.starts_with(query)).count();
-    assert_eq!(ran("input_check("), 1, "{executed:#?}");
-    assert_eq!(ran("decl_diagnostics("), 1, "title's only: {executed:#?}");
-    assert_eq!(ran("input_types("), 0, "{executed:#?}");
+    let executed = clean_edit(&mut host, &log, &id, &edited);
+    assert_eq!(ran(&executed, "input_check("), 1, "{executed:#?}");
+    assert_eq!(
+        ran(&executed, "decl_diagnostics("),
+        1,
+        "title's only: {executed:#?}"
+    );
+    assert_eq!(ran(&executed, "input_types("), 0, "{executed:#?}");
     // What the input's memo found is the declaration's: hover shows a type from it, in
     // the input checked again and in one that was not.
     let hover = |at: &str| {
@@ -173,6 +175,24 @@ fn a_type_change_re_checks_only_the_inputs_that_read_it() {
     .assert_eq(&hover("<h1>"));
     // The hovers computed the types of the inputs they looked through, up to `content`.
     assert_eq!(log.count("input_types"), 3, "{:#?}", log.take());
+}
+
+/// Set `prog/main.pp` to `text`, which has no diagnostics: the queries that ran.
+fn clean_edit(
+    host: &mut crate::AnalysisHost,
+    log: &pcl_base_db::ExecutionLog,
+    id: &crate::ProgramId,
+    text: &str,
+) -> Vec<String> {
+    log.take();
+    host.set_file_text("prog/main.pp", text.to_owned());
+    expect![""].assert_eq(&summary(&diagnostics(host, id)));
+    log.take()
+}
+
+/// How many times `query` ran in `executed`.
+fn ran(executed: &[String], query: &str) -> usize {
+    executed.iter().filter(|q| q.starts_with(query)).count()
 }
 
 /// A program of `buckets` resources whose tags say `team` (as written: a literal or a
@@ -390,20 +410,11 @@ team = "web"
     expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
     // The first edit of `team` moves it to low durability (see above); then its type
     // changes again.
-    for value in ["4", "true"] {
-        host.set_file_text(
-            "prog/main.pp",
-            edit(RANGED, r#"team = "web""#, &format!("team = {value}")),
-        );
-        expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
-    }
-    let executed = log.take();
-    let last: Vec<&String> = (executed.iter().rev())
-        .take_while(|q| !q.starts_with("parse("))
-        .collect();
-    let ran = |query: &str| last.iter().filter(|q| q.starts_with(query)).count();
-    assert_eq!(ran("infer("), 1, "team only: {last:#?}");
-    assert_eq!(ran("input_check("), 1, "sites' tags only: {last:#?}");
+    let team = |value: &str| edit(RANGED, r#"team = "web""#, &format!("team = {value}"));
+    clean_edit(&mut host, &log, &id, &team("4"));
+    let last = clean_edit(&mut host, &log, &id, &team("true"));
+    assert_eq!(ran(&last, "infer("), 1, "team only: {last:#?}");
+    assert_eq!(ran(&last, "input_check("), 1, "sites' tags only: {last:#?}");
     // A range error is the block's, reported once.
     let broken = edit(RANGED, "range = 2", "range = \"x\"");
     host.set_file_text("prog/main.pp", broken);
