@@ -822,8 +822,9 @@ fn binary_op(kind: SyntaxKind) -> Option<BinaryOp> {
     })
 }
 
-/// The direct subexpressions of an expression, in source order.
-pub fn children(expr: &Expr) -> Vec<ExprId> {
+/// The direct subexpressions of an expression, pushed onto `stack` in source order (a
+/// walk that pops them takes them last first).
+pub(crate) fn push_children(expr: &Expr, stack: &mut Vec<ExprId>) {
     match expr {
         Expr::Missing
         | Expr::Null
@@ -832,25 +833,26 @@ pub fn children(expr: &Expr) -> Vec<ExprId> {
         | Expr::BadNumber
         | Expr::String(_)
         | Expr::Name(_)
-        | Expr::SplatItem => Vec::new(),
-        Expr::Template(parts) | Expr::Tuple(parts) => parts.to_vec(),
-        Expr::Call(call) => call.args.to_vec(),
-        Expr::TemplateJoin(inner) => vec![*inner],
-        Expr::Object(items) => items.iter().flat_map(|(k, v)| [*k, *v]).collect(),
-        Expr::GetAttr { base, .. } => vec![*base],
-        Expr::Index { base, key } => vec![*base, *key],
-        Expr::Splat { source, each } => vec![*source, *each],
-        Expr::For(for_expr) => std::iter::once(for_expr.collection)
-            .chain(for_expr.key)
-            .chain([for_expr.value])
-            .chain(for_expr.cond)
-            .collect(),
+        | Expr::SplatItem => {}
+        Expr::Template(parts) | Expr::Tuple(parts) => stack.extend_from_slice(parts),
+        Expr::Call(call) => stack.extend_from_slice(&call.args),
+        Expr::TemplateJoin(inner) => stack.push(*inner),
+        Expr::Object(items) => stack.extend(items.iter().flat_map(|(k, v)| [*k, *v])),
+        Expr::GetAttr { base, .. } => stack.push(*base),
+        Expr::Index { base, key } => stack.extend([*base, *key]),
+        Expr::Splat { source, each } => stack.extend([*source, *each]),
+        Expr::For(for_expr) => stack.extend(
+            std::iter::once(for_expr.collection)
+                .chain(for_expr.key)
+                .chain([for_expr.value])
+                .chain(for_expr.cond),
+        ),
         Expr::Conditional {
             cond,
             then,
             otherwise,
-        } => vec![*cond, *then, *otherwise],
-        Expr::Unary { operand, .. } => vec![*operand],
-        Expr::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
+        } => stack.extend([*cond, *then, *otherwise]),
+        Expr::Unary { operand, .. } => stack.push(*operand),
+        Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
     }
 }

@@ -52,7 +52,7 @@ mod version_range;
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
 pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, ForExpr, body,
-    body_with_source_map, children,
+    body_with_source_map,
 };
 pub use inference::{InferenceResult, decl_ty, file_check, infer};
 pub use input::{

@@ -11,7 +11,7 @@ use smol_str::SmolStr;
 use crate::builtins::{function_types_of, properties_object};
 use crate::declarations::literal_string;
 use crate::diagnostics::{SemaDiagnostic, Site};
-use crate::hir::{AttrId, BlockId, Body, Expr, ExprId};
+use crate::hir::{AttrId, BlockId, Body, Expr, ExprId, push_children};
 use crate::inference::{
     Infer, InputAttr, accepts_none, collection_types, infer, lift, wrap_iterable,
 };
@@ -70,6 +70,20 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
         _ => outputs,
     }
+}
+
+/// Whether the expression or one of its subexpressions is a name (a declaration, a
+/// variable, `range`): what can change its type without its syntax changing.
+fn reads_a_name(body: &Body, value: ExprId) -> bool {
+    let mut stack = vec![value];
+    while let Some(id) = stack.pop() {
+        let expr = body.expr(id);
+        if matches!(expr, Expr::Name(_)) {
+            return true;
+        }
+        push_children(expr, &mut stack);
+    }
+    false
 }
 
 /// A resource block's type token (its second label).
@@ -430,7 +444,9 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
 }
 
 /// Type the block's inputs and check them against `inputs` (when known); `alone`: each
-/// known input in its own memo (`input_check`).
+/// known input that reads a name in its own memo (`input_check`). An input that reads
+/// none changes only with its block's syntax (or the schema), which checks the block
+/// again anyway: a memo of its own would only be one more to keep and verify.
 fn check_inputs<'db>(
     infer: &mut Infer<'db>,
     inputs: Option<&[Input<'db>]>,
@@ -453,7 +469,9 @@ fn check_inputs<'db>(
             continue;
         };
         match inputs.iter().find(|i| *i.name == *data.name) {
-            Some(_) if alone => infer.check_apart(InputAttr::new(db, infer.decl, attr)),
+            Some(_) if alone && reads_a_name(body, data.value) => {
+                infer.check_apart(InputAttr::new(db, infer.decl, attr))
+            }
             Some(input) => check_input(infer, attr, input),
             None => {
                 infer.expr(data.value);

@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
-use crate::hir::{BlockId, Body, Expr, ExprId, body, children};
+use crate::hir::{BlockId, Body, Expr, ExprId, body, push_children};
 use crate::input::{File, Program};
 use crate::items::{DeclId, DeclKind, file_decls, program_decls};
 
@@ -184,7 +184,9 @@ fn used_names(body: &Body) -> Vec<SmolStr> {
         if let Expr::Name(name) = expr {
             names.push(name.clone());
         }
-        stack.extend(children(expr).into_iter().rev());
+        let from = stack.len();
+        push_children(expr, &mut stack);
+        stack[from..].reverse();
     }
     names
 }
