@@ -335,7 +335,7 @@ pub fn function_types<'db>(
             })
         }
         Some((key, result)) => path.within([key], |path| lowerer.ty(result, Shape::Plain, path)),
-        None => Ty::object(db, []),
+        None => Ty::empty_object(db),
     };
     Ok(FunctionTypes {
         has_inputs: spec.inputs.is_some(),

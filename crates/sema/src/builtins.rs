@@ -771,7 +771,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     let expected = if function.has_inputs {
         properties_object(db, &function.input_shape_inputs)
     } else {
-        Ty::optional(db, Ty::object(db, []))
+        Ty::optional(db, Ty::empty_object(db))
     };
     // The output form takes the arguments whole as an output too (`secret({..})`).
     let expected = input_type(db, expected);

@@ -450,7 +450,7 @@ impl<'db> Infer<'db> {
     fn object(&mut self, items: &[(ExprId, ExprId)]) -> Ty<'db> {
         let db = self.db;
         let mut key_types = Vec::new();
-        let mut fields: Vec<(pcl_types::Name, Ty<'db>)> = Vec::new();
+        let mut fields: Vec<(SmolStr, Ty<'db>)> = Vec::new();
         let mut literal_keys = true;
         let mut values = Vec::new();
         for &(key, value) in items {
@@ -458,8 +458,8 @@ impl<'db> Infer<'db> {
             let value_ty = self.expr(value);
             match literal_key(self.body.expr(key)) {
                 Some(name) => {
-                    fields.retain(|(n, _)| **n != *name);
-                    fields.push((pcl_types::Name::from(name.as_str()), value_ty));
+                    fields.retain(|(n, _)| *n != name);
+                    fields.push((name, value_ty));
                 }
                 None => {
                     literal_keys = false;

@@ -199,6 +199,33 @@ fn display_normalises() {
     }
 }
 
+/// An object type interned by its borrowed properties is the one its owned kind interns
+/// to: the key hashes and compares as the kind does.
+#[test]
+fn objects_interned_by_borrowed_names_are_the_owned_kind() {
+    let db = TestDb::default();
+    let int = Ty::int(&db);
+    let string = Ty::string(&db);
+    fn owned<'db>(db: &'db dyn Db, properties: &[(&str, Ty<'db>)]) -> Ty<'db> {
+        let properties = properties.iter().map(|(n, t)| (Name::from(*n), *t));
+        Ty::new(db, crate::TyKind::Object(properties.collect()))
+    }
+    // Created first through the key, then looked up through the owned kind, and the
+    // other way round.
+    let by_key = Ty::object(&db, [("b", string), ("a", int)]);
+    assert_eq!(by_key, owned(&db, &[("a", int), ("b", string)]));
+    // Names sort by their bytes: `x` before `ü`.
+    let by_kind = owned(&db, &[("x", string), ("ünïcode", int)]);
+    assert_eq!(by_kind, Ty::object(&db, [("ünïcode", int), ("x", string)]));
+    assert_eq!(Ty::empty_object(&db), owned(&db, &[]));
+    // The last of repeated names wins, sorted or not; owned names intern alike.
+    let repeated = Ty::object(&db, [("b", int), ("a", int), ("b", string), ("a", string)]);
+    assert_eq!(repeated, owned(&db, &[("a", string), ("b", string)]));
+    let names = [(SmolStr::new("a"), int), (SmolStr::new("a"), string)];
+    assert_eq!(Ty::object(&db, names), owned(&db, &[("a", string)]));
+    assert_ne!(by_key, repeated);
+}
+
 #[test]
 fn pretty_forms() {
     let db = TestDb::default();

@@ -4,6 +4,7 @@
 //! normalise as the reference does (union flattening, ordering and deduplication, eventuals
 //! stripped inside `output`/`promise`), so structural equality is id equality.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use smol_str::SmolStr;
@@ -64,6 +65,47 @@ pub struct EnumTy<'db> {
     pub token: SmolStr,
     pub underlying: Ty<'db>,
     pub values: Box<[ConstValue]>,
+}
+
+/// The properties of an object type as a key to intern it by (sorted, without duplicate
+/// names): hashed and compared as the `TyKind::Object` they make, which is built only
+/// when the interner has not got it.
+struct ObjectKey<'a, 'db, N>(&'a [(N, Ty<'db>)]);
+
+impl<N: AsRef<str>> Hash for ObjectKey<'_, '_, N> {
+    // As the derived `Hash` of `TyKind` hashes an object: its variant, then the slice of
+    // properties (its length, then each name as a `str` and each type).
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(&TyKind::Object(Box::default())).hash(state);
+        state.write_usize(self.0.len());
+        for (name, ty) in self.0 {
+            name.as_ref().hash(state);
+            ty.hash(state);
+        }
+    }
+}
+
+impl<'db, N: AsRef<str>> salsa::HashEqLike<ObjectKey<'_, 'db, N>> for TyKind<'db> {
+    fn eq(&self, key: &ObjectKey<'_, 'db, N>) -> bool {
+        match self {
+            TyKind::Object(properties) => {
+                properties.len() == key.0.len()
+                    && (properties.iter().zip(key.0))
+                        .all(|((a, at), (b, bt))| at == bt && **a == *b.as_ref())
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'db, N: AsRef<str>> salsa::Lookup<TyKind<'db>> for ObjectKey<'_, 'db, N> {
+    fn into_owned(self) -> TyKind<'db> {
+        TyKind::Object(
+            (self.0.iter())
+                .map(|(n, t)| (Name::from(n.as_ref()), *t))
+                .collect(),
+        )
+    }
 }
 
 /// The primitive types, each interned once per database: the checker asks for them at
@@ -135,22 +177,32 @@ impl<'db> Ty<'db> {
         Ty::new(db, TyKind::Tuple(elements.into_iter().collect()))
     }
 
-    /// An object type; when a name repeats, the last property wins.
-    pub fn object(
+    /// An object type; when a name repeats, the last property wins. Names may be borrowed
+    /// (`&str`) or owned: the interner is asked with them as they are, and copies them
+    /// only for a type it has not seen.
+    pub fn object<N: AsRef<str>>(
         db: &'db dyn Db,
-        properties: impl IntoIterator<Item = (Name, Ty<'db>)>,
+        properties: impl IntoIterator<Item = (N, Ty<'db>)>,
     ) -> Ty<'db> {
-        let mut properties: Vec<(Name, Ty<'db>)> = properties.into_iter().collect();
-        // Stable sort, then keep the last of each run of equal names.
-        properties.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut deduped: Vec<(Name, Ty<'db>)> = Vec::with_capacity(properties.len());
-        for property in properties {
-            match deduped.last_mut() {
-                Some(last) if last.0 == property.0 => *last = property,
-                _ => deduped.push(property),
-            }
+        let mut properties: Vec<(N, Ty<'db>)> = properties.into_iter().collect();
+        // Stable sort, then keep the last of each run of equal names (`dedup_by` keeps
+        // the earlier of two: swap the later into its place first).
+        if !properties.is_sorted_by(|a, b| a.0.as_ref() < b.0.as_ref()) {
+            properties.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+            properties.dedup_by(|later, earlier| {
+                let same = later.0.as_ref() == earlier.0.as_ref();
+                if same {
+                    std::mem::swap(later, earlier);
+                }
+                same
+            });
         }
-        Ty::new(db, TyKind::Object(deduped.into_boxed_slice()))
+        Ty::new(db, ObjectKey(&properties))
+    }
+
+    /// The object type without properties.
+    pub fn empty_object(db: &'db dyn Db) -> Ty<'db> {
+        Ty::object(db, [] as [(&str, Ty<'db>); 0])
     }
 
     /// The normalised union: members of member unions are spliced in, members are sorted
