@@ -83,7 +83,7 @@ impl Analysis {
             let range = range?;
             let markdown = match expr {
                 Some(id) => {
-                    let ty = infer(db, decl).expr_ty(db, id)?;
+                    let ty = pcl_sema::expr_ty(db, decl, id)?;
                     let target = referenced(db, decl, id);
                     let described = target.map(|t| describe(db, t));
                     let ty = pcl_types::readable(db, ty);

@@ -26,12 +26,11 @@ use crate::scope::{
     Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
 };
 
-/// What checking a declaration found.
+/// What checking a declaration found. The types of its expressions are not kept here
+/// ([`expr_ty`] computes them when asked): a check keeps every declaration's result, and
+/// only a hover reads them.
 #[derive(Clone, PartialEq, Eq, Debug, salsa::SalsaValue)]
 pub struct InferenceResult<'db> {
-    /// The type of each expression, by `ExprId`, but for those of the inputs checked
-    /// apart (`parts`): [`InferenceResult::expr_ty`] reads both.
-    expr_types: Box<[Ty<'db>]>,
     /// The declaration's type as references see it.
     pub ty: Ty<'db>,
     /// An output's value type, a config's declared type; what components expose.
@@ -45,19 +44,28 @@ pub struct InferenceResult<'db> {
     parts: Box<[CheckedApart<'db>]>,
 }
 
-impl<'db> InferenceResult<'db> {
-    /// The type of an expression of the declaration's body.
-    pub fn expr_ty(&self, db: &'db dyn pcl_types::Db, id: ExprId) -> Option<Ty<'db>> {
-        let ty = *self.expr_types.get(id.0 as usize)?;
-        for part in self.parts.iter() {
-            let types = crate::resources::input_types(db, part.input);
-            if let Ok(i) = types.binary_search_by_key(&id, |(e, _)| *e) {
-                return Some(types[i].1);
-            }
+/// The type of an expression of a declaration's body: from the declaration's check, or
+/// from the input's memo for an input checked apart.
+pub fn expr_ty<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>, id: ExprId) -> Option<Ty<'db>> {
+    let ty = *expr_types(db, decl).get(id.0 as usize)?;
+    for part in infer(db, decl).parts.iter() {
+        let types = crate::resources::input_types(db, part.input);
+        if let Ok(i) = types.binary_search_by_key(&id, |(e, _)| *e) {
+            return Some(types[i].1);
         }
-        Some(ty)
     }
+    Some(ty)
+}
 
+/// The type of each expression of a declaration's body, by `ExprId` (but for those of
+/// the inputs checked apart): the declaration checked again, for the types [`infer`]
+/// does not keep.
+#[salsa::tracked(returns(ref))]
+fn expr_types<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Box<[Ty<'db>]> {
+    check_decl(db, decl).0.types.into_boxed_slice()
+}
+
+impl<'db> InferenceResult<'db> {
     /// Every diagnostic of the declaration, in the order checking found them.
     pub fn diagnostics(&self, db: &'db dyn pcl_types::Db) -> Vec<SemaDiagnostic<'db>> {
         let mut all = Vec::with_capacity(self.diagnostics.len());
@@ -162,16 +170,25 @@ fn decl_diagnostics<'db>(
 /// Check one declaration.
 #[salsa::tracked(returns(ref))]
 pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceResult<'db> {
-    let mut infer = Infer::new(db, decl);
-    let (ty, value_ty, required) = declarations::check(&mut infer);
+    let (infer, (ty, value_ty, required)) = check_decl(db, decl);
     InferenceResult {
-        expr_types: infer.types.into_boxed_slice(),
         ty,
         value_ty,
         required,
         diagnostics: infer.diagnostics,
         parts: infer.parts.into_boxed_slice(),
     }
+}
+
+/// Check one declaration: the state checking left, and the declaration's type, value
+/// type and whether it is required (`InferenceResult`).
+fn check_decl<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: DeclId<'db>,
+) -> (Infer<'db>, (Ty<'db>, Ty<'db>, bool)) {
+    let mut infer = Infer::new(db, decl);
+    let found = declarations::check(&mut infer);
+    (infer, found)
 }
 
 /// The type a reference to the declaration has. Members of a reference cycle are

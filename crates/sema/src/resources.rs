@@ -1454,7 +1454,7 @@ pub fn range_value_hint<'db>(
     let body = crate::hir::body(db, decl);
     let options = body.find_blocks(BlockId::ROOT, "options").next()?;
     let range = body.attr(body.find_attr(options, "range")?).value;
-    let range_ty = infer(db, decl).expr_ty(db, range)?;
+    let range_ty = crate::inference::expr_ty(db, decl, range)?;
     let value = match range_kind(db, range_ty, component) {
         RangeKind::Condition => return None,
         RangeKind::Count => Ty::int(db),
