@@ -346,7 +346,7 @@ impl<'db> Infer<'db> {
             Expr::Null => Ty::constant(db, Ty::none(db), ConstValue::Null),
             Expr::Bool(value) => Ty::constant(db, Ty::bool(db), ConstValue::Bool(*value)),
             Expr::Number(number) => {
-                let value = ConstValue::Number((**number).clone());
+                let value = ConstValue::Number(number.value());
                 Ty::constant(db, Ty::of_value(db, &value), value)
             }
             Expr::String(_) => Ty::string(db),
@@ -1000,7 +1000,7 @@ pub(crate) fn literal_value(expr: &Expr) -> Option<ConstValue> {
     Some(match expr {
         Expr::Null => ConstValue::Null,
         Expr::Bool(b) => ConstValue::Bool(*b),
-        Expr::Number(n) => ConstValue::Number((**n).clone()),
+        Expr::Number(n) => ConstValue::Number(n.value()),
         Expr::String(s) => ConstValue::String(s.clone()),
         _ => return None,
     })

@@ -135,6 +135,20 @@ impl NumberValue {
     pub fn is_negative(&self) -> bool {
         self.mantissa.is_negative()
     }
+
+    /// The mantissa and exponent when both fit machine integers (most literals' do):
+    /// what a compact form keeps, to give back with [`NumberValue::from_small_parts`].
+    pub fn small_parts(&self) -> Option<(i64, i32)> {
+        Some((
+            i64::try_from(&self.mantissa).ok()?,
+            i32::try_from(self.exponent).ok()?,
+        ))
+    }
+
+    /// `mantissa × 10^exponent`, normalised.
+    pub fn from_small_parts(mantissa: i64, exponent: i32) -> NumberValue {
+        NumberValue::new(BigInt::from(mantissa), exponent.into())
+    }
 }
 
 impl std::fmt::Display for NumberValue {

@@ -105,6 +105,33 @@ d = 1e99999
     );
 }
 
+/// Values whose parts fit machine integers round-trip through them; the others have no
+/// small parts.
+#[test]
+fn numbers_in_small_parts() {
+    for text in [
+        "0",
+        "7",
+        "-9458",
+        "2.5",
+        "1e300",
+        "9223372036854775807",
+        "1.5e-7",
+    ] {
+        let value = NumberValue::parse_signed(text).expect("a number");
+        let (mantissa, exponent) = value.small_parts().expect("small parts");
+        assert_eq!(
+            NumberValue::from_small_parts(mantissa, exponent),
+            value,
+            "{text}"
+        );
+    }
+    for text in ["9223372036854775808", "1e99999999999"] {
+        let value = NumberValue::parse_signed(text).expect("a number");
+        assert_eq!(value.small_parts(), None, "{text}");
+    }
+}
+
 #[test]
 fn number_edge_cases() {
     assert_eq!(
