@@ -45,6 +45,7 @@ pub use project::{ProjectDocument, parse_project_main};
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     primitive_types: pcl_types::PrimitiveTypes,
+    property_names: pcl_types::PropertyNames,
 }
 
 impl RootDatabase {
@@ -56,6 +57,7 @@ impl RootDatabase {
         RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             primitive_types: pcl_types::PrimitiveTypes::default(),
+            property_names: pcl_types::PropertyNames::default(),
         }
     }
 }
@@ -75,5 +77,9 @@ impl pcl_types::Db for RootDatabase {
 
     fn primitive_types(&self) -> Option<&pcl_types::PrimitiveTypes> {
         Some(&self.primitive_types)
+    }
+
+    fn property_names(&self) -> Option<&pcl_types::PropertyNames> {
+        Some(&self.property_names)
     }
 }

@@ -24,6 +24,7 @@ const OBJECTS: &[(&str, &[(&str, &str)])] = &[
 #[derive(Clone, Default)]
 struct TestDb {
     storage: salsa::Storage<Self>,
+    property_names: crate::PropertyNames,
 }
 
 #[salsa::db]
@@ -36,6 +37,10 @@ impl pcl_base_db::Db for TestDb {}
 impl Db for TestDb {
     fn named_object_properties<'db>(&'db self, object: NamedObject<'db>) -> &'db [(Name, Ty<'db>)] {
         test_object_properties(self, object)
+    }
+
+    fn property_names(&self) -> Option<&crate::PropertyNames> {
+        Some(&self.property_names)
     }
 }
 
@@ -224,6 +229,12 @@ fn objects_interned_by_borrowed_names_are_the_owned_kind() {
     let names = [(SmolStr::new("a"), int), (SmolStr::new("a"), string)];
     assert_eq!(Ty::object(&db, names), owned(&db, &[("a", string)]));
     assert_ne!(by_key, repeated);
+    // Object types share their property names: `b` is kept once.
+    let name_of = |ty: Ty<'_>| match ty.kind(&db) {
+        crate::TyKind::Object(properties) => properties[1].0.clone(),
+        _ => unreachable!("an object type"),
+    };
+    assert!(std::sync::Arc::ptr_eq(&name_of(by_key), &name_of(repeated)));
 }
 
 #[test]
@@ -633,6 +644,7 @@ fn repeated_relations_are_memo_hits() {
     let log = pcl_base_db::ExecutionLog::default();
     let db = TestDb {
         storage: salsa::Storage::new(Some(log.callback())),
+        property_names: crate::PropertyNames::default(),
     };
     let dest = ty_of(&db, "object({a = list(number), b = optional(Tree)})");
     let src = ty_of(&db, "object({a = tuple(int, int), b = Tree, c = string})");
