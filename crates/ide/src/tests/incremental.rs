@@ -178,6 +178,17 @@ fn a_type_change_re_checks_only_the_inputs_that_read_it() {
     assert_eq!(log.count("input_types"), 2, "{:#?}", log.take());
 }
 
+/// In a document only the inputs that read a name get a memo of their own: `home`'s
+/// `bucket` (`site.name`) and `content` (`${title}`); `site`'s inputs and `home`'s `key`
+/// hold literals alone, which only their block's syntax can change.
+#[test]
+fn only_inputs_that_read_a_name_are_checked_apart() {
+    let (mut host, log) = logged_host();
+    let id = open_main(&mut host);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    assert_eq!(log.count("input_check"), 2, "{:#?}", log.take());
+}
+
 /// Set `prog/main.pp` to `text`, which has no diagnostics: the queries that ran.
 fn clean_edit(
     host: &mut crate::AnalysisHost,
