@@ -583,13 +583,21 @@ pub(crate) fn typed_by_token<'db>(
     db: &'db dyn salsa::Database,
     decl: DeclId<'db>,
 ) -> Option<(&'db str, bool)> {
-    let read = match decl.kind(db) {
+    if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
+        return None;
+    }
+    let item = decl_item(db, decl)?;
+    item_typed_by_token(item)
+}
+
+/// [`typed_by_token`] of the declaration an item of a summary declares.
+pub(crate) fn item_typed_by_token(item: &Item) -> Option<(&str, bool)> {
+    let read = match item.key.kind {
         DeclKind::Resource => false,
         DeclKind::Read => true,
         _ => return None,
     };
-    let item = decl_item(db, decl).filter(|item| !item.ranged)?;
-    Some((item.label.as_deref().unwrap_or_default(), read))
+    (!item.ranged).then(|| (item.label.as_deref().unwrap_or_default(), read))
 }
 
 /// A declaration of a program: its file and its key there. Immortal, so declarations

@@ -219,9 +219,13 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         decls,
         (program.files(db).iter()).flat_map(|&file| file_dependencies(db, program, file)),
     );
-    let typed_alone: Vec<bool> = (decls.iter())
-        .map(|&decl| crate::items::typed_by_token(db, decl).is_some())
+    // By the items of the files' summaries, in the order `program_decls` lists their
+    // declarations: no lookup of each declaration's item.
+    let typed_alone: Vec<bool> = (program.files(db).iter())
+        .flat_map(|&file| file.declarations(db).items.iter())
+        .map(|item| crate::items::item_typed_by_token(item).is_some())
         .collect();
+    debug_assert_eq!(typed_alone.len(), decls.len());
     let FileOrder {
         groups: file_groups,
         levels: group_levels,
