@@ -147,7 +147,7 @@ pub(crate) fn load(
         });
     }
     host.load_dependencies();
-    crate::release_freed_memory();
+    crate::allocator::release_freed_memory();
     (loaded, errors)
 }
 
