@@ -158,7 +158,7 @@ impl<'db> Infer<'db> {
 /// Whether some constant could fail to fit `expected`: it allows an int, number, bool,
 /// enum or schema constant and no string (which every constant converts to), or it allows
 /// both a string and an enum (the closeness warning).
-fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>) -> bool {
+pub(crate) fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>) -> bool {
     let (mut strict, mut string, mut enumeration) = (false, false, false);
     let mut visit = |ty: Ty<'db>| match ty.kind(db) {
         TyKind::Int | TyKind::Number | TyKind::Bool | TyKind::Const(..) => strict = true,

@@ -233,6 +233,10 @@ pub(crate) struct Infer<'db> {
     own_cycle: Option<Option<&'db std::sync::Arc<[DeclId<'db>]>>>,
     /// The inputs checked apart so far.
     parts: Vec<CheckedApart<'db>>,
+    /// Whether `expr_to_check` leaves references to `reference_fit` (`input_check`).
+    pub(crate) defer_references: bool,
+    /// The references it left so, and the declarations they name.
+    pub(crate) deferred: Vec<(ExprId, DeclId<'db>)>,
 }
 
 impl<'db> Infer<'db> {
@@ -255,6 +259,8 @@ impl<'db> Infer<'db> {
             referenced: Vec::new(),
             own_cycle: None,
             parts: Vec::new(),
+            defer_references: false,
+            deferred: Vec::new(),
         }
     }
 
@@ -555,9 +561,7 @@ impl<'db> Infer<'db> {
             return ty;
         }
         let db = self.db;
-        let own_cycle = *self
-            .own_cycle
-            .get_or_insert_with(|| decl_cycle(db, self.decl));
+        let own_cycle = self.own_cycle();
         let ty = if own_cycle.is_some_and(|cycle| cycle.contains(&target)) || target == self.decl {
             self.dynamic()
         } else {
@@ -568,6 +572,12 @@ impl<'db> Infer<'db> {
         };
         self.referenced.push((target, ty));
         ty
+    }
+
+    /// The reference cycle the declaration is in, if any (asked once).
+    pub(crate) fn own_cycle(&mut self) -> Option<&'db std::sync::Arc<[DeclId<'db>]>> {
+        let (db, decl) = (self.db, self.decl);
+        *self.own_cycle.get_or_insert_with(|| decl_cycle(db, decl))
     }
 
     fn traverse(&mut self, id: ExprId, receiver: Ty<'db>, key: TraverseKey<'db>) -> Ty<'db> {
@@ -769,42 +779,58 @@ impl<'db> Infer<'db> {
         if expected.is_dynamic(db) {
             return true;
         }
-        match self.body.expr(id) {
-            Expr::Object(items) if items.iter().all(|(k, _)| self.body.expr(*k).is_literal()) => {
-                if let Some(fields) = literal_target_fields(db, expected) {
-                    return self.check_object_fields(id, items, fields, what);
-                }
-                if let Some(element) = literal_target_element(db, expected, true) {
-                    let mut ok = true;
-                    for &(key, value) in items.iter() {
-                        let key_name = literal_key(self.body.expr(key)).unwrap_or_default();
-                        ok &= self.check_value(
-                            value,
-                            element,
-                            &format_args!("key '{key_name}' of {what}"),
-                        );
-                    }
-                    return ok;
-                }
+        let body = self.body;
+        match (self.descent(id, expected), body.expr(id)) {
+            (Descent::Fields(fields), Expr::Object(items)) => {
+                return self.check_object_fields(id, items, fields, what);
             }
-            Expr::Tuple(elements) => {
-                if let Some(element) = literal_target_element(db, expected, false) {
-                    let mut ok = true;
-                    for (i, &e) in elements.iter().enumerate() {
-                        ok &= self.check_value(e, element, &format_args!("element {i} of {what}"));
-                    }
-                    return ok;
+            (Descent::Elements(element), Expr::Object(items)) => {
+                let mut ok = true;
+                for &(key, value) in items.iter() {
+                    let key_name = literal_key(body.expr(key)).unwrap_or_default();
+                    ok &= self.check_value(
+                        value,
+                        element,
+                        &format_args!("key '{key_name}' of {what}"),
+                    );
                 }
+                return ok;
+            }
+            (Descent::Elements(element), Expr::Tuple(elements)) => {
+                let mut ok = true;
+                for (i, &e) in elements.iter().enumerate() {
+                    ok &= self.check_value(e, element, &format_args!("element {i} of {what}"));
+                }
+                return ok;
             }
             _ => {}
         }
-        let actual = self.ty_of(id);
+        let Some(actual) = self.type_to_check(id, expected) else {
+            return true;
+        };
         if converts(db, expected, actual) {
             self.check_constant(id, expected, what);
             return true;
         }
         self.mismatch(id, expected, actual, what);
         false
+    }
+
+    /// How `check_value` goes into a literal to check it against `expected`: an object
+    /// with literal keys field by field (an object type expected) or value by value (a
+    /// map), a tuple element by element (a list or set); anything else whole.
+    pub(crate) fn descent(&self, id: ExprId, expected: Ty<'db>) -> Descent<'db> {
+        let db = self.db;
+        let found = match self.body.expr(id) {
+            Expr::Object(items) if items.iter().all(|(k, _)| self.body.expr(*k).is_literal()) => {
+                literal_target_fields(db, expected)
+                    .map(Descent::Fields)
+                    .or_else(|| literal_target_element(db, expected, true).map(Descent::Elements))
+            }
+            Expr::Tuple(_) => literal_target_element(db, expected, false).map(Descent::Elements),
+            _ => None,
+        };
+        found.unwrap_or(Descent::Whole)
     }
 
     fn check_object_fields(
@@ -877,6 +903,13 @@ impl<'db> Infer<'db> {
     }
 }
 
+/// How a literal is checked against an expected type ([`Infer::descent`]).
+pub(crate) enum Descent<'db> {
+    Fields(&'db [(pcl_types::Name, Ty<'db>)]),
+    Elements(Ty<'db>),
+    Whole,
+}
+
 /// Whether every name in `given` is a field (then nothing is misspelt).
 fn ok_names_all_known(given: &[SmolStr], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
     given.iter().all(|g| fields.iter().any(|(n, _)| **n == **g))
@@ -886,7 +919,11 @@ fn ok_names_all_known(given: &[SmolStr], fields: &[(pcl_types::Name, Ty<'_>)]) -
 /// reference to a resource (`$ref: "#/resources/tok"`) is typed as that resource's plain
 /// outputs, while a resource value has them as outputs: the reference accepts it (as
 /// Pulumi does).
-fn converts<'db>(db: &'db dyn pcl_types::Db, expected: Ty<'db>, actual: Ty<'db>) -> bool {
+pub(crate) fn converts<'db>(
+    db: &'db dyn pcl_types::Db,
+    expected: Ty<'db>,
+    actual: Ty<'db>,
+) -> bool {
     conversion(db, expected, actual).exists()
         || (mentions_resource_reference(db, expected)
             && conversion(db, expected, resolve_outputs(db, actual)).exists())

@@ -152,7 +152,9 @@ pub(crate) fn input_check<'db>(
     db: &'db dyn pcl_types::Db,
     key: InputAttr<'db>,
 ) -> Box<[SemaDiagnostic<'db>]> {
-    check_input_alone(db, key).diagnostics.into_boxed_slice()
+    check_input_alone(db, key, true)
+        .diagnostics
+        .into_boxed_slice()
 }
 
 /// The types checking one input on its own gives (what `input_check` found), by
@@ -163,15 +165,22 @@ pub(crate) fn input_types<'db>(
     db: &'db dyn pcl_types::Db,
     key: InputAttr<'db>,
 ) -> Box<[(ExprId, Ty<'db>)]> {
-    check_input_alone(db, key).into_known_types()
+    check_input_alone(db, key, false).into_known_types()
 }
 
-/// Check one input of a resource on its own, as `check_inputs` does in place.
-fn check_input_alone<'db>(db: &'db dyn pcl_types::Db, key: InputAttr<'db>) -> Infer<'db> {
+/// Check one input of a resource on its own, as `check_inputs` does in place; with
+/// `defer_references`, what the input names is judged by `reference_fit`
+/// (`input_check`, which keeps only diagnostics).
+fn check_input_alone<'db>(
+    db: &'db dyn pcl_types::Db,
+    key: InputAttr<'db>,
+    defer_references: bool,
+) -> Infer<'db> {
     let decl = key.decl(db);
     let attr = key.attr(db);
     let mut infer = Infer::new(db, decl);
     infer.lenient = infer.leniency.skip_resource_typecheck;
+    infer.defer_references = defer_references;
     let body = infer.body;
     let read = decl.kind(db) == DeclKind::Read;
     let types = match &lookup_resource(db, resource_token(body), read).found {
@@ -531,12 +540,12 @@ fn check_inputs<'db>(
 /// Type an attribute's value and check it against the input it sets.
 fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
     let data = infer.body.attr(attr);
-    infer.expr(data.value);
+    let expected = narrow_discriminated(infer, input, data.value);
+    infer.expr_to_check(data.value, expected);
     if let Some(reference) = &input.missing_package {
         let skip = infer.leniency.skip_resource_typecheck;
         missing_package_type(infer, data.value, reference, skip);
     }
-    let expected = narrow_discriminated(infer, input, data.value);
     infer.check_value(data.value, expected, &format_args!("input '{}'", data.name));
 }
 

@@ -405,7 +405,9 @@ fn with_ranges(diagnostics: &[pcl_diagnostics::Diagnostic]) -> Vec<String> {
 }
 
 /// A block with `range` checks its inputs apart too: each input's memo types the range
-/// variable again, and a type change re-checks the input that reads it, not the block.
+/// variable again. A type change that leaves the reference fitting where it is read
+/// (`reference_fit`) re-checks neither the input nor the block; one that makes it a
+/// misfit re-checks the input, not the block.
 #[test]
 fn a_ranged_resources_inputs_are_checked_apart() {
     const RANGED: &str = r#"
@@ -426,7 +428,26 @@ team = "web"
     clean_edit(&mut host, &log, &id, &team("4"));
     let last = clean_edit(&mut host, &log, &id, &team("true"));
     assert_eq!(ran(&last, "infer("), 1, "team only: {last:#?}");
+    assert_eq!(ran(&last, "reference_fit("), 1, "team in a tag: {last:#?}");
+    assert_eq!(
+        ran(&last, "input_check("),
+        0,
+        "a bool is a string there: {last:#?}"
+    );
+    log.take();
+    host.set_file_text("prog/main.pp", team("[true]"));
+    let found = summary(&diagnostics(&host, &id));
+    let last = log.take();
     assert_eq!(ran(&last, "input_check("), 1, "sites' tags only: {last:#?}");
+    assert_eq!(
+        ran(&last, "decl_diagnostics("),
+        2,
+        "team's, sites': {last:#?}"
+    );
+    expect![[r#"
+        PCL4008 key 'team' of input 'tags' must be string, not tuple(bool)
+    "#]]
+    .assert_eq(&found);
     // A range error is the block's, reported once.
     let broken = edit(RANGED, "range = 2", "range = \"x\"");
     host.set_file_text("prog/main.pp", broken);

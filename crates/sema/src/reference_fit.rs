@@ -1,0 +1,131 @@
+//! An input that names another declaration (`team = teamName`, or a field of an object
+//! or list literal that does) is checked against its expected type through a memo shared
+//! by every reader: `reference_fit(declaration, expected type)`. When an edit changes
+//! the declaration's type (`teamName = "t"` becomes `teamName = 2`) but not whether it
+//! fits where it is read, that memo backdates and the readers' input checks do not run
+//! again: a type change re-checks what it can change, once, not each reader.
+//!
+//! Only `resources::input_check` defers its references so (its result is diagnostics);
+//! a check that also keeps expression types (a hover's) types every name as it goes.
+
+use pcl_types::Ty;
+
+use crate::hir::{Expr, ExprId};
+use crate::inference::{Descent, Infer, converts, decl_ty};
+use crate::items::{DeclId, DeclKind};
+use crate::scope::Resolution;
+
+/// The key of `reference_fit`, in a module of its own: salsa's expansion of an interned
+/// struct with a field that borrows the database names `'db` where it is not used.
+#[allow(unused_lifetimes)]
+mod reference_use {
+    use crate::items::DeclId;
+    use pcl_types::Ty;
+
+    /// A declaration read where a value of `expected` is.
+    #[salsa::interned(revisions = usize::MAX, debug)]
+    pub(crate) struct ReferenceUse<'db> {
+        #[returns(copy)]
+        pub(crate) target: DeclId<'db>,
+        #[returns(copy)]
+        pub(crate) expected: Ty<'db>,
+    }
+}
+use reference_use::ReferenceUse;
+
+/// `None` when a reference to the declaration fits where `expected` is read with nothing
+/// to report there; else the declaration's type, for the reader to check as usual. A
+/// local may be a constant that `expected` refuses (an enum's member, a number), so such
+/// a pair is always the reader's to judge.
+#[salsa::tracked(returns(copy))]
+fn reference_fit<'db>(db: &'db dyn pcl_types::Db, reference: ReferenceUse<'db>) -> Option<Ty<'db>> {
+    let (target, expected) = (reference.target(db), reference.expected(db));
+    let actual = decl_ty(db, target);
+    let silent = converts(db, expected, actual)
+        && !(target.kind(db) == DeclKind::Local
+            && crate::constants::may_refuse_a_constant(db, expected));
+    (!silent).then_some(actual)
+}
+
+impl<'db> Infer<'db> {
+    /// Type a value before `check_value` checks it against `expected`: as `expr` does,
+    /// but with deferral on, a reference to another declaration where `check_value`
+    /// will check it alone is left to `reference_fit`. The diagnostics come in the same
+    /// order as `expr`'s: a reference reports nothing when typed.
+    pub(crate) fn expr_to_check(&mut self, id: ExprId, expected: Ty<'db>) {
+        if !self.defer_references {
+            self.expr(id);
+            return;
+        }
+        if let Some(target) = self.deferrable_reference(id) {
+            self.deferred.push((id, target));
+            return;
+        }
+        let body = self.body;
+        match (self.descent(id, expected), body.expr(id)) {
+            (Descent::Fields(fields), Expr::Object(items)) => {
+                for &(key, value) in items.iter() {
+                    self.expr(key);
+                    let field = crate::inference::literal_key(body.expr(key))
+                        .and_then(|name| fields.iter().find(|(n, _)| **n == *name));
+                    match field {
+                        Some(&(_, ty)) => self.expr_to_check(value, ty),
+                        None => {
+                            self.expr(value);
+                        }
+                    }
+                }
+            }
+            (Descent::Elements(element), Expr::Object(items)) => {
+                for &(key, value) in items.iter() {
+                    self.expr(key);
+                    self.expr_to_check(value, element);
+                }
+            }
+            (Descent::Elements(element), Expr::Tuple(elements)) => {
+                for &e in elements.iter() {
+                    self.expr_to_check(e, element);
+                }
+            }
+            _ => {
+                self.expr(id);
+            }
+        }
+    }
+
+    /// The declaration `id` names, when it is a plain reference whose type `reference`
+    /// would read: not a `for` variable or `range`, not the declaration itself or one in
+    /// its reference cycle (those are `dynamic`), not `pulumi` or a package.
+    fn deferrable_reference(&mut self, id: ExprId) -> Option<DeclId<'db>> {
+        let Expr::Name(name) = self.body.expr(id) else {
+            return None;
+        };
+        if self.locals.iter().any(|(n, _)| n == name) {
+            return None;
+        }
+        let Some(Resolution::Decl(target)) = self.bindings_of(name) else {
+            return None;
+        };
+        let deferrable = target != self.decl
+            && !matches!(
+                target.kind(self.db),
+                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package
+            )
+            && !self
+                .own_cycle()
+                .is_some_and(|cycle| cycle.contains(&target));
+        deferrable.then_some(target)
+    }
+
+    /// The type `check_value` checks `id` by: the one it was given, or for a reference
+    /// `expr_to_check` deferred, its declaration's type (now recorded) unless
+    /// `reference_fit` finds it fits silently (`None`).
+    pub(crate) fn type_to_check(&mut self, id: ExprId, expected: Ty<'db>) -> Option<Ty<'db>> {
+        let Some(&(_, target)) = self.deferred.iter().find(|(e, _)| *e == id) else {
+            return Some(self.ty_of(id));
+        };
+        let actual = reference_fit(self.db, ReferenceUse::new(self.db, target, expected))?;
+        self.types[id.0 as usize] = actual;
+        Some(actual)
+    }
+}
