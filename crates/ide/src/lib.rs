@@ -46,6 +46,7 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     primitive_types: pcl_types::PrimitiveTypes,
     property_names: pcl_types::PropertyNames,
+    type_cache: pcl_types::TypeCache,
 }
 
 impl RootDatabase {
@@ -58,6 +59,7 @@ impl RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             primitive_types: pcl_types::PrimitiveTypes::default(),
             property_names: pcl_types::PropertyNames::default(),
+            type_cache: pcl_types::TypeCache::default(),
         }
     }
 }
@@ -81,5 +83,9 @@ impl pcl_types::Db for RootDatabase {
 
     fn property_names(&self) -> Option<&pcl_types::PropertyNames> {
         Some(&self.property_names)
+    }
+
+    fn type_cache(&self) -> Option<&pcl_types::TypeCache> {
+        Some(&self.type_cache)
     }
 }

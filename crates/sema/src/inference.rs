@@ -62,7 +62,7 @@ pub fn expr_ty<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>, id: ExprId) -
 /// does not keep.
 #[salsa::tracked(returns(ref))]
 fn expr_types<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Box<[Ty<'db>]> {
-    check_decl(db, decl).0.types.into_boxed_slice()
+    check_decl(db, decl, false).0.types.into_boxed_slice()
 }
 
 impl<'db> InferenceResult<'db> {
@@ -170,7 +170,7 @@ fn decl_diagnostics<'db>(
 /// Check one declaration.
 #[salsa::tracked(returns(ref))]
 pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceResult<'db> {
-    let (infer, (ty, value_ty, required)) = check_decl(db, decl);
+    let (infer, (ty, value_ty, required)) = check_decl(db, decl, true);
     InferenceResult {
         ty,
         value_ty,
@@ -181,12 +181,15 @@ pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceRes
 }
 
 /// Check one declaration: the state checking left, and the declaration's type, value
-/// type and whether it is required (`InferenceResult`).
+/// type and whether it is required (`InferenceResult`); `diagnostics_only` when the
+/// types of its expressions are not wanted.
 fn check_decl<'db>(
     db: &'db dyn pcl_types::Db,
     decl: DeclId<'db>,
+    diagnostics_only: bool,
 ) -> (Infer<'db>, (Ty<'db>, Ty<'db>, bool)) {
     let mut infer = Infer::new(db, decl);
+    infer.diagnostics_only = diagnostics_only;
     let found = declarations::check(&mut infer);
     (infer, found)
 }
@@ -233,8 +236,11 @@ pub(crate) struct Infer<'db> {
     own_cycle: Option<Option<&'db std::sync::Arc<[DeclId<'db>]>>>,
     /// The inputs checked apart so far.
     parts: Vec<CheckedApart<'db>>,
-    /// Whether `expr_to_check` leaves references to `reference_fit` (`input_check`).
-    pub(crate) defer_references: bool,
+    /// Whether the check keeps only its diagnostics (`infer`, `input_check`), not the
+    /// types of expressions (a hover's `expr_types`, `input_types`): then `expr_to_check`
+    /// leaves references to `reference_fit` and does not type the literals `check_value`
+    /// goes into.
+    pub(crate) diagnostics_only: bool,
     /// The references it left so, and the declarations they name.
     pub(crate) deferred: Vec<(ExprId, DeclId<'db>)>,
 }
@@ -259,7 +265,7 @@ impl<'db> Infer<'db> {
             referenced: Vec::new(),
             own_cycle: None,
             parts: Vec::new(),
-            defer_references: false,
+            diagnostics_only: false,
             deferred: Vec::new(),
         }
     }

@@ -5,8 +5,10 @@
 //! fits where it is read, that memo backdates and the readers' input checks do not run
 //! again: a type change re-checks what it can change, once, not each reader.
 //!
-//! Only `resources::input_check` defers its references so (its result is diagnostics);
-//! a check that also keeps expression types (a hover's) types every name as it goes.
+//! Only checks that keep diagnostics alone defer references so (`infer`,
+//! `resources::input_check`); they also leave untyped the object and list literals that
+//! `check_value` goes into (a type for each, interned, that nothing would read). A check that keeps the types of
+//! expressions (a hover's) types every expression as it goes.
 
 use pcl_types::Ty;
 
@@ -49,11 +51,12 @@ fn reference_fit<'db>(db: &'db dyn pcl_types::Db, reference: ReferenceUse<'db>) 
 
 impl<'db> Infer<'db> {
     /// Type a value before `check_value` checks it against `expected`: as `expr` does,
-    /// but with deferral on, a reference to another declaration where `check_value`
-    /// will check it alone is left to `reference_fit`. The diagnostics come in the same
-    /// order as `expr`'s: a reference reports nothing when typed.
+    /// but in a check for diagnostics only, a reference to another declaration where
+    /// `check_value` will check it alone is left to `reference_fit`, and a literal it
+    /// goes into gets no type of its own. The diagnostics come in the same order as
+    /// `expr`'s: a reference reports nothing when typed, nor does such a literal.
     pub(crate) fn expr_to_check(&mut self, id: ExprId, expected: Ty<'db>) {
-        if !self.defer_references {
+        if !self.diagnostics_only {
             self.expr(id);
             return;
         }

@@ -169,18 +169,17 @@ pub(crate) fn input_types<'db>(
 }
 
 /// Check one input of a resource on its own, as `check_inputs` does in place; with
-/// `defer_references`, what the input names is judged by `reference_fit`
-/// (`input_check`, which keeps only diagnostics).
+/// `diagnostics_only` (`input_check`), without the types of its expressions.
 fn check_input_alone<'db>(
     db: &'db dyn pcl_types::Db,
     key: InputAttr<'db>,
-    defer_references: bool,
+    diagnostics_only: bool,
 ) -> Infer<'db> {
     let decl = key.decl(db);
     let attr = key.attr(db);
     let mut infer = Infer::new(db, decl);
     infer.lenient = infer.leniency.skip_resource_typecheck;
-    infer.defer_references = defer_references;
+    infer.diagnostics_only = diagnostics_only;
     let body = infer.body;
     let read = decl.kind(db) == DeclKind::Read;
     let types = match &lookup_resource(db, resource_token(body), read).found {

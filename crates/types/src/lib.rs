@@ -40,7 +40,7 @@ pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty, readable};
 pub use suggest::{closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
-pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind};
+pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind, TypeCache};
 pub use unify::{unify, unify_types};
 pub use value::ConstValue;
 
@@ -62,6 +62,11 @@ pub trait Db: pcl_base_db::Db {
     /// Where this database keeps the property names of the object types it interns;
     /// `None` copies them into each type.
     fn property_names(&self) -> Option<&PropertyNames> {
+        None
+    }
+
+    /// This handle's cache of interned types; `None` asks the interner each time.
+    fn type_cache(&self) -> Option<&TypeCache> {
         None
     }
 }
