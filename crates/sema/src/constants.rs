@@ -182,7 +182,11 @@ pub(crate) fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: T
 /// Whether a literal plainly fits one alternative of `expected` (a number where a number
 /// is taken, a whole number for an int, a bool for a bool): the common case, settled
 /// without building the value.
-fn fits_at_a_glance<'db>(db: &'db dyn pcl_types::Db, expr: &Expr, expected: Ty<'db>) -> bool {
+pub(crate) fn fits_at_a_glance<'db>(
+    db: &'db dyn pcl_types::Db,
+    expr: &Expr,
+    expected: Ty<'db>,
+) -> bool {
     let fits = |ty: Ty<'db>| match (expr, ty.kind(db)) {
         (Expr::Number(_), TyKind::Number) | (Expr::Bool(_), TyKind::Bool) => true,
         (Expr::Number(n), TyKind::Int) => n.is_integer(),

@@ -241,8 +241,8 @@ pub(crate) struct Infer<'db> {
     /// leaves references to `reference_fit` and does not type the literals `check_value`
     /// goes into.
     pub(crate) diagnostics_only: bool,
-    /// The references it left so, and the declarations they name.
-    pub(crate) deferred: Vec<(ExprId, DeclId<'db>)>,
+    /// The references and literals it left so.
+    pub(crate) deferred: Vec<(ExprId, crate::reference_fit::Deferred<'db>)>,
 }
 
 impl<'db> Infer<'db> {

@@ -5,6 +5,9 @@
 //! fits where it is read, that memo backdates and the readers' input checks do not run
 //! again: a type change re-checks what it can change, once, not each reader.
 //!
+//! Number and bool literals are typed there too, only when they do not plainly fit (a
+//! constant type for each `port = 8080` is an interned type that nothing else reads).
+//!
 //! Only checks that keep diagnostics alone defer references so (`infer`,
 //! `resources::input_check`); they also leave untyped the object and list literals that
 //! `check_value` goes into (a type for each, interned, that nothing would read). A check that keeps the types of
@@ -12,6 +15,7 @@
 
 use pcl_types::Ty;
 
+use crate::constants::fits_at_a_glance;
 use crate::hir::{Expr, ExprId};
 use crate::inference::{Descent, Infer, converts, decl_ty};
 use crate::items::{DeclId, DeclKind};
@@ -49,6 +53,15 @@ fn reference_fit<'db>(db: &'db dyn pcl_types::Db, reference: ReferenceUse<'db>) 
     (!silent).then_some(actual)
 }
 
+/// What `expr_to_check` left for `check_value` to type, if it must.
+#[derive(Clone, Copy)]
+pub(crate) enum Deferred<'db> {
+    /// A reference to this declaration.
+    Reference(DeclId<'db>),
+    /// A number or bool literal.
+    Literal,
+}
+
 impl<'db> Infer<'db> {
     /// Type a value before `check_value` checks it against `expected`: as `expr` does,
     /// but in a check for diagnostics only, a reference to another declaration where
@@ -60,11 +73,15 @@ impl<'db> Infer<'db> {
             self.expr(id);
             return;
         }
+        let body = self.body;
         if let Some(target) = self.deferrable_reference(id) {
-            self.deferred.push((id, target));
+            self.deferred.push((id, Deferred::Reference(target)));
             return;
         }
-        let body = self.body;
+        if matches!(body.expr(id), Expr::Number(_) | Expr::Bool(_)) {
+            self.deferred.push((id, Deferred::Literal));
+            return;
+        }
         match (self.descent(id, expected), body.expr(id)) {
             (Descent::Fields(fields), Expr::Object(items)) => {
                 for &(key, value) in items.iter() {
@@ -120,14 +137,25 @@ impl<'db> Infer<'db> {
         deferrable.then_some(target)
     }
 
-    /// The type `check_value` checks `id` by: the one it was given, or for a reference
-    /// `expr_to_check` deferred, its declaration's type (now recorded) unless
-    /// `reference_fit` finds it fits silently (`None`).
+    /// The type `check_value` checks `id` by: the one it was given, or for what
+    /// `expr_to_check` deferred, its type now (recorded), unless it fits silently
+    /// (`None`): a reference that `reference_fit` finds fitting, a literal that plainly
+    /// fits (a number where a number is taken, a whole number for an int, a bool for a
+    /// bool: no constant type is made for it).
     pub(crate) fn type_to_check(&mut self, id: ExprId, expected: Ty<'db>) -> Option<Ty<'db>> {
-        let Some(&(_, target)) = self.deferred.iter().find(|(e, _)| *e == id) else {
+        let Some(&(_, deferred)) = self.deferred.iter().find(|(e, _)| *e == id) else {
             return Some(self.ty_of(id));
         };
-        let actual = reference_fit(self.db, ReferenceUse::new(self.db, target, expected))?;
+        let db = self.db;
+        let actual = match deferred {
+            Deferred::Reference(target) => {
+                reference_fit(db, ReferenceUse::new(db, target, expected))?
+            }
+            Deferred::Literal if fits_at_a_glance(db, self.body.expr(id), expected) => {
+                return None;
+            }
+            Deferred::Literal => self.expr(id),
+        };
         self.types[id.0 as usize] = actual;
         Some(actual)
     }
