@@ -36,7 +36,9 @@ pub struct ProgramScope<'db> {
 #[salsa::tracked(returns(ref))]
 pub fn program_scope<'db>(db: &'db dyn salsa::Database, program: Program) -> ProgramScope<'db> {
     let mut scope = ProgramScope::default();
-    for &decl in program_decls(db, program).iter() {
+    let decls = program_decls(db, program);
+    scope.names.reserve(decls.len());
+    for &decl in decls.iter() {
         let kind = decl.kind(db);
         if kind == DeclKind::Package {
             continue;

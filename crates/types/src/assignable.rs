@@ -29,7 +29,7 @@ pub fn assignable<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>) -> bool {
         | TyKind::Opaque(_)
         | TyKind::Const(..)
         | TyKind::Enum(_) => false,
-        _ => assignable_query(db, TyPair::new(db, dest, src)),
+        _ => assignable_query(db, TyPair::of(db, dest, src)),
     }
 }
 

@@ -80,7 +80,7 @@ pub(crate) fn conversion_in_mode<'db>(
         }
         _ => {}
     }
-    let pair = TyPair::new(db, dest, src);
+    let pair = TyPair::of(db, dest, src);
     if unifying {
         unifying_conversion_query(db, pair)
     } else {

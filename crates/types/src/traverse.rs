@@ -2,6 +2,8 @@
 //! type, with the diagnostics the reference reports for that step. Memoized per
 //! (receiver, key).
 
+use std::hash::BuildHasher;
+
 use num_traits::ToPrimitive;
 use pcl_diagnostics::{Code, Severity, codes};
 use smol_str::SmolStr;
@@ -154,7 +156,26 @@ pub fn traverse<'db>(
     receiver: Ty<'db>,
     key: TraverseKey<'db>,
 ) -> &'db Traversal<'db> {
-    traverse_query(db, TraverseStep::new(db, receiver, key))
+    traverse_query(db, step(db, receiver, key))
+}
+
+/// The step `receiver` by `key`, through the handle's [`TypeCache`] when it has one.
+fn step<'db>(db: &'db dyn Db, receiver: Ty<'db>, key: TraverseKey<'db>) -> TraverseStep<'db> {
+    use salsa::plumbing::{AsId, FromId};
+    let Some(cache) = db.type_cache() else {
+        return TraverseStep::new(db, receiver, key);
+    };
+    let hash = rustc_hash::FxBuildHasher.hash_one((receiver, &key));
+    let matches = |id| {
+        let step = TraverseStep::from_id(id);
+        step.receiver(db) == receiver && *step.key(db) == key
+    };
+    if let Some(id) = crate::TypeCache::find(&cache.steps, hash, matches) {
+        return TraverseStep::from_id(id);
+    }
+    let step = TraverseStep::new(db, receiver, key);
+    crate::TypeCache::remember(&cache.steps, hash, step.as_id());
+    step
 }
 
 #[salsa::tracked(returns(ref))]

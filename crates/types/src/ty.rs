@@ -141,15 +141,39 @@ pub struct PrimitiveTypes {
 
 const PRIMITIVES: usize = 7;
 
-/// The types one database handle interned, by hash: its own view in front of salsa's
-/// interner, whose shard locks two checking threads otherwise take turns at (interning
-/// was 12% of the samples of a check of 31k resources on two threads, 6% on one). A
-/// handle's clones start with an empty one (each checking worker has its own handle), so
-/// it is never shared. Sound because types are immortal: an id, once interned, means the
-/// same kind for the life of the database and its clones, and salsa records no dependency
-/// on interning an immortal value.
+/// The types, pairs of types and traversal steps one database handle interned: its own
+/// view in front of salsa's interners, whose shard locks two checking threads otherwise
+/// take turns at (interning was 12% of the samples of a check of 31k resources on two
+/// threads, 6% on one). A handle's clones start with an empty one (each checking worker
+/// has its own handle), so it is never shared. Sound because all three are immortal: an
+/// id, once interned, means the same value for the life of the database and its clones,
+/// and salsa records no dependency on interning an immortal value.
 #[derive(Default, Debug)]
-pub struct TypeCache(RefCell<FxHashMap<u64, salsa::Id>>);
+pub struct TypeCache {
+    /// Types by the hash of their kind (a hash shared by two kinds keeps the later).
+    kinds: RefCell<FxHashMap<u64, salsa::Id>>,
+    /// The memo keys of relations between two types.
+    pairs: RefCell<FxHashMap<(salsa::Id, salsa::Id), salsa::Id>>,
+    /// Traversal steps by the hash of receiver and key, as `kinds`.
+    pub(crate) steps: RefCell<FxHashMap<u64, salsa::Id>>,
+}
+
+impl TypeCache {
+    /// The id cached under `hash`, if it `matches`.
+    pub(crate) fn find(
+        map: &RefCell<FxHashMap<u64, salsa::Id>>,
+        hash: u64,
+        matches: impl FnOnce(salsa::Id) -> bool,
+    ) -> Option<salsa::Id> {
+        let cached = map.borrow().get(&hash).copied();
+        cached.filter(|&id| matches(id))
+    }
+
+    /// Cache `id` under `hash`, in place of what was there.
+    pub(crate) fn remember(map: &RefCell<FxHashMap<u64, salsa::Id>>, hash: u64, id: salsa::Id) {
+        map.borrow_mut().insert(hash, id);
+    }
+}
 
 // A panic while the cache is borrowed leaves it holding only ids of what was interned.
 impl std::panic::RefUnwindSafe for TypeCache {}
@@ -182,15 +206,12 @@ impl<'db> Ty<'db> {
             return Ty::new(db, key);
         };
         let hash = FxBuildHasher.hash_one(&key);
-        let cached = cache.0.borrow().get(&hash).copied();
-        if let Some(id) = cached {
-            let ty = Ty::from_id(id);
-            if salsa::HashEqLike::eq(ty.kind(db), &key) {
-                return ty;
-            }
+        let matches = |id| salsa::HashEqLike::eq(Ty::from_id(id).kind(db), &key);
+        if let Some(id) = TypeCache::find(&cache.kinds, hash, matches) {
+            return Ty::from_id(id);
         }
         let ty = Ty::new(db, key);
-        cache.0.borrow_mut().insert(hash, ty.as_id());
+        TypeCache::remember(&cache.kinds, hash, ty.as_id());
         ty
     }
 
@@ -365,4 +386,22 @@ pub(crate) struct TyPair<'db> {
     pub(crate) first: Ty<'db>,
     #[returns(copy)]
     pub(crate) second: Ty<'db>,
+}
+
+impl<'db> TyPair<'db> {
+    /// The pair `(first, second)`, through the handle's [`TypeCache`] when it has one.
+    pub(crate) fn of(db: &'db dyn Db, first: Ty<'db>, second: Ty<'db>) -> TyPair<'db> {
+        use salsa::plumbing::{AsId, FromId};
+        let Some(cache) = db.type_cache() else {
+            return TyPair::new(db, first, second);
+        };
+        let key = (first.as_id(), second.as_id());
+        let cached = cache.pairs.borrow().get(&key).copied();
+        let id = cached.unwrap_or_else(|| {
+            let id = TyPair::new(db, first, second).as_id();
+            cache.pairs.borrow_mut().insert(key, id);
+            id
+        });
+        TyPair::from_id(id)
+    }
 }

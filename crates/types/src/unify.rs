@@ -17,7 +17,7 @@ pub fn unify<'db>(db: &'db dyn Db, a: Ty<'db>, b: Ty<'db>) -> (Ty<'db>, Conversi
     if t1.is_dynamic(db) {
         return (t0, Conversion::Unsafe);
     }
-    unify_query(db, TyPair::new(db, a, b))
+    unify_query(db, TyPair::of(db, a, b))
 }
 
 /// The reference's `UnifyTypes`: fold the types left to right into a safe result (which
