@@ -25,6 +25,7 @@ const OBJECTS: &[(&str, &[(&str, &str)])] = &[
 struct TestDb {
     storage: salsa::Storage<Self>,
     property_names: crate::PropertyNames,
+    type_cache: crate::TypeCache,
 }
 
 #[salsa::db]
@@ -41,6 +42,10 @@ impl Db for TestDb {
 
     fn property_names(&self) -> Option<&crate::PropertyNames> {
         Some(&self.property_names)
+    }
+
+    fn type_cache(&self) -> Option<&crate::TypeCache> {
+        Some(&self.type_cache)
     }
 }
 
@@ -235,6 +240,49 @@ fn objects_interned_by_borrowed_names_are_the_owned_kind() {
         _ => unreachable!("an object type"),
     };
     assert!(std::sync::Arc::ptr_eq(&name_of(by_key), &name_of(repeated)));
+}
+
+/// A handle's type cache gives the interner's ids: in the handle that filled it, in a
+/// clone (which starts empty), and when the id cached under a kind's hash is another
+/// kind's (a collision: the interner is asked).
+#[test]
+fn types_through_a_handles_cache_are_the_interners() {
+    use salsa::plumbing::AsId;
+    use std::hash::BuildHasher;
+    let db = TestDb::default();
+    let int = Ty::int(&db);
+    let list = Ty::list(&db, int);
+    let object = Ty::object(&db, [("a", list)]);
+    assert_eq!(Ty::list(&db, int), list);
+    assert_eq!(Ty::object(&db, [("a", list)]), object);
+    let clone = db.clone();
+    assert!(
+        clone.type_cache.kinds.borrow().is_empty(),
+        "a clone starts empty"
+    );
+    assert_eq!(Ty::list(&clone, Ty::int(&clone)).as_id(), list.as_id());
+    assert_eq!(Ty::object(&clone, [("a", list)]).as_id(), object.as_id());
+    // Another kind's id under the hash of `list(string)`.
+    let kind = crate::TyKind::List(Ty::string(&db));
+    let hash = rustc_hash::FxBuildHasher.hash_one(&kind);
+    crate::TypeCache::remember(&db.type_cache.kinds, hash, object.as_id());
+    let strings = Ty::list(&db, Ty::string(&db));
+    assert_eq!(strings.kind(&db), &kind);
+    assert_eq!(Ty::new(&db, kind.clone()), strings);
+    // Relations and traversals keyed through the cache agree with the clone's.
+    fn relations(db: &TestDb) -> (crate::Conversion, salsa::Id, salsa::Id) {
+        let list = Ty::list(db, Ty::int(db));
+        let object = Ty::object(db, [("a", list)]);
+        let step = crate::traverse(db, object, crate::TraverseKey::Attr("a".into()));
+        let unified = crate::unify(db, list, object).0;
+        (
+            crate::conversion(db, list, object),
+            step.ty.as_id(),
+            unified.as_id(),
+        )
+    }
+    assert_eq!(relations(&db), relations(&clone));
+    assert_eq!(relations(&db).1, list.as_id());
 }
 
 #[test]
@@ -645,6 +693,7 @@ fn repeated_relations_are_memo_hits() {
     let db = TestDb {
         storage: salsa::Storage::new(Some(log.callback())),
         property_names: crate::PropertyNames::default(),
+        type_cache: crate::TypeCache::default(),
     };
     let dest = ty_of(&db, "object({a = list(number), b = optional(Tree)})");
     let src = ty_of(&db, "object({a = tuple(int, int), b = Tree, c = string})");

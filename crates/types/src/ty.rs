@@ -151,7 +151,7 @@ const PRIMITIVES: usize = 7;
 #[derive(Default, Debug)]
 pub struct TypeCache {
     /// Types by the hash of their kind (a hash shared by two kinds keeps the later).
-    kinds: RefCell<FxHashMap<u64, salsa::Id>>,
+    pub(crate) kinds: RefCell<FxHashMap<u64, salsa::Id>>,
     /// The memo keys of relations between two types.
     pairs: RefCell<FxHashMap<(salsa::Id, salsa::Id), salsa::Id>>,
     /// Traversal steps by the hash of receiver and key, as `kinds`.
