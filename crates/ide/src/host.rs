@@ -316,11 +316,6 @@ impl AnalysisHost {
         // thread).
         self.load_program_packages(program);
         self.sync_missing();
-        // Each file's declarations first: the program's scope, which every file's
-        // bindings read, gathers them all.
-        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
-            let _ = pcl_sema::file_decls(db, program, file);
-        });
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
             let _ = pcl_sema::file_dependencies(db, program, file).count();
         });

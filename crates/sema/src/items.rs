@@ -655,10 +655,9 @@ pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box
 
 /// The declarations of one file of a program, in source order: interned once per file,
 /// not by every query that walks them (the program's list, the file's checking order, the
-/// dependencies of each run of declarations). The host computes them for every file on
-/// its checking threads before the program's scope, which reads them all.
+/// dependencies of each run of declarations).
 #[salsa::tracked(returns(ref))]
-pub fn file_decls<'db>(
+pub(crate) fn file_decls<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,
