@@ -16,7 +16,7 @@ use rowan::TextRange;
 
 /// Parses a whole file: `SOURCE_FILE { BODY }`.
 pub(crate) fn source_file(p: &mut Parser<'_>) {
-    let m = p.start();
+    let m = p.start_known(SOURCE_FILE);
     items::body(p, None);
     while !p.at_end() {
         // Only a stray closing bracket can stop the top-level body early.

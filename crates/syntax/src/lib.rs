@@ -244,10 +244,9 @@ pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
 
 fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     let lexed = LexedText::new(text);
-    let mut parser = parser::Parser::new(parser::Input::new(&lexed), step_limit);
+    let mut parser = parser::Parser::building(parser::Input::new(&lexed), &lexed, step_limit);
     grammar::source_file(&mut parser);
-    let (events, parse_errors) = parser.finish();
-    let green = syntax_node::build_tree(&lexed, events);
+    let (green, parse_errors) = parser.finish_tree();
     let errors = all_errors(&lexed, parse_errors);
     let ignore_comments = (0..lexed.len())
         .filter(|&i| lexed.kind(i) == SyntaxKind::COMMENT)

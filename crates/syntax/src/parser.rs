@@ -5,10 +5,11 @@
 //! parser emits flat [`Event`]s that `build_tree` turns into a rowan tree, re-inserting trivia.
 
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
-use rowan::{TextRange, TextSize};
+use rowan::{GreenNode, TextRange, TextSize};
 
 use crate::SyntaxKind::{self, *};
 use crate::lexer::LexedText;
+use crate::syntax_node::Sink;
 use crate::token_set::TokenSet;
 
 /// How many levels of brackets, blocks and templates may nest before parsing gives up on the
@@ -132,7 +133,12 @@ impl SyntaxError {
 pub(crate) struct Parser<'t> {
     input: Input<'t>,
     pos: usize,
+    /// The events not yet handed to `sink`; the first is event number `base`.
     events: Vec<Event>,
+    base: u32,
+    /// Where the events of each finished top-level item go, when a tree is built as the
+    /// parse goes ([`Parser::item_done`]).
+    sink: Option<Sink<'t, 't>>,
     errors: Vec<SyntaxError>,
     /// Checks of the current token since the last token was consumed.
     steps: u32,
@@ -161,6 +167,8 @@ impl<'t> Parser<'t> {
             step_limit,
             stopped: false,
             events: Vec::with_capacity(input.kinds.len() * 3 + 2),
+            base: 0,
+            sink: None,
             input,
             pos: 0,
             errors: Vec::new(),
@@ -174,6 +182,37 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn finish(self) -> (Vec<Event>, Vec<SyntaxError>) {
         (self.events, self.errors)
+    }
+
+    /// A parser that builds the tree as it goes, each top-level item's part once the item
+    /// is parsed: the events of a large file never pile up (tens of megabytes of them for
+    /// 10 MB of source, and the pages they took).
+    pub(crate) fn building(input: Input<'t>, lexed: &'t LexedText<'t>, step_limit: u32) -> Self {
+        let mut parser = Parser::new(input, step_limit);
+        parser.events = Vec::new();
+        parser.sink = Some(Sink::new(lexed));
+        parser
+    }
+
+    /// The tree and the errors of a parser made by [`Parser::building`].
+    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<SyntaxError>) {
+        let mut sink = self
+            .sink
+            .take()
+            .unwrap_or_else(|| Sink::new(self.input.lexed));
+        sink.feed(&mut self.events, self.base);
+        (sink.finish(), self.errors)
+    }
+
+    /// A top-level item is parsed: its events go to the tree being built, if one is. Only
+    /// the file's and its body's nodes are open then, and their `Start`s carry their kinds
+    /// ([`Parser::start_known`]); nothing parsed so far is preceded later.
+    pub(crate) fn item_done(&mut self) {
+        if let Some(sink) = &mut self.sink {
+            sink.feed(&mut self.events, self.base);
+            self.base += self.events.len() as u32;
+            self.events.clear();
+        }
     }
 
     /// The kind of the current token (`EOF` at the end).
@@ -458,9 +497,26 @@ impl<'t> Parser<'t> {
     }
 
     pub(crate) fn start(&mut self) -> Marker {
-        let pos = self.events.len() as u32;
+        let pos = self.base + self.events.len() as u32;
         self.events.push(Event::Tombstone);
         Marker { pos }
+    }
+
+    /// A node whose kind is known before its content (the file, a body): its `Start` may
+    /// reach the tree before the node is complete.
+    pub(crate) fn start_known(&mut self, kind: SyntaxKind) -> Marker {
+        let pos = self.base + self.events.len() as u32;
+        self.events.push(Event::Start {
+            kind,
+            forward_parent: None,
+        });
+        Marker { pos }
+    }
+
+    /// The event of marker position `pos`, unless it has gone to the tree already.
+    fn event_mut(&mut self, pos: u32) -> Option<&mut Event> {
+        let at = pos.checked_sub(self.base)?;
+        self.events.get_mut(at as usize)
     }
 
     /// Guards against a grammar loop that makes no progress: past the step limit, report
@@ -585,9 +641,8 @@ pub(crate) struct Marker {
 
 impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
-        let idx = self.pos as usize;
-        if let Event::Tombstone = p.events[idx] {
-            p.events[idx] = Event::Start {
+        if let Some(event @ Event::Tombstone) = p.event_mut(self.pos) {
+            *event = Event::Start {
                 kind,
                 forward_parent: None,
             };
@@ -597,8 +652,7 @@ impl Marker {
     }
 
     pub(crate) fn abandon(self, p: &mut Parser<'_>) {
-        let idx = self.pos as usize;
-        if idx == p.events.len() - 1 {
+        if (self.pos + 1).checked_sub(p.base) == Some(p.events.len() as u32) {
             p.events.pop();
         }
     }
@@ -614,7 +668,7 @@ impl CompletedMarker {
     /// Starts a node that encloses this one: `a` becomes the first child of `a.b`.
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let new = p.start();
-        if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
+        if let Some(Event::Start { forward_parent, .. }) = p.event_mut(self.pos) {
             *forward_parent = std::num::NonZeroU32::new(new.pos);
         }
         new

@@ -30,59 +30,71 @@ pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 
-/// Builds the tree from `events`, re-inserting the trivia of `lexed` between tokens.
+/// Builds the tree from parser events fed to it in order, re-inserting the trivia of
+/// `lexed` between tokens: in runs, each top-level item's as soon as it is parsed
+/// ([`crate::parser::Parser::building`]), so a large file's events never pile up.
 ///
 /// Trivia before a node's first token belongs to the parent, so nodes span exactly from their
 /// first to their last significant token; trivia at the end of the input goes to the root.
 /// Every token of `lexed` ends up in the tree, in order.
-pub(crate) fn build_tree(lexed: &LexedText<'_>, mut events: Vec<Event>) -> GreenNode {
-    let mut sink = Sink {
-        lexed,
-        builder: TreeBuilder::default(),
-        raw_pos: 0,
-        depth: 0,
-    };
-    let mut forward_kinds = Vec::new();
-    for idx in 0..events.len() {
-        match std::mem::replace(&mut events[idx], Event::Tombstone) {
-            Event::Start {
-                kind,
-                forward_parent,
-            } => {
-                forward_kinds.push(kind);
-                let mut next = forward_parent;
-                while let Some(fwd) = next {
-                    next = match std::mem::replace(
-                        &mut events[fwd.get() as usize],
-                        Event::Tombstone,
-                    ) {
-                        Event::Start {
-                            kind,
-                            forward_parent,
-                        } => {
-                            forward_kinds.push(kind);
-                            forward_parent
-                        }
-                        _ => None,
-                    };
-                }
-                for kind in forward_kinds.drain(..).rev() {
-                    sink.start_node(kind);
-                }
-            }
-            Event::Finish => sink.finish_node(),
-            Event::Token { kind } => sink.token(kind),
-            Event::Tombstone => (),
-        }
-    }
-    sink.builder.finish()
-}
-
-struct Sink<'a, 't> {
+pub(crate) struct Sink<'a, 't> {
     lexed: &'a LexedText<'t>,
     builder: TreeBuilder,
     raw_pos: usize,
     depth: u32,
+    /// The kinds of a node and of the nodes that precede it, innermost first.
+    forward_kinds: Vec<SyntaxKind>,
+}
+
+impl<'a, 't> Sink<'a, 't> {
+    pub(crate) fn new(lexed: &'a LexedText<'t>) -> Self {
+        Sink {
+            lexed,
+            builder: TreeBuilder::default(),
+            raw_pos: 0,
+            depth: 0,
+            forward_kinds: Vec::new(),
+        }
+    }
+
+    /// The next run of events; the first of them is event number `base` of the parse. A
+    /// forward parent always lies in the same run as the node it encloses.
+    pub(crate) fn feed(&mut self, events: &mut [Event], base: u32) {
+        for idx in 0..events.len() {
+            match std::mem::replace(&mut events[idx], Event::Tombstone) {
+                Event::Start {
+                    kind,
+                    forward_parent,
+                } => {
+                    self.forward_kinds.push(kind);
+                    let mut next = forward_parent;
+                    while let Some(fwd) = next {
+                        let at = (fwd.get() - base) as usize;
+                        next = match std::mem::replace(&mut events[at], Event::Tombstone) {
+                            Event::Start {
+                                kind,
+                                forward_parent,
+                            } => {
+                                self.forward_kinds.push(kind);
+                                forward_parent
+                            }
+                            _ => None,
+                        };
+                    }
+                    while let Some(kind) = self.forward_kinds.pop() {
+                        self.start_node(kind);
+                    }
+                }
+                Event::Finish => self.finish_node(),
+                Event::Token { kind } => self.token(kind),
+                Event::Tombstone => (),
+            }
+        }
+    }
+
+    pub(crate) fn finish(self) -> GreenNode {
+        self.builder.finish()
+    }
 }
 
 impl Sink<'_, '_> {

@@ -82,7 +82,7 @@ impl<'t> SeenAttributes<'t> {
 
 /// Items until the end of input, or until the `}` closing the block `block`.
 pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
-    let m = p.start();
+    let m = p.start_known(BODY);
     let mut seen = SeenAttributes::new(p);
     loop {
         if p.at(EOF) {
@@ -102,6 +102,9 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
                 codes::UNEXPECTED_TOKEN,
                 format!("unexpected {}", p.describe_token()),
             );
+        }
+        if block.is_none() {
+            p.item_done();
         }
     }
     seen.finish(p);
