@@ -2,7 +2,9 @@
 //!
 //! The grammar sees only significant tokens (no trivia); each carries a bit saying whether a
 //! newline came before it, because newlines end attributes and separate object items. The
-//! parser emits flat [`Event`]s that `build_tree` turns into a rowan tree, re-inserting trivia.
+//! parser emits flat [`Event`]s that the tree builder (`syntax_node::Sink`) turns into a rowan
+//! tree, re-inserting trivia: each top-level item's once it is parsed, when the parser is
+//! [`Parser::building`] one.
 
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
 use rowan::{GreenNode, TextRange, TextSize};
@@ -163,10 +165,15 @@ pub(crate) const PARSER_STEP_LIMIT: u32 = 64 * 1024;
 
 impl<'t> Parser<'t> {
     pub(crate) fn new(input: Input<'t>, step_limit: u32) -> Parser<'t> {
+        let events = Vec::with_capacity(input.kinds.len() * 3 + 2);
+        Parser::with_events(input, step_limit, events)
+    }
+
+    fn with_events(input: Input<'t>, step_limit: u32, events: Vec<Event>) -> Parser<'t> {
         Parser {
             step_limit,
             stopped: false,
-            events: Vec::with_capacity(input.kinds.len() * 3 + 2),
+            events,
             base: 0,
             sink: None,
             input,
@@ -188,8 +195,7 @@ impl<'t> Parser<'t> {
     /// is parsed: the events of a large file never pile up (tens of megabytes of them for
     /// 10 MB of source, and the pages they took).
     pub(crate) fn building(input: Input<'t>, lexed: &'t LexedText<'t>, step_limit: u32) -> Self {
-        let mut parser = Parser::new(input, step_limit);
-        parser.events = Vec::new();
+        let mut parser = Parser::with_events(input, step_limit, Vec::new());
         parser.sink = Some(Sink::new(lexed));
         parser
     }

@@ -147,7 +147,8 @@ const PRIMITIVES: usize = 7;
 /// threads, 6% on one). A handle's clones start with an empty one (each checking worker
 /// has its own handle), so it is never shared. Sound because all three are immortal: an
 /// id, once interned, means the same value for the life of the database and its clones,
-/// and salsa records no dependency on interning an immortal value.
+/// and salsa records no dependency edge on interning an immortal value (only the current
+/// revision, for ids that may be reused, which immortal ones never are).
 #[derive(Default, Debug)]
 pub struct TypeCache {
     /// Types by the hash of their kind (a hash shared by two kinds keeps the later).
