@@ -12,8 +12,6 @@ use smol_str::SmolStr;
 
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, push_children};
-use salsa::plumbing::AsId;
-
 use crate::input::{File, Program};
 use crate::items::{DeclId, DeclKind, file_decls, program_decls};
 
@@ -335,7 +333,7 @@ pub(crate) fn dependency_edges<'a, 'db: 'a>(
     decls: &[DeclId<'db>],
     dependencies: impl Iterator<Item = &'a Box<[DeclId<'db>]>>,
 ) -> Vec<Vec<usize>> {
-    let index = DeclIndex::new(decls);
+    let index = crate::items::DeclIndex::new(decls);
     dependencies
         .map(|dependencies| {
             (dependencies.iter())
@@ -343,56 +341,6 @@ pub(crate) fn dependency_edges<'a, 'db: 'a>(
                 .collect()
         })
         .collect()
-}
-
-/// Where each of a list of declarations is in it. Declarations are interned file by file
-/// as the program lists them, so their ids are nearly consecutive: a table by id, one
-/// array read a lookup (a hash map of a program's 38k declarations was a third of the
-/// program graph's time, on the serial path of a check), with a hash map when the ids are
-/// spread.
-enum DeclIndex {
-    /// Index plus one by id, from the least id; zero for none.
-    Dense {
-        first: u32,
-        slots: Vec<u32>,
-    },
-    Sparse(FxHashMap<u32, usize>),
-}
-
-impl DeclIndex {
-    fn new(decls: &[DeclId<'_>]) -> DeclIndex {
-        DeclIndex::of_ids(&decls.iter().map(|d| d.as_id().index()).collect::<Vec<_>>())
-    }
-
-    /// The index of distinct ids, by id.
-    fn of_ids(ids: &[u32]) -> DeclIndex {
-        let (Some(&first), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
-            return DeclIndex::Sparse(FxHashMap::default());
-        };
-        let span = (last - first) as usize + 1;
-        if span > ids.len().saturating_mul(4).max(64) {
-            return DeclIndex::Sparse(ids.iter().enumerate().map(|(i, &id)| (id, i)).collect());
-        }
-        let mut slots = vec![0u32; span];
-        for (i, &id) in ids.iter().enumerate() {
-            slots[(id - first) as usize] = i as u32 + 1;
-        }
-        DeclIndex::Dense { first, slots }
-    }
-
-    fn get(&self, decl: DeclId<'_>) -> Option<usize> {
-        self.get_id(decl.as_id().index())
-    }
-
-    fn get_id(&self, id: u32) -> Option<usize> {
-        match self {
-            DeclIndex::Dense { first, slots } => {
-                let slot = *slots.get(id.checked_sub(*first)? as usize)?;
-                (slot != 0).then(|| slot as usize - 1)
-            }
-            DeclIndex::Sparse(map) => map.get(&id).copied(),
-        }
-    }
 }
 
 /// What each declaration of one file of a program depends on, in source order (as
@@ -564,25 +512,7 @@ fn cycle_path(component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{DeclIndex, cycle_path, strongly_connected};
-
-    /// Ids close together are looked up in a table, ids far apart in a map: both find
-    /// each id's place and nothing else.
-    #[test]
-    fn declarations_are_found_by_id_dense_or_sparse() {
-        for ids in [vec![12, 10, 11, 15], vec![7, 1_000_000, 3, 500]] {
-            let index = DeclIndex::of_ids(&ids);
-            let dense = matches!(index, DeclIndex::Dense { .. });
-            assert_eq!(dense, ids[0] == 12, "{ids:?}");
-            for (i, &id) in ids.iter().enumerate() {
-                assert_eq!(index.get_id(id), Some(i), "{ids:?}");
-            }
-            for absent in [0, 9, 13, 16, 999_999, u32::MAX] {
-                assert_eq!(index.get_id(absent), None, "{absent} in {ids:?}");
-            }
-        }
-        assert_eq!(DeclIndex::of_ids(&[]).get_id(0), None);
-    }
+    use super::{cycle_path, strongly_connected};
 
     #[test]
     fn components_come_after_their_dependencies() {
