@@ -241,8 +241,8 @@ pub(crate) struct Infer<'db> {
     /// leaves references to `reference_fit` and does not type the literals `check_value`
     /// goes into.
     pub(crate) diagnostics_only: bool,
-    /// The references and literals it left so.
-    pub(crate) deferred: Vec<(ExprId, crate::reference_fit::Deferred<'db>)>,
+    /// The references and literals it left so, by expression (empty until the first).
+    pub(crate) deferred: Vec<Option<crate::reference_fit::Deferred<'db>>>,
 }
 
 impl<'db> Infer<'db> {

@@ -75,11 +75,11 @@ impl<'db> Infer<'db> {
         }
         let body = self.body;
         if let Some(target) = self.deferrable_reference(id) {
-            self.deferred.push((id, Deferred::Reference(target)));
+            self.defer(id, Deferred::Reference(target));
             return;
         }
         if matches!(body.expr(id), Expr::Number(_) | Expr::Bool(_)) {
-            self.deferred.push((id, Deferred::Literal));
+            self.defer(id, Deferred::Literal);
             return;
         }
         match (self.descent(id, expected), body.expr(id)) {
@@ -113,6 +113,14 @@ impl<'db> Infer<'db> {
         }
     }
 
+    /// Leave `id` for `check_value` to type (`type_to_check`).
+    fn defer(&mut self, id: ExprId, deferred: Deferred<'db>) {
+        if self.deferred.is_empty() {
+            self.deferred.resize(self.body.exprs.len(), None);
+        }
+        self.deferred[id.0 as usize] = Some(deferred);
+    }
+
     /// The declaration `id` names, when it is a plain reference whose type `reference`
     /// would read: not a `for` variable or `range`, not the declaration itself or one in
     /// its reference cycle (those are `dynamic`), not `pulumi` or a package.
@@ -143,7 +151,7 @@ impl<'db> Infer<'db> {
     /// fits (a number where a number is taken, a whole number for an int, a bool for a
     /// bool: no constant type is made for it).
     pub(crate) fn type_to_check(&mut self, id: ExprId, expected: Ty<'db>) -> Option<Ty<'db>> {
-        let Some(&(_, deferred)) = self.deferred.iter().find(|(e, _)| *e == id) else {
+        let Some(&Some(deferred)) = self.deferred.get(id.0 as usize) else {
             return Some(self.ty_of(id));
         };
         let db = self.db;
