@@ -10,8 +10,8 @@
 //!
 //! Only checks that keep diagnostics alone defer references so (`infer`,
 //! `resources::input_check`); they also leave untyped the object and list literals that
-//! `check_value` goes into (a type for each, interned, that nothing would read). A check that keeps the types of
-//! expressions (a hover's) types every expression as it goes.
+//! `check_value` goes into (a type for each, interned, that nothing would read). A check
+//! that keeps the types of expressions (a hover's) types every expression as it goes.
 
 use pcl_types::Ty;
 
