@@ -257,7 +257,7 @@ fn types_through_a_handles_cache_are_the_interners() {
     assert_eq!(Ty::object(&db, [("a", list)]), object);
     let clone = db.clone();
     assert!(
-        clone.type_cache.kinds.borrow().is_empty(),
+        clone.type_cache.kinds.0.borrow().is_empty(),
         "a clone starts empty"
     );
     assert_eq!(Ty::list(&clone, Ty::int(&clone)).as_id(), list.as_id());
@@ -265,7 +265,7 @@ fn types_through_a_handles_cache_are_the_interners() {
     // Another kind's id under the hash of `list(string)`.
     let kind = crate::TyKind::List(Ty::string(&db));
     let hash = rustc_hash::FxBuildHasher.hash_one(&kind);
-    crate::TypeCache::remember(&db.type_cache.kinds, hash, object.as_id());
+    db.type_cache.kinds.remember(hash, object.as_id());
     let strings = Ty::list(&db, Ty::string(&db));
     assert_eq!(strings.kind(&db), &kind);
     assert_eq!(Ty::new(&db, kind.clone()), strings);

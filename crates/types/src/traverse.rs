@@ -170,11 +170,11 @@ fn step<'db>(db: &'db dyn Db, receiver: Ty<'db>, key: TraverseKey<'db>) -> Trave
         let step = TraverseStep::from_id(id);
         step.receiver(db) == receiver && *step.key(db) == key
     };
-    if let Some(id) = crate::TypeCache::find(&cache.steps, hash, matches) {
+    if let Some(id) = cache.steps.find(hash, matches) {
         return TraverseStep::from_id(id);
     }
     let step = TraverseStep::new(db, receiver, key);
-    crate::TypeCache::remember(&cache.steps, hash, step.as_id());
+    cache.steps.remember(hash, step.as_id());
     step
 }
 

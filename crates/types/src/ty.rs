@@ -151,28 +151,33 @@ const PRIMITIVES: usize = 7;
 /// revision, for ids that may be reused, which immortal ones never are).
 #[derive(Default, Debug)]
 pub struct TypeCache {
-    /// Types by the hash of their kind (a hash shared by two kinds keeps the later).
-    pub(crate) kinds: RefCell<FxHashMap<u64, salsa::Id>>,
+    /// Types by the hash of their kind.
+    pub(crate) kinds: IdsByHash,
     /// The memo keys of relations between two types.
     pairs: RefCell<FxHashMap<(salsa::Id, salsa::Id), salsa::Id>>,
-    /// Traversal steps by the hash of receiver and key, as `kinds`.
-    pub(crate) steps: RefCell<FxHashMap<u64, salsa::Id>>,
+    /// Traversal steps by the hash of receiver and key.
+    pub(crate) steps: IdsByHash,
 }
 
-impl TypeCache {
+/// Interned ids by the hash of their value; a hash shared by two values keeps the later,
+/// so a hit is checked against the value asked for.
+#[derive(Default, Debug)]
+pub(crate) struct IdsByHash(pub(crate) RefCell<FxHashMap<u64, salsa::Id>>);
+
+impl IdsByHash {
     /// The id cached under `hash`, if it `matches`.
     pub(crate) fn find(
-        map: &RefCell<FxHashMap<u64, salsa::Id>>,
+        &self,
         hash: u64,
         matches: impl FnOnce(salsa::Id) -> bool,
     ) -> Option<salsa::Id> {
-        let cached = map.borrow().get(&hash).copied();
+        let cached = self.0.borrow().get(&hash).copied();
         cached.filter(|&id| matches(id))
     }
 
     /// Cache `id` under `hash`, in place of what was there.
-    pub(crate) fn remember(map: &RefCell<FxHashMap<u64, salsa::Id>>, hash: u64, id: salsa::Id) {
-        map.borrow_mut().insert(hash, id);
+    pub(crate) fn remember(&self, hash: u64, id: salsa::Id) {
+        self.0.borrow_mut().insert(hash, id);
     }
 }
 
@@ -196,7 +201,7 @@ impl<'db> Ty<'db> {
     }
 
     /// The type of `key` (a kind, or what hashes and compares as one), through the
-    /// handle's [`TypeCache`] when it has one. A hash shared by two kinds keeps the later.
+    /// handle's [`TypeCache`] when it has one.
     fn interned<K>(db: &'db dyn Db, key: K) -> Ty<'db>
     where
         K: Hash + salsa::Lookup<TyKind<'db>>,
@@ -208,11 +213,11 @@ impl<'db> Ty<'db> {
         };
         let hash = FxBuildHasher.hash_one(&key);
         let matches = |id| salsa::HashEqLike::eq(Ty::from_id(id).kind(db), &key);
-        if let Some(id) = TypeCache::find(&cache.kinds, hash, matches) {
+        if let Some(id) = cache.kinds.find(hash, matches) {
             return Ty::from_id(id);
         }
         let ty = Ty::new(db, key);
-        TypeCache::remember(&cache.kinds, hash, ty.as_id());
+        cache.kinds.remember(hash, ty.as_id());
         ty
     }
 
