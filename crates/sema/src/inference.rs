@@ -566,22 +566,30 @@ impl<'db> Infer<'db> {
         if let Some(&(_, ty)) = self.referenced.iter().find(|(decl, _)| *decl == target) {
             return ty;
         }
-        let db = self.db;
-        let own_cycle = self.own_cycle();
-        let ty = if own_cycle.is_some_and(|cycle| cycle.contains(&target)) || target == self.decl {
-            self.dynamic()
-        } else {
-            match target.kind(db) {
-                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package => self.dynamic(),
-                _ => decl_ty(db, target),
-            }
+        let ty = match self.sees_decl_ty(target) {
+            true => decl_ty(self.db, target),
+            false => self.dynamic(),
         };
         self.referenced.push((target, ty));
         ty
     }
 
+    /// Whether a reference to `target` has `target`'s `decl_ty`: not when it is the
+    /// declaration itself or in its reference cycle, nor `pulumi`, a hook or a package
+    /// (those are `dynamic`).
+    pub(crate) fn sees_decl_ty(&mut self, target: DeclId<'db>) -> bool {
+        target != self.decl
+            && !matches!(
+                target.kind(self.db),
+                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package
+            )
+            && !self
+                .own_cycle()
+                .is_some_and(|cycle| cycle.contains(&target))
+    }
+
     /// The reference cycle the declaration is in, if any (asked once).
-    pub(crate) fn own_cycle(&mut self) -> Option<&'db std::sync::Arc<[DeclId<'db>]>> {
+    fn own_cycle(&mut self) -> Option<&'db std::sync::Arc<[DeclId<'db>]>> {
         let (db, decl) = (self.db, self.decl);
         *self.own_cycle.get_or_insert_with(|| decl_cycle(db, decl))
     }

@@ -121,9 +121,8 @@ impl<'db> Infer<'db> {
         self.deferred[id.0 as usize] = Some(deferred);
     }
 
-    /// The declaration `id` names, when it is a plain reference whose type `reference`
-    /// would read: not a `for` variable or `range`, not the declaration itself or one in
-    /// its reference cycle (those are `dynamic`), not `pulumi` or a package.
+    /// The declaration `id` names, when it is a plain reference (not a `for` variable or
+    /// `range`) whose type is that declaration's `decl_ty` (`Infer::sees_decl_ty`).
     fn deferrable_reference(&mut self, id: ExprId) -> Option<DeclId<'db>> {
         let Expr::Name(name) = self.body.expr(id) else {
             return None;
@@ -134,15 +133,7 @@ impl<'db> Infer<'db> {
         let Some(Resolution::Decl(target)) = self.bindings_of(name) else {
             return None;
         };
-        let deferrable = target != self.decl
-            && !matches!(
-                target.kind(self.db),
-                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package
-            )
-            && !self
-                .own_cycle()
-                .is_some_and(|cycle| cycle.contains(&target));
-        deferrable.then_some(target)
+        self.sees_decl_ty(target).then_some(target)
     }
 
     /// The type `check_value` checks `id` by: the one it was given, or for what
