@@ -165,14 +165,26 @@ impl Sink<'_, '_> {
 struct TreeBuilder {
     /// The open nodes: their kind and where their children start in `children`.
     parents: Vec<(rowan::SyntaxKind, usize)>,
-    children: Vec<NodeOrToken<GreenNode, GreenToken>>,
-    /// The last token made or shared of each kind.
-    last_tokens: Vec<Option<GreenToken>>,
-    tokens: FxHashMap<u64, GreenToken>,
+    children: Vec<Child>,
+    /// The tokens the caches share, each once. Children name them by index, so a token
+    /// costs a reference count only when a node that is not shared takes it in.
+    token_pool: Vec<GreenToken>,
+    /// The last token made or shared of each kind, in `token_pool`.
+    last_tokens: Vec<Option<u32>>,
+    /// Tokens in `token_pool` by a hash of their kind and text.
+    tokens: FxHashMap<u64, u32>,
     nodes: FxHashMap<u64, GreenNode>,
     /// Tokens since the caches were last emptied.
     cached_tokens: usize,
     root: Option<GreenNode>,
+}
+
+/// A child of an open node: a finished node, a token of `token_pool`, or a token of its
+/// own (one that was in the pool when the caches were emptied).
+enum Child {
+    Node(GreenNode),
+    Pooled(u32),
+    Token(GreenToken),
 }
 
 /// Open nodes (the file and its body) when a top-level item ends.
@@ -189,35 +201,42 @@ impl TreeBuilder {
     }
 
     fn token(&mut self, kind: rowan::SyntaxKind, text: &str) {
-        let token = self.shared_token(kind, text);
-        self.children.push(NodeOrToken::Token(token));
+        let pooled = self.pooled_token(kind, text);
+        self.children.push(Child::Pooled(pooled));
         self.cached_tokens += 1;
     }
 
-    fn shared_token(&mut self, kind: rowan::SyntaxKind, text: &str) -> GreenToken {
+    /// The index in `token_pool` of the token of `kind` and `text`, made if it is new.
+    fn pooled_token(&mut self, kind: rowan::SyntaxKind, text: &str) -> u32 {
         let index = usize::from(kind.0);
         if self.last_tokens.len() <= index {
             self.last_tokens.resize(index + 1, None);
         }
-        if let Some(last) = &self.last_tokens[index]
-            && last.text() == text
+        if let Some(last) = self.last_tokens[index]
+            && self.token_pool[last as usize].text() == text
         {
-            return last.clone();
+            return last;
         }
         let mut hasher = FxHasher::default();
         kind.0.hash(&mut hasher);
         text.hash(&mut hasher);
         let key = hasher.finish();
-        let token = match self.tokens.get(&key) {
-            Some(token) if token.kind() == kind && token.text() == text => token.clone(),
+        let pooled = match self.tokens.get(&key) {
+            Some(&pooled)
+                if self.token_pool[pooled as usize].kind() == kind
+                    && self.token_pool[pooled as usize].text() == text =>
+            {
+                pooled
+            }
             _ => {
-                let token = GreenToken::new(kind, text);
-                self.tokens.insert(key, token.clone());
-                token
+                let pooled = self.token_pool.len() as u32;
+                self.token_pool.push(GreenToken::new(kind, text));
+                self.tokens.insert(key, pooled);
+                pooled
             }
         };
-        self.last_tokens[index] = Some(token.clone());
-        token
+        self.last_tokens[index] = Some(pooled);
+        pooled
     }
 
     fn finish_node(&mut self) {
@@ -227,16 +246,23 @@ impl TreeBuilder {
         let node = if self.children.len() - first <= SHARED_NODE_CHILDREN {
             self.shared_node(kind, first)
         } else {
-            GreenNode::new(kind, self.children.drain(first..))
+            self.new_node(kind, first)
         };
         if self.parents.is_empty() {
             self.root = Some(node);
             return;
         }
-        self.children.push(NodeOrToken::Node(node));
+        self.children.push(Child::Node(node));
         if self.parents.len() <= ITEM_DEPTH && self.cached_tokens >= CACHE_TOKENS {
+            // The open nodes' pooled tokens (blanks between items) become their own.
+            for child in &mut self.children {
+                if let Child::Pooled(pooled) = *child {
+                    *child = Child::Token(self.token_pool[pooled as usize].clone());
+                }
+            }
             self.last_tokens.clear();
             self.tokens.clear();
+            self.token_pool.clear();
             self.nodes.clear();
             self.cached_tokens = 0;
         }
@@ -248,36 +274,50 @@ impl TreeBuilder {
         let mut hasher = FxHasher::default();
         kind.0.hash(&mut hasher);
         for child in children {
-            child_address(child).hash(&mut hasher);
+            self.child_address(child).hash(&mut hasher);
         }
         let key = hasher.finish();
         if let Some(node) = self.nodes.get(&key)
             && node.kind() == kind
             && node.children().len() == children.len()
             && (node.children().zip(children))
-                .all(|(old, new)| element_address(old) == child_address(new))
+                .all(|(old, new)| element_address(old) == self.child_address(new))
         {
             let node = node.clone();
             self.children.truncate(first);
             return node;
         }
-        let node = GreenNode::new(kind, self.children.drain(first..));
+        let node = self.new_node(kind, first);
         self.nodes.insert(key, node.clone());
         node
+    }
+
+    /// A new node of `kind` over the children from `first`.
+    fn new_node(&mut self, kind: rowan::SyntaxKind, first: usize) -> GreenNode {
+        let pool = &self.token_pool;
+        let children = self.children.drain(first..).map(|child| match child {
+            Child::Node(node) => NodeOrToken::Node(node),
+            Child::Pooled(pooled) => NodeOrToken::Token(pool[pooled as usize].clone()),
+            Child::Token(token) => NodeOrToken::Token(token),
+        });
+        GreenNode::new(kind, children)
+    }
+
+    /// Where a child lives: children made once are shared by identity.
+    fn child_address(&self, child: &Child) -> usize {
+        match child {
+            Child::Node(node) => std::ptr::from_ref::<GreenNodeData>(node) as usize,
+            Child::Pooled(pooled) => {
+                std::ptr::from_ref::<GreenTokenData>(&self.token_pool[*pooled as usize]) as usize
+            }
+            Child::Token(token) => std::ptr::from_ref::<GreenTokenData>(token) as usize,
+        }
     }
 
     fn finish(self) -> GreenNode {
         self.root.unwrap_or_else(|| {
             GreenNode::new(rowan::SyntaxKind(SyntaxKind::SOURCE_FILE as u16), [])
         })
-    }
-}
-
-/// Where a child lives: children made once are shared by identity.
-fn child_address(child: &NodeOrToken<GreenNode, GreenToken>) -> usize {
-    match child {
-        NodeOrToken::Node(node) => std::ptr::from_ref::<GreenNodeData>(node) as usize,
-        NodeOrToken::Token(token) => std::ptr::from_ref::<GreenTokenData>(token) as usize,
     }
 }
 
