@@ -23,7 +23,8 @@ use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
 use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
-    Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
+    Bindings, Resolution, ScopeName, bind, decl_cycle, dependency_edges, file_dependencies,
+    strongly_connected,
 };
 
 /// What checking a declaration found. The types of its expressions are not kept here
@@ -552,7 +553,11 @@ impl<'db> Infer<'db> {
         let db = self.db;
         let scope = crate::scope::program_scope(db, self.decl.program(db));
         let own = self.decl.name(db).as_str();
-        let names = scope.names.keys().map(|n| &**n).filter(|n| *n != own);
+        let names = scope
+            .names
+            .keys()
+            .map(ScopeName::as_str)
+            .filter(|n| *n != own);
         pcl_types::closest_name(name, names).map(SmolStr::new)
     }
 

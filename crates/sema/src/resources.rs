@@ -1113,7 +1113,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
             }
             for (name, &output) in &scope.outputs {
                 let value = infer_decl(db, output).value_ty;
-                outputs.push((Name::clone(name), Ty::output(db, value)));
+                outputs.push((Name::from(name.as_str()), Ty::output(db, value)));
             }
             (Some(inputs), Ty::object(db, outputs))
         }

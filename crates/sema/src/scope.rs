@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Severity, codes};
-use pcl_types::Name;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
@@ -28,9 +27,32 @@ pub(crate) const PROPERTY_LIST_OPTIONS: &[&str] = &[
 /// hooks and `pulumi` share one namespace, outputs have their own.
 #[derive(Clone, PartialEq, Eq, Debug, Default, salsa::SalsaValue)]
 pub struct ProgramScope<'db> {
-    pub names: FxHashMap<Name, DeclId<'db>>,
-    pub outputs: FxHashMap<Name, DeclId<'db>>,
+    pub names: FxHashMap<ScopeName, DeclId<'db>>,
+    pub outputs: FxHashMap<ScopeName, DeclId<'db>>,
     pub diagnostics: Vec<SemaDiagnostic<'db>>,
+}
+
+/// A declared name, as its declaration's key holds it (copied, not allocated, when short),
+/// looked up by `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub struct ScopeName(SmolStr);
+
+impl ScopeName {
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for ScopeName {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::fmt::Display for ScopeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[salsa::tracked(returns(ref))]
@@ -43,8 +65,8 @@ pub fn program_scope<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         if kind == DeclKind::Package {
             continue;
         }
-        let name = Name::from(decl.name(db).as_str());
-        if &*name == "null" && kind.is_referable() {
+        let name = ScopeName(decl.name(db).clone());
+        if name.as_str() == "null" && kind.is_referable() {
             scope.diagnostics.push(
                 SemaDiagnostic::new(
                     codes::DUPLICATE_DECLARATION,
