@@ -262,22 +262,31 @@ pub fn body_with_source_map<'db>(
     db: &'db dyn salsa::Database,
     decl: DeclId<'db>,
 ) -> BodyWithSourceMap {
-    lower(db, decl)
+    lower(db, decl, true)
 }
 
 /// The range-free body: what checking reads. Lowered on its own (not cloned from
-/// `body_with_source_map`), so checking does not keep or verify source maps.
+/// `body_with_source_map`) and without collecting ranges, so checking neither builds,
+/// keeps nor verifies source maps.
 #[salsa::tracked(returns(ref))]
 pub fn body<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Body {
-    lower(db, decl).body
+    lower(db, decl, false).body
 }
 
-fn lower<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> BodyWithSourceMap {
+/// Lower a declaration; its source map stays empty unless `with_source_map`.
+fn lower<'db>(
+    db: &'db dyn salsa::Database,
+    decl: DeclId<'db>,
+    with_source_map: bool,
+) -> BodyWithSourceMap {
     let Some(syntax) = decl_syntax(db, decl) else {
         return BodyWithSourceMap::default();
     };
     let root = GreenNodeRef::root(&syntax.0);
-    let mut lower = Lowerer::default();
+    let mut lower = Lowerer {
+        with_source_map,
+        ..Lowerer::default()
+    };
     match root.kind() {
         SyntaxKind::ATTRIBUTE => {
             let name_range = (root.token(&[SyntaxKind::IDENT]))
@@ -311,6 +320,8 @@ struct Lowerer {
     block_labels: Vec<Box<[TextRange]>>,
     block_opens: Vec<TextRange>,
     value: Option<ExprId>,
+    /// Whether the ranges above are kept (checking reads bodies without them).
+    with_source_map: bool,
 }
 
 impl Lowerer {
@@ -347,10 +358,12 @@ impl Lowerer {
             blocks: Box::default(),
             opened: open.is_some(),
         });
-        self.block_types.push(type_range);
-        self.block_labels
-            .push(labels.iter().map(|(_, r)| *r).collect());
-        self.block_opens.push(open.unwrap_or(type_range));
+        if self.with_source_map {
+            self.block_types.push(type_range);
+            self.block_labels
+                .push(labels.iter().map(|(_, r)| *r).collect());
+            self.block_opens.push(open.unwrap_or(type_range));
+        }
         id
     }
 
@@ -386,7 +399,9 @@ impl Lowerer {
                         name: SmolStr::new(name.text()),
                         value,
                     });
-                    self.attr_names.push(name.text_range());
+                    if self.with_source_map {
+                        self.attr_names.push(name.text_range());
+                    }
                 }
                 SyntaxKind::BLOCK => blocks.push(self.block(item)),
                 _ => {}
@@ -401,7 +416,9 @@ impl Lowerer {
     fn alloc(&mut self, expr: Expr, range: TextRange) -> ExprId {
         let id = ExprId(self.exprs.len() as u32);
         self.exprs.push(expr);
-        self.expr_ranges.push(range);
+        if self.with_source_map {
+            self.expr_ranges.push(range);
+        }
         id
     }
 
