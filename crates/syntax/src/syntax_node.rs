@@ -195,6 +195,13 @@ const CACHE_TOKENS: usize = 65_536;
 /// more than 24 on generated programs).
 const SHARED_NODE_CHILDREN: usize = 24;
 
+/// Blocks and their bodies are not shared: two equal ones are rare (549 of 32k on
+/// generated programs), and each kept in the cache costs a hash, a table entry and two
+/// reference counts.
+fn unshared(kind: rowan::SyntaxKind) -> bool {
+    kind.0 == SyntaxKind::BLOCK as u16 || kind.0 == SyntaxKind::BODY as u16
+}
+
 impl TreeBuilder {
     fn start_node(&mut self, kind: rowan::SyntaxKind) {
         self.parents.push((kind, self.children.len()));
@@ -243,7 +250,7 @@ impl TreeBuilder {
         let Some((kind, first)) = self.parents.pop() else {
             return;
         };
-        let node = if self.children.len() - first <= SHARED_NODE_CHILDREN {
+        let node = if self.children.len() - first <= SHARED_NODE_CHILDREN && !unshared(kind) {
             self.shared_node(kind, first)
         } else {
             self.new_node(kind, first)
