@@ -220,7 +220,7 @@ impl TreeBuilder {
             self.last_tokens.resize(index + 1, None);
         }
         if let Some(last) = self.last_tokens[index]
-            && self.token_pool[last as usize].text() == text
+            && same_text(self.token_pool[last as usize].text(), text)
         {
             return last;
         }
@@ -231,7 +231,7 @@ impl TreeBuilder {
         let pooled = match self.tokens.get(&key) {
             Some(&pooled)
                 if self.token_pool[pooled as usize].kind() == kind
-                    && self.token_pool[pooled as usize].text() == text =>
+                    && same_text(self.token_pool[pooled as usize].text(), text) =>
             {
                 pooled
             }
@@ -326,6 +326,18 @@ impl TreeBuilder {
             GreenNode::new(rowan::SyntaxKind(SyntaxKind::SOURCE_FILE as u16), [])
         })
     }
+}
+
+/// Whether two token texts are equal: short ones (most tokens: blanks, punctuation,
+/// names) compared byte by byte inline rather than through a call to `memcmp`.
+fn same_text(a: &str, b: &str) -> bool {
+    const SHORT: usize = 16;
+    a.len() == b.len()
+        && if a.len() <= SHORT {
+            a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+        } else {
+            a == b
+        }
 }
 
 fn element_address(element: NodeOrToken<&GreenNodeData, &GreenTokenData>) -> usize {
