@@ -84,7 +84,6 @@ Exit codes:
 const STACK_SIZE: usize = pcl_ide::CHECK_STACK_SIZE;
 
 fn main() -> ExitCode {
-    allocator::tune();
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
         .name("pcl".to_owned())
