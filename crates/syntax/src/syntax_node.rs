@@ -176,6 +176,9 @@ struct TreeBuilder {
     nodes: FxHashMap<u64, GreenNode>,
     /// Tokens since the caches were last emptied.
     cached_tokens: usize,
+    /// No child before this index names a pooled token (they were made their own when the
+    /// caches were last emptied), so emptying them again looks only past it.
+    unpooled_children: usize,
     root: Option<GreenNode>,
 }
 
@@ -262,11 +265,13 @@ impl TreeBuilder {
         self.children.push(Child::Node(node));
         if self.parents.len() <= ITEM_DEPTH && self.cached_tokens >= CACHE_TOKENS {
             // The open nodes' pooled tokens (blanks between items) become their own.
-            for child in &mut self.children {
+            let from = self.unpooled_children.min(self.children.len());
+            for child in &mut self.children[from..] {
                 if let Child::Pooled(pooled) = *child {
                     *child = Child::Token(self.token_pool[pooled as usize].clone());
                 }
             }
+            self.unpooled_children = self.children.len();
             self.last_tokens.clear();
             self.tokens.clear();
             self.token_pool.clear();
