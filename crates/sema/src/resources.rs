@@ -5,7 +5,6 @@
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{ItemKind, Property, ResourceTypes, SchemaItem, package_named, resolve_token};
 use pcl_types::{Conversion, Name, Ty, TyKind, conversion, input_type, resolve_outputs};
-use rustc_hash::FxHashSet;
 use smol_str::SmolStr;
 
 use crate::builtins::{function_types_of, properties_object};
@@ -463,7 +462,8 @@ fn check_inputs<'db>(
 ) {
     let db = infer.db;
     let body = infer.body;
-    let mut given = FxHashSet::default();
+    // The names given, sorted once the loop is done (a block has a few: no hashing).
+    let mut given: Vec<&str> = Vec::new();
     let mut any_unknown = false;
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
@@ -471,7 +471,7 @@ fn check_inputs<'db>(
             literal_string(infer, data.value, "__logicalName");
             continue;
         }
-        given.insert(data.name.clone());
+        given.push(data.name.as_str());
         let Some(inputs) = inputs else {
             infer.expr(data.value);
             continue;
@@ -489,6 +489,8 @@ fn check_inputs<'db>(
         }
     }
     let Some(inputs) = inputs else { return };
+    given.sort_unstable();
+    let is_given = |name: &str| given.binary_search(&name).is_ok();
     // Go's `AllowMissingProperties` makes every schema property optional; a block without
     // its `{` has a syntax error, which is the one to report.
     let opened = body.block(BlockId::ROOT).opened;
@@ -496,11 +498,11 @@ fn check_inputs<'db>(
     let names = || inputs.iter().map(|i| i.name);
     let misspelt: Vec<&str> = (given.iter())
         .filter(|_| any_unknown)
-        .filter(|g| !names().any(|n| n == g.as_str()))
+        .filter(|g| !names().any(|n| n == **g))
         .filter_map(|g| pcl_types::closest_name(g, names()))
         .collect();
     let missing: Vec<&Input<'db>> = (inputs.iter())
-        .filter(|i| i.required && !given.contains(i.name) && !accepts_none(infer.db, i.ty))
+        .filter(|i| i.required && !is_given(i.name) && !accepts_none(infer.db, i.ty))
         .filter(|i| !misspelt.contains(&i.name))
         .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();

@@ -242,11 +242,13 @@ impl<'t> Parser<'t> {
         }
     }
 
+    #[inline]
     pub(crate) fn at(&mut self, kind: SyntaxKind) -> bool {
         self.tick();
         self.current() == kind
     }
 
+    #[inline]
     pub(crate) fn at_ts(&mut self, set: TokenSet) -> bool {
         self.tick();
         set.contains(self.current())
@@ -527,11 +529,18 @@ impl<'t> Parser<'t> {
 
     /// Guards against a grammar loop that makes no progress: past the step limit, report
     /// it once and read every token as the end of input, so every loop ends.
+    #[inline]
     fn tick(&mut self) {
         self.steps += 1;
-        if self.steps < self.step_limit || self.stopped {
-            return;
+        if self.steps >= self.step_limit && !self.stopped {
+            self.stop();
         }
+    }
+
+    /// Past the step limit: the one report, and the end of input from here on.
+    #[cold]
+    #[inline(never)]
+    fn stop(&mut self) {
         let range = self.current_range();
         self.error_at(
             range,
