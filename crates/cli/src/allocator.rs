@@ -6,12 +6,72 @@
 //! Only the binary sets it; libraries, tests and fuzz targets keep the system allocator.
 #![allow(unsafe_code)]
 
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::c_void;
 
-// Linked in with the global allocator above.
+#[global_allocator]
+static GLOBAL: Mimalloc = Mimalloc;
+
+// mimalloc's C interface, linked in through the `mimalloc` crate.
 unsafe extern "C" {
+    fn mi_malloc(size: usize) -> *mut c_void;
+    fn mi_zalloc(size: usize) -> *mut c_void;
+    fn mi_realloc(p: *mut c_void, newsize: usize) -> *mut c_void;
+    fn mi_free(p: *mut c_void);
     fn mi_collect(force: bool);
+}
+
+/// Every block mimalloc hands out is aligned to this, or to its size when smaller.
+const MALLOC_ALIGN: usize = 16;
+
+/// mimalloc, with its plain entry points where the alignment asks for nothing more than
+/// every block has: `mimalloc::MiMalloc` calls the aligned ones for every allocation,
+/// whose checks cost 1.1% of a cold check's instructions (callgrind, 10k resources).
+struct Mimalloc;
+
+/// Whether a plain allocation of `size` bytes is aligned enough for `layout`.
+fn plainly_aligned(align: usize, size: usize) -> bool {
+    align <= MALLOC_ALIGN && align <= size
+}
+
+// SAFETY: each method passes its request to mimalloc, whose blocks are valid for the size
+// asked and aligned as `plainly_aligned` says, else aligned as asked by the aligned calls of
+// `mimalloc::MiMalloc`; `dealloc` and `realloc` receive blocks that mimalloc handed out.
+unsafe impl GlobalAlloc for Mimalloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if plainly_aligned(layout.align(), layout.size()) {
+            // SAFETY: see the impl.
+            unsafe { mi_malloc(layout.size()).cast() }
+        } else {
+            // SAFETY: see the impl.
+            unsafe { mimalloc::MiMalloc.alloc(layout) }
+        }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if plainly_aligned(layout.align(), layout.size()) {
+            // SAFETY: see the impl.
+            unsafe { mi_zalloc(layout.size()).cast() }
+        } else {
+            // SAFETY: see the impl.
+            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+        // SAFETY: see the impl.
+        unsafe { mi_free(ptr.cast()) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if plainly_aligned(layout.align(), new_size) {
+            // SAFETY: see the impl.
+            unsafe { mi_realloc(ptr.cast(), new_size).cast() }
+        } else {
+            // SAFETY: see the impl.
+            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+        }
+    }
 }
 
 // mimalloc purges memory it has freed (gives it back to the system) 10 ms after the free

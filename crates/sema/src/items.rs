@@ -366,24 +366,23 @@ fn collect_packages(
 /// The packages of the literal tokens of `invoke` calls inside one item: a walk over its
 /// nodes that looks at the name of each call.
 fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse>) {
-    let mut stack = vec![item];
-    while let Some(node) = stack.pop() {
-        if node.kind() == SyntaxKind::CALL_EXPR && node.call_name_is("invoke") {
-            let first = (node.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);
-            if let Some(template) = first.filter(|e| e.kind() == SyntaxKind::TEMPLATE_EXPR)
-                && let Some(token) = template.template_literal()
-                && let Some(package) = token_package(&token)
-            {
-                packages.push(PackageUse {
-                    name: SmolStr::new(package),
-                    version: None,
-                    pinned: false,
-                    cached_as: None,
-                });
-            }
+    item.for_each_of_kind(SyntaxKind::CALL_EXPR, |call| {
+        if !call.call_name_is("invoke") {
+            return;
         }
-        stack.extend(node.children());
-    }
+        let first = (call.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);
+        if let Some(template) = first.filter(|e| e.kind() == SyntaxKind::TEMPLATE_EXPR)
+            && let Some(token) = template.template_literal()
+            && let Some(package) = token_package(&token)
+        {
+            packages.push(PackageUse {
+                name: SmolStr::new(package),
+                version: None,
+                pinned: false,
+                cached_as: None,
+            });
+        }
+    });
 }
 
 /// The package a resource or function token belongs to (`pulumi:providers:aws` is

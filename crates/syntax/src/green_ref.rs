@@ -70,6 +70,20 @@ impl<'a> GreenNodeRef<'a> {
             .filter_map(NodeOrToken::into_node)
     }
 
+    /// Call `found` with each node of `kind` in this subtree (this node included), each
+    /// placed as a root (its offsets relative to itself): the walk reads the kinds of nodes
+    /// only, never a token, as it places nothing. Nodes are visited from a stack: each
+    /// node's children are pushed in order, so the last child's subtree comes first.
+    pub fn for_each_of_kind(self, kind: SyntaxKind, mut found: impl FnMut(GreenNodeRef<'a>)) {
+        let mut stack = vec![self.green];
+        while let Some(node) = stack.pop() {
+            if SyntaxKind::from_raw(node.kind().0) == kind {
+                found(GreenNodeRef::root(node));
+            }
+            stack.extend(node.children().filter_map(NodeOrToken::into_node));
+        }
+    }
+
     /// The child tokens, in order.
     pub fn tokens(self) -> impl Iterator<Item = GreenTokenRef<'a>> {
         self.children_with_tokens()
