@@ -324,13 +324,22 @@ struct Lowerer {
     with_source_map: bool,
 }
 
+/// `items` in a block of their size: a body's arrays are kept as long as its memo, and
+/// shrinking a grown `Vec` in place (as the allocator does when the smaller size is at
+/// least half the block) keeps up to half of it unused.
+fn exact<T>(mut items: Vec<T>) -> Box<[T]> {
+    let mut exact = Vec::with_capacity(items.len());
+    exact.append(&mut items);
+    exact.into_boxed_slice()
+}
+
 impl Lowerer {
     fn finish(self) -> BodyWithSourceMap {
         BodyWithSourceMap {
             body: Body {
-                exprs: self.exprs.into(),
-                attrs: self.attrs.into(),
-                blocks: self.blocks.into(),
+                exprs: exact(self.exprs),
+                attrs: exact(self.attrs),
+                blocks: exact(self.blocks),
                 value: self.value,
             },
             source_map: BodySourceMap {
