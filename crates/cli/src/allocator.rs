@@ -21,7 +21,8 @@ unsafe extern "C" {
     fn mi_collect(force: bool);
 }
 
-/// Every block mimalloc hands out is aligned to this, or to its size when smaller.
+/// Every block mimalloc hands out is aligned to 16 bytes, and one smaller than 16 bytes to
+/// 8 (its word): a layout whose alignment is at most this and at most its size needs no more.
 const MALLOC_ALIGN: usize = 16;
 
 /// mimalloc, with its plain entry points where the alignment asks for nothing more than
