@@ -148,8 +148,8 @@ fn file_order<'db>(
 ) -> Box<[DeclId<'db>]> {
     let decls = file_decls(db, program, file);
     let edges = dependency_edges(decls, file_dependencies(db, program, file));
-    (strongly_connected(&edges).into_iter().flatten())
-        .map(|i| decls[i])
+    (strongly_connected(&edges).iter().flatten())
+        .map(|&i| decls[i])
         .collect()
 }
 

@@ -258,10 +258,10 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
-    for component in components {
-        let is_cycle = component.len() > 1 || edges[component[0]].contains(&component[0]);
+    for component in components.iter() {
+        let is_cycle = component.len() > 1 || edges.get(component[0]).contains(&component[0]);
         if is_cycle {
-            let members = cycle_path(&component, &edges);
+            let members = cycle_path(component, &edges);
             cycles.push(members.iter().map(|&i| decls[i]).collect::<Arc<[_]>>());
         }
         order.extend(component.iter().map(|&i| decls[i]));
@@ -290,7 +290,7 @@ struct FileOrder {
 fn file_groups(
     db: &dyn salsa::Database,
     program: Program,
-    edges: &[Vec<usize>],
+    edges: &Lists,
     typed_alone: &[bool],
 ) -> FileOrder {
     let files = program.files(db);
@@ -316,7 +316,7 @@ fn file_groups(
         targets.sort_unstable();
         targets.dedup();
     }
-    let groups = strongly_connected(&file_edges);
+    let groups = strongly_connected(&Lists::from_lists(file_edges));
     // Groups come dependencies first, so each depth is known before it is needed.
     let mut group_of = vec![0; files.len()];
     for (g, group) in groups.iter().enumerate() {
@@ -339,8 +339,8 @@ fn file_groups(
         levels[g] = deepest.unwrap_or(0);
         group_waits.push(waits.into_boxed_slice());
     }
-    let groups = (groups.into_iter())
-        .map(|group| group.into_iter().map(|i| files[i]).collect())
+    let groups = (groups.iter())
+        .map(|group| group.iter().map(|&i| files[i]).collect())
         .collect();
     FileOrder {
         groups,
@@ -354,15 +354,66 @@ fn file_groups(
 pub(crate) fn dependency_edges<'a, 'db: 'a>(
     decls: &[DeclId<'db>],
     dependencies: impl Iterator<Item = &'a Box<[DeclId<'db>]>>,
-) -> Vec<Vec<usize>> {
+) -> Lists {
     let index = crate::items::DeclIndex::new(decls);
-    dependencies
-        .map(|dependencies| {
-            (dependencies.iter())
-                .filter_map(|&dep| index.get(dep))
-                .collect()
-        })
-        .collect()
+    let mut edges = Lists::with_capacity(decls.len());
+    for dependencies in dependencies {
+        edges.push((dependencies.iter()).filter_map(|&dep| index.get(dep)));
+    }
+    edges
+}
+
+/// Lists of indices in two allocations (where each list and its items start), not one per
+/// list: a program's dependency graph has a list per declaration, most of them short.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Lists {
+    starts: Vec<usize>,
+    items: Vec<usize>,
+}
+
+impl Lists {
+    fn with_capacity(lists: usize) -> Lists {
+        let mut starts = Vec::with_capacity(lists + 1);
+        starts.push(0);
+        Lists {
+            starts,
+            items: Vec::with_capacity(lists),
+        }
+    }
+
+    fn from_lists<L: IntoIterator<Item = usize>>(lists: impl IntoIterator<Item = L>) -> Lists {
+        let mut res = Lists::with_capacity(0);
+        for list in lists {
+            res.push(list);
+        }
+        res
+    }
+
+    /// Add a list at the end.
+    fn push(&mut self, list: impl IntoIterator<Item = usize>) {
+        self.items.extend(list);
+        self.starts.push(self.items.len());
+    }
+
+    /// Add a list at the end, sorted.
+    fn push_sorted(&mut self, list: impl IntoIterator<Item = usize>) {
+        let start = self.items.len();
+        self.push(list);
+        self.items[start..].sort_unstable();
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The list at `index`.
+    pub(crate) fn get(&self, index: usize) -> &[usize] {
+        &self.items[self.starts[index]..self.starts[index + 1]]
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        (0..self.len()).map(|index| self.get(index))
+    }
 }
 
 /// What each declaration of one file of a program depends on, in source order (as
@@ -443,14 +494,14 @@ fn decl_cycle_query<'db>(
 
 /// Tarjan's algorithm without recursion: components in reverse topological order of the
 /// condensation, i.e. each after everything it depends on.
-pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(crate) fn strongly_connected(edges: &Lists) -> Lists {
     const UNVISITED: usize = usize::MAX;
     let n = edges.len();
     let mut index = vec![UNVISITED; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
     let mut stack = Vec::new();
-    let mut components = Vec::with_capacity(n);
+    let mut components = Lists::with_capacity(n);
     let mut work: Vec<(usize, usize)> = Vec::new();
     let mut next = 0;
     for start in 0..n {
@@ -464,7 +515,7 @@ pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
         stack.push(start);
         on_stack[start] = true;
         while let Some(&mut (node, ref mut edge)) = work.last_mut() {
-            if let Some(&target) = edges[node].get(*edge) {
+            if let Some(&target) = edges.get(node).get(*edge) {
                 *edge += 1;
                 if index[target] == UNVISITED {
                     index[target] = next;
@@ -483,16 +534,15 @@ pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
                 low[parent] = low[parent].min(low[node]);
             }
             if low[node] == index[node] {
-                let mut component = Vec::new();
-                while let Some(member) = stack.pop() {
+                // The component is the top of the stack down to `node`.
+                let from = stack
+                    .iter()
+                    .rposition(|&member| member == node)
+                    .unwrap_or(0);
+                for &member in &stack[from..] {
                     on_stack[member] = false;
-                    component.push(member);
-                    if member == node {
-                        break;
-                    }
                 }
-                component.sort_unstable();
-                components.push(component);
+                components.push_sorted(stack.drain(from..));
             }
         }
     }
@@ -501,14 +551,14 @@ pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 
 /// The members of a strongly connected component in the order references run, starting
 /// from its first member: a path back to the start through the component.
-fn cycle_path(component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
+fn cycle_path(component: &[usize], edges: &Lists) -> Vec<usize> {
     let start = component[0];
     let members: FxHashSet<usize> = component.iter().copied().collect();
     // Breadth-first from `start` to find the shortest way back to it.
     let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(node) = queue.pop_front() {
-        for &target in &edges[node] {
+        for &target in edges.get(node) {
             if !members.contains(&target) {
                 continue;
             }
@@ -534,25 +584,26 @@ fn cycle_path(component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{cycle_path, strongly_connected};
+    use super::{Lists, cycle_path, strongly_connected};
 
     #[test]
     fn components_come_after_their_dependencies() {
         // 0 -> 1 -> 2 -> 1, 3 -> 0
-        let edges = vec![vec![1], vec![2], vec![1], vec![0]];
+        let edges = Lists::from_lists([vec![1], vec![2], vec![1], vec![0]]);
         let components = strongly_connected(&edges);
-        assert_eq!(components, vec![vec![1, 2], vec![0], vec![3]]);
+        assert_eq!(
+            components,
+            Lists::from_lists([vec![1, 2], vec![0], vec![3]])
+        );
         assert_eq!(cycle_path(&[1, 2], &edges), vec![1, 2]);
     }
 
     #[test]
     fn long_chains_do_not_recurse() {
         let n = 200_000;
-        let edges: Vec<Vec<usize>> = (0..n)
-            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
-            .collect();
+        let edges = Lists::from_lists((0..n).map(|i| if i + 1 < n { vec![i + 1] } else { vec![] }));
         let components = strongly_connected(&edges);
         assert_eq!(components.len(), n);
-        assert_eq!(components[0], vec![n - 1]);
+        assert_eq!(components.get(0), [n - 1]);
     }
 }
