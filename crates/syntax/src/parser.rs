@@ -6,6 +6,8 @@
 //! tree, re-inserting trivia: each top-level item's once it is parsed, when the parser is
 //! [`Parser::building`] one.
 
+use std::cell::Cell;
+
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
 use rowan::{GreenNode, TextRange, TextSize};
 
@@ -51,8 +53,9 @@ pub(crate) struct Input<'t> {
     raw: Vec<u32>,
     /// Whether a newline precedes each significant token (true for the first).
     newline_before: Vec<bool>,
-    /// The indentation, in bytes, of the line each significant token is on.
-    line_indent: Vec<u32>,
+    /// The last position [`Input::line_start`] was asked for, and its answer: the parser
+    /// asks going forward, so the scans for line starts add up to one pass over the file.
+    last_line_start: Cell<(usize, usize)>,
     /// Whether brackets of any kind fail to balance; enables indentation-based recovery.
     unbalanced: bool,
 }
@@ -65,25 +68,16 @@ impl<'t> Input<'t> {
             kinds: Vec::with_capacity(n_raw),
             raw: Vec::with_capacity(n_raw),
             newline_before: Vec::with_capacity(n_raw),
-            line_indent: Vec::with_capacity(n_raw),
+            last_line_start: Cell::new((0, 0)),
             unbalanced: false,
         };
         let mut newline = true;
-        let mut indent = 0u32;
         let mut balance = [0i64; 3];
         for (idx, &kind) in lexed.kinds().iter().enumerate() {
             match kind {
                 NEWLINE => newline = true,
                 WHITESPACE | COMMENT => (),
                 _ => {
-                    if newline {
-                        indent = match idx.checked_sub(1) {
-                            Some(prev) if lexed.kind(prev) == WHITESPACE => {
-                                u32::from(lexed.range(prev).len())
-                            }
-                            _ => 0,
-                        };
-                    }
                     match kind {
                         L_PAREN => balance[0] += 1,
                         R_PAREN => balance[0] -= 1,
@@ -96,13 +90,45 @@ impl<'t> Input<'t> {
                     res.kinds.push(kind);
                     res.raw.push(idx as u32);
                     res.newline_before.push(newline);
-                    res.line_indent.push(indent);
                     newline = matches!(kind, HEREDOC_START);
                 }
             }
         }
         res.unbalanced = balance != [0; 3];
         res
+    }
+
+    /// The indentation, in bytes, of the line significant token `pos` is on (0 past the
+    /// end): the blank before the token that starts the line. Computed when asked, as the
+    /// parser needs it only at openings and for recovery.
+    fn line_indent(&self, pos: usize) -> u32 {
+        if pos >= self.raw.len() {
+            return 0;
+        }
+        let first = self.raw[self.line_start(pos)] as usize;
+        match first.checked_sub(1) {
+            Some(prev) if self.lexed.kind(prev) == WHITESPACE => {
+                u32::from(self.lexed.range(prev).len())
+            }
+            _ => 0,
+        }
+    }
+
+    /// The significant token that starts the line `pos` (in bounds) is on: the last one at
+    /// or before it with a newline before it (the first token has one).
+    fn line_start(&self, pos: usize) -> usize {
+        let last_start = |tokens: &[bool]| tokens.iter().rposition(|&newline| newline);
+        let (asked, start) = self.last_line_start.get();
+        let start = if pos >= asked {
+            match last_start(&self.newline_before[asked + 1..=pos]) {
+                Some(offset) => asked + 1 + offset,
+                None => start,
+            }
+        } else {
+            last_start(&self.newline_before[..=pos]).unwrap_or(0)
+        };
+        self.last_line_start.set((pos, start));
+        start
     }
 }
 
@@ -291,7 +317,7 @@ impl<'t> Parser<'t> {
 
     /// The indentation of the line the current token is on.
     pub(crate) fn line_indent(&self) -> u32 {
-        self.input.line_indent.get(self.pos).copied().unwrap_or(0)
+        self.input.line_indent(self.pos)
     }
 
     /// Whether the file's brackets do not balance.
