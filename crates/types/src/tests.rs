@@ -537,6 +537,50 @@ fn recursive_objects_unify() {
     assert_eq!(display(&db, unified), "union(object(Tree), object(Wide))");
 }
 
+/// Constants of one type unify at once past a few (`unify_types`), as their fold does:
+/// numbers, strings and bools, with repeats, in several orders.
+#[test]
+fn many_constants_of_one_type_unify_as_their_fold_does() {
+    let db = TestDb::default();
+    let number = |text: &str| {
+        let value = crate::parse::parse_number(text).expect("a number");
+        Ty::constant(&db, Ty::int(&db), crate::ConstValue::Number(value))
+    };
+    let string =
+        |text: &str| Ty::constant(&db, Ty::string(&db), crate::ConstValue::String(text.into()));
+    let boolean = |value: bool| Ty::constant(&db, Ty::bool(&db), crate::ConstValue::Bool(value));
+    let mut rng = Rng::new(7);
+    let mut lists: Vec<Vec<Ty<'_>>> = vec![(0..9).map(|_| boolean(rng.below(2) == 0)).collect()];
+    for len in [9, 10, 17, 40] {
+        lists.push((0..len).map(|i| number(&i.to_string())).collect());
+        lists.push(
+            (0..len)
+                .map(|_| number(&rng.below(12).to_string()))
+                .collect(),
+        );
+        lists.push(
+            (0..len)
+                .map(|_| string(&format!("s{}", rng.below(12))))
+                .collect(),
+        );
+    }
+    for mut types in lists {
+        for _ in 0..2 {
+            let folded = (
+                crate::unify::fold_side(&db, &types, Conversion::Safe),
+                crate::unify::fold_side(&db, &types, Conversion::Unsafe),
+            );
+            assert_eq!(
+                unify_types(&db, types.iter().copied()),
+                folded,
+                "{}",
+                display(&db, folded.0)
+            );
+            types.reverse();
+        }
+    }
+}
+
 fn key<'db>(db: &'db dyn Db, text: &str) -> TraverseKey<'db> {
     if let Some(name) = text.strip_prefix('.') {
         // `.0` is HCL's legacy index syntax: a number key, as `[0]`.

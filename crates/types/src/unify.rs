@@ -27,17 +27,41 @@ pub fn unify_types<'db>(
     db: &'db dyn Db,
     types: impl IntoIterator<Item = Ty<'db>>,
 ) -> (Ty<'db>, Ty<'db>) {
-    let mut acc: Option<(Ty<'db>, Ty<'db>)> = None;
-    for t in types {
-        acc = Some(match acc {
-            None => (t, t),
-            Some((safe, unsafe_)) => (
-                fold_step(db, safe, t, Conversion::Safe),
-                fold_step(db, unsafe_, t, Conversion::Unsafe),
-            ),
-        });
-    }
-    acc.unwrap_or_else(|| (Ty::none(db), Ty::none(db)))
+    let types: Vec<Ty<'db>> = types.into_iter().collect();
+    let safe = if types.len() > FOLDED_CONSTANTS && constants_of_one_type(db, &types) {
+        // The safe fold's result, without the fold: a constant converts to another of its
+        // type only unsafely, so each safe step adds the next to the union of those before
+        // (or keeps it, when it is there). Folded, the unions of 2, 3, .. n members made
+        // iterating a tuple of n numbers quadratic in time and memory (20k: 17 GB). The
+        // unsafe fold reaches the constants' type at the first two that differ.
+        Ty::union(db, types.iter().copied())
+    } else {
+        fold_side(db, &types, Conversion::Safe)
+    };
+    (safe, fold_side(db, &types, Conversion::Unsafe))
+}
+
+/// Past how many types [`unify_types`] unites constants of one type at once.
+const FOLDED_CONSTANTS: usize = 8;
+
+/// Whether every type is a constant, and all of one underlying type.
+fn constants_of_one_type<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> bool {
+    let underlying = |ty: Ty<'db>| match ty.kind(db) {
+        TyKind::Const(underlying, _) => Some(*underlying),
+        _ => None,
+    };
+    let Some(first) = types.first().and_then(|&ty| underlying(ty)) else {
+        return false;
+    };
+    types.iter().all(|&ty| underlying(ty) == Some(first))
+}
+
+/// One side of [`unify_types`]: `types` folded left to right, each step taking the
+/// unification when it is at least `needed`, else the union; `none` for no types.
+pub(crate) fn fold_side<'db>(db: &'db dyn Db, types: &[Ty<'db>], needed: Conversion) -> Ty<'db> {
+    let mut types = types.iter().copied();
+    let first = types.next().unwrap_or_else(|| Ty::none(db));
+    types.fold(first, |acc, t| fold_step(db, acc, t, needed))
 }
 
 /// One step of `unify_types`: the unification if it is at least `needed`, else the union.
