@@ -4,7 +4,7 @@
 use pcl_test_utils::checked::{CheckedProgram, checked_program};
 use smol_str::SmolStr;
 
-use super::{diagnostics, logged_host, summary};
+use super::{clean_program_types, logged_host, type_named};
 use crate::{AnalysisHost, ProgramId};
 
 /// Give `host` a generated program (in `gen/`) with its schema, and load what it needs.
@@ -23,15 +23,8 @@ pub(super) fn set_generated(host: &mut AnalysisHost, generated: &CheckedProgram)
 fn generated_programs_check_clean() {
     let (mut host, _log) = logged_host();
     let id = set_generated(&mut host, &checked_program(300, 3, 7));
-    assert_eq!(summary(&diagnostics(&host, &id)), "");
-    let types = host
-        .analysis()
-        .declaration_types(&id)
-        .expect("nothing cancels");
-    let lookup = types
-        .iter()
-        .find(|t| t.name == "zones25")
-        .map(|t| t.ty.as_str());
+    let types = clean_program_types(&host, &id);
+    let lookup = type_named(&types, "zones25").map(|t| t.ty.as_str());
     assert_eq!(lookup, Some("output(list(string))"));
 }
 

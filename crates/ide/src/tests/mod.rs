@@ -70,6 +70,21 @@ fn diagnostics(host: &AnalysisHost, id: &ProgramId) -> Vec<Diagnostic> {
     by_file.into_iter().flat_map(|f| f.diagnostics).collect()
 }
 
+/// The types of a program's declarations, once it checks without a diagnostic.
+fn clean_program_types(host: &AnalysisHost, id: &ProgramId) -> Vec<crate::DeclarationType> {
+    assert_eq!(summary(&diagnostics(host, id)), "");
+    let analysis = host.analysis();
+    analysis.declaration_types(id).expect("nothing cancels")
+}
+
+/// The type of the declaration `name` among `types`.
+fn type_named<'a>(
+    types: &'a [crate::DeclarationType],
+    name: &str,
+) -> Option<&'a crate::DeclarationType> {
+    types.iter().find(|t| t.name == name)
+}
+
 /// `code message` per diagnostic.
 fn summary(diagnostics: &[Diagnostic]) -> String {
     diagnostics

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use expect_test::expect;
 
-use super::{diagnostics, logged_host, set_program, summary};
+use super::{clean_program_types, diagnostics, logged_host, set_program, summary, type_named};
 
 #[test]
 fn a_chain_of_100000_locals_checks_bottom_up_also_after_an_edit() {
@@ -39,15 +39,8 @@ fn an_object_literal_of_50000_keys_checks_and_keeps_each_keys_last_value() {
     text.push_str("  k0 = \"last\"\n}\nfirst = table.k0\n");
     let (mut host, _log) = logged_host();
     let id = set_program(&mut host, "table", &[("main.pp", &text)]);
-    assert_eq!(summary(&diagnostics(&host, &id)), "");
-    let types = host
-        .analysis()
-        .declaration_types(&id)
-        .expect("nothing cancels");
-    let first = types
-        .iter()
-        .find(|t| t.name == "first")
-        .map(|t| t.ty.as_str());
+    let types = clean_program_types(&host, &id);
+    let first = type_named(&types, "first").map(|t| t.ty.as_str());
     assert_eq!(first, Some("string"));
 }
 
@@ -62,14 +55,10 @@ fn a_for_over_a_tuple_of_20000_numbers_checks() {
     );
     let (mut host, _log) = logged_host();
     let id = set_program(&mut host, "numbers", &[("main.pp", &text)]);
-    assert_eq!(summary(&diagnostics(&host, &id)), "");
-    let types = host
-        .analysis()
-        .declaration_types(&id)
-        .expect("nothing cancels");
-    let of = |name: &str| (types.iter().find(|t| t.name == name)).map(|t| t.readable.clone());
-    assert_eq!(of("y").as_deref(), Some("map(int)"));
-    assert_eq!(of("z").as_deref(), Some("list(number)"));
+    let types = clean_program_types(&host, &id);
+    let of = |name: &str| type_named(&types, name).map(|t| t.readable.as_str());
+    assert_eq!(of("y"), Some("map(int)"));
+    assert_eq!(of("z"), Some("list(number)"));
 }
 
 #[test]
