@@ -24,6 +24,7 @@ pub fn suggestion_distance(name: &str, candidate: &str) -> Option<usize> {
 /// [`suggestion_distance`]'s threshold for one name, worked out once for the candidates.
 struct Threshold {
     name_chars: usize,
+    name_ascii: bool,
     limit: usize,
 }
 
@@ -32,6 +33,7 @@ impl Threshold {
         let name_chars = name.chars().count();
         Threshold {
             name_chars,
+            name_ascii: name.is_ascii(),
             limit: (name_chars / 3).max(2),
         }
     }
@@ -47,9 +49,10 @@ impl Threshold {
         if self.name_chars.abs_diff(candidate_chars) > self.limit {
             return None;
         }
-        let distance = match (name.is_ascii() && candidate.is_ascii()).then_some(candidate.len()) {
-            Some(len) if len < SHORT => ascii_edit_distance(name.as_bytes(), candidate.as_bytes()),
-            _ => edit_distance(name, candidate),
+        let distance = if self.name_ascii && candidate.is_ascii() && candidate.len() < SHORT {
+            ascii_edit_distance(name.as_bytes(), candidate.as_bytes())
+        } else {
+            edit_distance(name, candidate)
         };
         (distance <= self.limit).then_some(distance)
     }
@@ -60,27 +63,22 @@ const SHORT: usize = 64;
 
 /// [`edit_distance`] of two ASCII texts, `b` shorter than [`SHORT`]: the row on the stack.
 fn ascii_edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut row = [0usize; SHORT];
-    for (j, slot) in row.iter_mut().enumerate().take(b.len() + 1) {
-        *slot = j;
-    }
-    for (i, &ca) in a.iter().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = previous + usize::from(ca != cb);
-            previous = row[j + 1];
-            row[j + 1] = substitute.min(previous + 1).min(row[j] + 1);
-        }
-    }
-    row[b.len()]
+    levenshtein(a.iter().copied(), b, &mut [0; SHORT])
 }
 
 /// Levenshtein distance over characters.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    levenshtein(a.chars(), &b, &mut vec![0; b.len() + 1])
+}
+
+/// Levenshtein distance of `a` and `b`, one row at a time in `row` (at least one longer
+/// than `b`).
+fn levenshtein<T: PartialEq>(a: impl Iterator<Item = T>, b: &[T], row: &mut [usize]) -> usize {
+    for (j, slot) in row.iter_mut().enumerate().take(b.len() + 1) {
+        *slot = j;
+    }
+    for (i, ca) in a.enumerate() {
         let mut previous = row[0];
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
