@@ -5,7 +5,9 @@
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Label, Span, codes};
 use pcl_sema::Suppression;
 
-/// Drop the diagnostics that suppressions silence, and warn about unused ones.
+/// Drop the diagnostics that suppressions silence, and warn about unused ones. A
+/// diagnostic is silenced by the first suppression, in the file's order, that names its
+/// code and whose statement holds it.
 pub(crate) fn apply_suppressions(
     suppressions: &[Suppression],
     file: FileId,
@@ -18,18 +20,33 @@ pub(crate) fn apply_suppressions(
         .iter()
         .map(|s| vec![false; s.codes.len()])
         .collect();
+    let enclosing = enclosing_statements(suppressions);
     diagnostics.retain(|d| {
-        let Some(span) = d.span() else { return true };
-        for (s, used) in suppressions.iter().zip(&mut used) {
-            if let Some(i) = s.codes.iter().position(|c| *c == d.code)
-                && span.file == file
-                && s.statement.contains_range(span.range)
+        let Some(span) = d.span().filter(|span| span.file == file) else {
+            return true;
+        };
+        // The statements that hold the span are the last one starting before it and the
+        // statements around that one (statements nest or are apart: they are nodes).
+        let starting_before =
+            suppressions.partition_point(|s| s.statement.start() <= span.range.start());
+        let mut at = starting_before.checked_sub(1);
+        let mut silencing = None;
+        while let Some(index) = at {
+            let s = &suppressions[index];
+            if s.statement.contains_range(span.range)
+                && let Some(code) = s.codes.iter().position(|c| *c == d.code)
             {
-                used[i] = true;
-                return false;
+                silencing = Some((index, code));
             }
+            at = enclosing[index];
         }
-        true
+        match silencing {
+            Some((index, code)) => {
+                used[index][code] = true;
+                false
+            }
+            None => true,
+        }
     });
     for (s, used) in suppressions.iter().zip(used) {
         for (code, used) in s.codes.iter().zip(used) {
@@ -47,6 +64,24 @@ pub(crate) fn apply_suppressions(
         }
     }
     diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
+}
+
+/// For each suppression, the nearest earlier one whose statement holds its statement.
+/// Suppressions come in the file's order, so their statements are sorted by start.
+fn enclosing_statements(suppressions: &[Suppression]) -> Vec<Option<usize>> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut enclosing = Vec::with_capacity(suppressions.len());
+    for (index, s) in suppressions.iter().enumerate() {
+        while let Some(&last) = open.last() {
+            if suppressions[last].statement.contains_range(s.statement) {
+                break;
+            }
+            open.pop();
+        }
+        enclosing.push(open.last().copied());
+        open.push(index);
+    }
+    enclosing
 }
 
 /// One diagnostic per package per file for a missing schema (`PCL4009`, or `PCL4018`
@@ -98,4 +133,98 @@ pub(crate) fn order_by_cause(diagnostics: &mut [Diagnostic]) {
         _ => 2,
     };
     diagnostics.sort_by_key(|d| (rank(d), d.span().map(|s| (s.range.start(), s.range.end()))));
+}
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
+    use pcl_sema::Suppression;
+    use pcl_syntax::{TextRange, TextSize};
+
+    use super::apply_suppressions;
+
+    const FILE: FileId = FileId(0);
+
+    fn range(start: u32, end: u32) -> TextRange {
+        TextRange::new(TextSize::new(start), TextSize::new(end))
+    }
+
+    /// A suppression of `codes` written at `comment` for the statement at `statement`.
+    fn suppression(comment: u32, statement: (u32, u32), codes: &[Code]) -> Suppression {
+        Suppression {
+            comment: range(comment, comment + 1),
+            codes: codes.to_vec(),
+            statement: range(statement.0, statement.1),
+        }
+    }
+
+    fn error(code: Code, file: FileId, at: (u32, u32)) -> Diagnostic {
+        let span = Span {
+            file,
+            range: range(at.0, at.1),
+        };
+        Diagnostic::error(code, "wrong", Anchor::Span(span))
+    }
+
+    /// What is left after the suppressions: each diagnostic's code and where it starts.
+    fn left(suppressions: &[Suppression], mut diagnostics: Vec<Diagnostic>) -> Vec<String> {
+        apply_suppressions(suppressions, FILE, &mut diagnostics);
+        (diagnostics.iter())
+            .map(|d| {
+                format!(
+                    "{} at {}",
+                    d.code,
+                    d.span().map_or(0, |s| u32::from(s.range.start()))
+                )
+            })
+            .collect()
+    }
+
+    const NAME: Code = codes::UNDEFINED_NAME;
+    const ATTRIBUTE: Code = codes::UNKNOWN_ATTRIBUTE;
+
+    #[test]
+    fn the_first_suppression_around_a_diagnostic_that_names_its_code_silences_it() {
+        // A block at 10..100 (suppressed at 0) holding statements at 20..30 (at 15) and
+        // 40..50 (at 35); one apart at 110..120 (at 105).
+        let suppressions = [
+            suppression(0, (10, 100), &[NAME]),
+            suppression(15, (20, 30), &[NAME]),
+            suppression(35, (40, 50), &[ATTRIBUTE]),
+            suppression(105, (110, 120), &[ATTRIBUTE]),
+        ];
+        let diagnostics = vec![
+            error(NAME, FILE, (22, 24)),
+            error(ATTRIBUTE, FILE, (42, 44)),
+            error(ATTRIBUTE, FILE, (60, 70)),
+            error(NAME, FILE, (95, 105)),
+            error(ATTRIBUTE, FILE, (112, 114)),
+            error(NAME, FILE, (115, 116)),
+            error(NAME, FileId(1), (22, 24)),
+        ];
+        assert_eq!(
+            left(&suppressions, diagnostics),
+            [
+                // The block's suppression came first, so the one at 15 silences nothing.
+                "PCL4019 at 15",
+                "PCL4001 at 22",
+                "PCL4006 at 60",
+                "PCL4001 at 95",
+                "PCL4001 at 115",
+            ]
+        );
+    }
+
+    #[test]
+    fn two_comments_before_one_statement_each_silence_their_codes() {
+        let suppressions = [
+            suppression(0, (20, 30), &[ATTRIBUTE]),
+            suppression(10, (20, 30), &[NAME, ATTRIBUTE]),
+        ];
+        let diagnostics = vec![
+            error(NAME, FILE, (21, 22)),
+            error(ATTRIBUTE, FILE, (25, 26)),
+        ];
+        assert_eq!(left(&suppressions, diagnostics), ["PCL4019 at 10"]);
+    }
 }

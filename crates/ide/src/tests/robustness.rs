@@ -61,6 +61,22 @@ fn a_for_over_a_tuple_of_20000_numbers_checks() {
     assert_eq!(of("z"), Some("list(number)"));
 }
 
+/// Each diagnostic was once matched against every `pcl-ignore` comment of its file (16,000
+/// of each took 0.9 s in a release build, 0.2 s since).
+#[test]
+fn twenty_thousand_suppressed_diagnostics_are_all_silenced() {
+    let mut text = String::new();
+    for i in 0..20_000 {
+        let _ = writeln!(
+            text,
+            "# pcl-ignore PCL4006\nconfig p{i} \"int\" {{\n  defualt = 1\n}}"
+        );
+    }
+    let (mut host, _log) = logged_host();
+    let id = set_program(&mut host, "quiet", &[("main.pp", &text)]);
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+}
+
 #[test]
 fn self_references_and_resources_reading_their_own_outputs_are_cycles() {
     let (mut host, _log) = logged_host();
