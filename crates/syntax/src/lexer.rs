@@ -4,7 +4,8 @@
 //! modes. Code (top level and inside `${ }`/`%{ }`) is lexed by the logos-derived [`CodeToken`];
 //! quoted templates and heredocs are scanned by hand. Lexing never stops early: bytes that make
 //! no sense become `ERROR_TOKEN`s with an error, and the concatenated token texts always equal
-//! the input.
+//! the input. A text is lexed whole, or a window at a time for the parser of a large file
+//! ([`Lexer::lex_until`]), with the same tokens.
 
 use logos::Logos;
 use pcl_diagnostics::{Code, codes};
@@ -43,23 +44,14 @@ impl<'a> LexedText<'a> {
     }
 
     fn lex(text: &'a str, fast_path: bool) -> LexedText<'a> {
-        let mut lexer = Lexer {
-            fast_path,
-            text,
-            res: LexedText {
-                text,
-                // At most one token per byte (plus the end offset): the vectors never grow,
-                // and pages that are never written cost no memory.
-                kinds: Vec::with_capacity(text.len() + 1),
-                starts: Vec::with_capacity(text.len() + 2),
-                errors: Vec::new(),
-            },
-            stack: Vec::new(),
-            pos: 0,
-        };
-        lexer.run();
-        lexer.res.starts.push(text.len() as u32);
-        lexer.res
+        Lexer::whole(text, fast_path).res
+    }
+
+    /// Forgets the first `n` tokens: what a [`Lexer`] lexing a window of the text has
+    /// handed on. Indices count from the first token left.
+    pub(crate) fn drop_front(&mut self, n: usize) {
+        self.kinds.drain(..n);
+        self.starts.drain(..n);
     }
 
     /// The number of tokens.
@@ -119,22 +111,73 @@ enum Mode {
     },
 }
 
-struct Lexer<'a> {
+/// Lexes a text into [`LexedText`], all at once ([`LexedText::new`]) or a window at a time
+/// ([`Lexer::lex_until`], for the parser of a large file): it stops between tokens and
+/// goes on where it stopped, with the same tokens either way.
+pub(crate) struct Lexer<'a> {
     /// Whether frequent tokens take the hand-written fast path before logos.
     fast_path: bool,
     text: &'a str,
-    res: LexedText<'a>,
+    /// The tokens lexed so far (those not yet dropped), and the end of the last one.
+    pub(crate) res: LexedText<'a>,
     stack: Vec<Mode>,
     pos: usize,
+    /// Lexing stops once `res` holds this many tokens.
+    limit: usize,
+    /// Whether the text is lexed to its end.
+    done: bool,
 }
 
-impl Lexer<'_> {
-    fn run(&mut self) {
-        if self.text.starts_with('\u{feff}') {
-            self.push(WHITESPACE, 0);
-            self.pos = '\u{feff}'.len_utf8();
+impl<'a> Lexer<'a> {
+    /// A lexer of `text` whose token vectors start with room for `capacity` tokens.
+    pub(crate) fn new(text: &'a str, fast_path: bool, capacity: usize) -> Lexer<'a> {
+        let mut lexer = Lexer {
+            fast_path,
+            text,
+            res: LexedText {
+                text,
+                kinds: Vec::with_capacity(capacity),
+                starts: Vec::with_capacity(capacity + 1),
+                errors: Vec::new(),
+            },
+            stack: Vec::new(),
+            pos: 0,
+            limit: 0,
+            done: false,
+        };
+        if text.starts_with('\u{feff}') {
+            lexer.push(WHITESPACE, 0);
+            lexer.pos = '\u{feff}'.len_utf8();
         }
-        while self.pos < self.text.len() {
+        lexer
+    }
+
+    /// A lexer that has lexed all of `text`.
+    pub(crate) fn whole(text: &'a str, fast_path: bool) -> Lexer<'a> {
+        // At most one token per byte (plus the end offset): the vectors never grow, and
+        // pages that are never written cost no memory.
+        let mut lexer = Lexer::new(text, fast_path, text.len() + 1);
+        lexer.lex_until(usize::MAX);
+        lexer
+    }
+
+    /// Whether the text is lexed to its end.
+    pub(crate) fn done(&self) -> bool {
+        self.done
+    }
+
+    /// Lexes on until `res` holds at least `limit` tokens (a few more at most) or the
+    /// text ends. `res` then ends with the end of its last token, as a whole text's does.
+    pub(crate) fn lex_until(&mut self, limit: usize) {
+        if self.done {
+            return;
+        }
+        // The end of the last token: lexing the next one puts its start there.
+        if self.res.starts.len() > self.res.kinds.len() {
+            self.res.starts.pop();
+        }
+        self.limit = limit;
+        while self.pos < self.text.len() && !self.at_limit() {
             match self.stack.last().copied() {
                 None | Some(Mode::Interp { .. }) => self.lex_code(),
                 Some(Mode::Quoted { open }) => self.lex_quoted(open),
@@ -145,7 +188,22 @@ impl Lexer<'_> {
                 }) => self.lex_heredoc(intro, marker, at_line_start),
             }
         }
-        // Modes still open at the end of input.
+        if self.pos >= self.text.len() {
+            self.close_modes();
+            self.done = true;
+            self.pos = self.text.len();
+        }
+        self.res.starts.push(self.pos as u32);
+    }
+
+    /// Whether lexing should stop here: the window is full, unless its last token is a run
+    /// of invalid characters that the next one may still join.
+    fn at_limit(&self) -> bool {
+        self.res.kinds.len() >= self.limit && self.res.kinds.last() != Some(&ERROR_TOKEN)
+    }
+
+    /// Reports the modes still open at the end of input.
+    fn close_modes(&mut self) {
         while let Some(mode) = self.stack.pop() {
             match mode {
                 Mode::Quoted { open } => self.error(
@@ -191,6 +249,10 @@ impl Lexer<'_> {
         let mut lex = CodeToken::lexer(&self.text[base..]);
         loop {
             let fast_start = base + lex.span().end;
+            if self.at_limit() {
+                self.pos = fast_start;
+                return;
+            }
             let fast_end = if self.fast_path {
                 self.lex_frequent(fast_start)
             } else {
@@ -286,6 +348,9 @@ impl Lexer<'_> {
         let top_level = self.stack.is_empty();
         let mut idx = start;
         while let Some(&byte) = bytes.get(idx) {
+            if self.res.kinds.len() >= self.limit {
+                break;
+            }
             // Tested in order of frequency; a `match` on the byte compiles to a jump table
             // whose target changes with almost every token.
             let (kind, end) = if IDENT_START.contains(byte) {

@@ -223,7 +223,6 @@ pub fn parse(text: &str) -> Parse {
     parse_with_step_limit(text, parser::PARSER_STEP_LIMIT)
 }
 
-/// [`parse`] with a given step limit: tests force the limit with a small one.
 /// The syntax errors of `text`, as `parse(text).errors()` has them, without building the
 /// tree (for passes that need only to know that a file is well formed, such as the
 /// formatter's).
@@ -234,25 +233,45 @@ pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
 /// The tokens of `text` and its syntax errors, without building the tree (for passes
 /// over the tokens of files that must be well formed, such as the formatter).
 pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
-    let lexed = LexedText::new(text);
-    let mut parser = parser::Parser::new(parser::Input::new(&lexed), parser::PARSER_STEP_LIMIT);
+    let mut parser = parser::Parser::new(parser::Input::new(text), parser::PARSER_STEP_LIMIT);
     grammar::source_file(&mut parser);
-    let (_, parse_errors) = parser.finish();
+    let (_, parse_errors, input) = parser.finish();
+    let lexed = input.into_lexed();
     let errors = all_errors(&lexed, parse_errors);
     (lexed, errors)
 }
 
+/// Texts from this size on are parsed from a window of tokens ([`parser::Window`]): a
+/// smaller one's whole token arrays cost little, and are used again for the next file.
+const WINDOWED_FROM: usize = 512 * 1024;
+
+/// [`parse`] with a given step limit: tests force the limit with a small one.
 fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
-    let lexed = LexedText::new(text);
-    let mut parser = parser::Parser::building(parser::Input::new(&lexed), &lexed, step_limit);
+    if text.len() >= WINDOWED_FROM
+        && let Some(parse) = parse_windowed(text, step_limit, parser::Window::LARGE_FILES)
+    {
+        return parse;
+    }
+    build(parser::Input::new(text), step_limit).0
+}
+
+/// [`parse`] from a window of tokens: `None` when the brackets turn out not to balance,
+/// which changes how the parser recovers from errors (it would have to know from the
+/// start), so the text is parsed again whole. The tree and the errors are those of the
+/// whole text's parse (`tests::windowed_parses_equal_whole_ones`).
+fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option<Parse> {
+    let (parse, balanced) = build(parser::Input::windowed(text, window), step_limit);
+    balanced.then_some(parse)
+}
+
+/// Parses `input` into a tree; also whether its brackets balance.
+fn build(input: parser::Input<'_>, step_limit: u32) -> (Parse, bool) {
+    let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
-    let (green, parse_errors) = parser.finish_tree();
-    let errors = all_errors(&lexed, parse_errors);
-    let ignore_comments = (0..lexed.len())
-        .filter(|&i| lexed.kind(i) == SyntaxKind::COMMENT)
-        .filter(|&i| is_ignore_comment(SyntaxKind::COMMENT, lexed.text(i)))
-        .count() as u32;
-    Parse::built(green, errors, ignore_comments)
+    let (green, parse_errors, input) = parser.finish_tree();
+    let errors = all_errors(input.lexed(), parse_errors);
+    let parse = Parse::built(green, errors, input.ignore_comments());
+    (parse, input.balanced())
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.

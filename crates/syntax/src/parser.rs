@@ -4,7 +4,8 @@
 //! newline came before it, because newlines end attributes and separate object items. The
 //! parser emits flat [`Event`]s that the tree builder (`syntax_node::Sink`) turns into a rowan
 //! tree, re-inserting trivia: each top-level item's once it is parsed, when the parser is
-//! [`Parser::building`] one.
+//! [`Parser::building`] one. The tokens are the whole text's, or a window of them that the
+//! parser moves along a large file ([`Input::windowed`]).
 
 use std::cell::Cell;
 
@@ -12,7 +13,7 @@ use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
 use rowan::{GreenNode, TextRange, TextSize};
 
 use crate::SyntaxKind::{self, *};
-use crate::lexer::LexedText;
+use crate::lexer::{LexedText, Lexer};
 use crate::syntax_node::Sink;
 use crate::token_set::TokenSet;
 
@@ -45,11 +46,13 @@ pub(crate) enum Event {
 
 const _: () = assert!(std::mem::size_of::<Event>() == 8);
 
-/// The significant tokens of a text, as the grammar sees them.
+/// The significant tokens of a text, as the grammar sees them: all of them
+/// ([`Input::new`]), or a window that the parser moves along a large file
+/// ([`Input::windowed`]).
 pub(crate) struct Input<'t> {
-    lexed: &'t LexedText<'t>,
+    lexer: Lexer<'t>,
     kinds: Vec<SyntaxKind>,
-    /// Index of each significant token in `lexed`.
+    /// Index of each significant token in the lexer's tokens.
     raw: Vec<u32>,
     /// Whether a newline precedes each significant token (true for the first).
     newline_before: Vec<bool>,
@@ -57,45 +60,166 @@ pub(crate) struct Input<'t> {
     /// asks going forward, so the scans for line starts add up to one pass over the file.
     last_line_start: Cell<(usize, usize)>,
     /// Whether brackets of any kind fail to balance; enables indentation-based recovery.
+    /// Known before parsing only when the text is lexed whole; a window assumes they
+    /// balance, and its parse is redone whole when they do not ([`Input::balanced`]).
     unbalanced: bool,
+    /// How many of the lexer's tokens are sorted into the significant ones so far.
+    scanned: usize,
+    /// Whether a newline came after the last significant token.
+    newline: bool,
+    /// Open brackets: parentheses, square brackets, braces (and template openings).
+    balance: [i64; 3],
+    /// How many comments hold [`crate::IGNORE_DIRECTIVE`].
+    ignore_comments: u32,
+    /// The window's sizes; `None` when lexed whole.
+    window: Option<Window>,
 }
 
+/// The sizes of a window of tokens ([`Input::windowed`]): how many tokens each step
+/// lexes, and how many may have been parsed before they are dropped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Window {
+    pub(crate) step: usize,
+    pub(crate) drop_after: usize,
+}
+
+impl Window {
+    /// About a megabyte of token arrays at most, used over and over: a whole 10 MB file's
+    /// took 35 MB, written once and read once, and 8,500 page faults.
+    pub(crate) const LARGE_FILES: Window = Window {
+        step: 16 * 1024,
+        drop_after: 64 * 1024,
+    };
+}
+
+/// How many significant tokens past the current one are always at hand: the grammar
+/// looks at most this far ahead, except through [`Parser::ensure_ahead`].
+const LOOKAHEAD: usize = 8;
+
+/// How many significant tokens before the current one a window keeps when it drops what
+/// was parsed: the grammar looks back at most this far (error ranges, `prev_range`).
+const LOOKBEHIND: usize = 8;
+
 impl<'t> Input<'t> {
-    pub(crate) fn new(lexed: &'t LexedText<'t>) -> Input<'t> {
-        let n_raw = lexed.len();
-        let mut res = Input {
-            lexed,
-            kinds: Vec::with_capacity(n_raw),
-            raw: Vec::with_capacity(n_raw),
-            newline_before: Vec::with_capacity(n_raw),
+    /// The tokens of all of `text`.
+    pub(crate) fn new(text: &'t str) -> Input<'t> {
+        let lexed = Lexer::whole(text, true);
+        let n_raw = lexed.res.len();
+        let mut input = Input::with_lexer(lexed, n_raw, None);
+        input.scan();
+        input.unbalanced = input.balance != [0; 3];
+        input
+    }
+
+    /// The tokens of `text`, a window at a time: the parser moves it on as it goes
+    /// ([`Parser::bump_remap`], [`Parser::item_done`]).
+    pub(crate) fn windowed(text: &'t str, window: Window) -> Input<'t> {
+        let window = Window {
+            step: window.step.max(1),
+            ..window
+        };
+        let capacity = window.step + window.drop_after;
+        let lexer = Lexer::new(text, true, capacity);
+        Input::with_lexer(lexer, capacity, Some(window))
+    }
+
+    fn with_lexer(lexer: Lexer<'t>, capacity: usize, window: Option<Window>) -> Input<'t> {
+        Input {
+            lexer,
+            kinds: Vec::with_capacity(capacity),
+            raw: Vec::with_capacity(capacity),
+            newline_before: Vec::with_capacity(capacity),
             last_line_start: Cell::new((0, 0)),
             unbalanced: false,
-        };
-        let mut newline = true;
-        let mut balance = [0i64; 3];
-        for (idx, &kind) in lexed.kinds().iter().enumerate() {
+            scanned: 0,
+            newline: true,
+            balance: [0; 3],
+            ignore_comments: 0,
+            window,
+        }
+    }
+
+    /// The lexer's tokens (those of the window, when windowed).
+    pub(crate) fn lexed(&self) -> &LexedText<'t> {
+        &self.lexer.res
+    }
+
+    /// The lexer's tokens, for a text lexed whole.
+    pub(crate) fn into_lexed(self) -> LexedText<'t> {
+        self.lexer.res
+    }
+
+    /// Whether the brackets balance; a windowed parse is redone whole when they do not.
+    pub(crate) fn balanced(&self) -> bool {
+        self.balance == [0; 3]
+    }
+
+    /// How many comments hold [`crate::IGNORE_DIRECTIVE`].
+    pub(crate) fn ignore_comments(&self) -> u32 {
+        self.ignore_comments
+    }
+
+    /// Sorts the lexer's new tokens into the significant ones.
+    fn scan(&mut self) {
+        let lexed = &self.lexer.res;
+        for idx in self.scanned..lexed.len() {
+            let kind = lexed.kind(idx);
             match kind {
-                NEWLINE => newline = true,
-                WHITESPACE | COMMENT => (),
+                NEWLINE => self.newline = true,
+                WHITESPACE => (),
+                COMMENT => {
+                    if crate::is_ignore_comment(kind, lexed.text(idx)) {
+                        self.ignore_comments += 1;
+                    }
+                }
                 _ => {
                     match kind {
-                        L_PAREN => balance[0] += 1,
-                        R_PAREN => balance[0] -= 1,
-                        L_BRACK => balance[1] += 1,
-                        R_BRACK => balance[1] -= 1,
-                        L_CURLY | INTERP_START | DIRECTIVE_START => balance[2] += 1,
-                        R_CURLY => balance[2] -= 1,
+                        L_PAREN => self.balance[0] += 1,
+                        R_PAREN => self.balance[0] -= 1,
+                        L_BRACK => self.balance[1] += 1,
+                        R_BRACK => self.balance[1] -= 1,
+                        L_CURLY | INTERP_START | DIRECTIVE_START => self.balance[2] += 1,
+                        R_CURLY => self.balance[2] -= 1,
                         _ => (),
                     }
-                    res.kinds.push(kind);
-                    res.raw.push(idx as u32);
-                    res.newline_before.push(newline);
-                    newline = matches!(kind, HEREDOC_START);
+                    self.kinds.push(kind);
+                    self.raw.push(idx as u32);
+                    self.newline_before.push(self.newline);
+                    self.newline = matches!(kind, HEREDOC_START);
                 }
             }
         }
-        res.unbalanced = balance != [0; 3];
-        res
+        self.scanned = lexed.len();
+    }
+
+    /// Lexes at least one more significant token, or to the end; false at the end.
+    #[cold]
+    fn extend(&mut self) -> bool {
+        let step = self.window.map_or(usize::MAX, |window| window.step);
+        let before = self.kinds.len();
+        while self.kinds.len() == before && !self.lexer.done() {
+            self.lexer
+                .lex_until(self.lexer.res.len().saturating_add(step));
+            self.scan();
+        }
+        self.kinds.len() > before
+    }
+
+    /// Drops the first `significant` significant tokens and the first `raw` of the lexer's
+    /// (all parsed and in the tree); positions then count from the first left.
+    fn drop_front(&mut self, significant: usize, raw: usize) {
+        self.kinds.drain(..significant);
+        self.raw.drain(..significant);
+        self.newline_before.drain(..significant);
+        let shift = raw as u32;
+        for index in &mut self.raw {
+            *index -= shift;
+        }
+        self.lexer.res.drop_front(raw);
+        self.scanned -= raw;
+        let (asked, start) = self.last_line_start.get();
+        self.last_line_start
+            .set((asked - significant, start - significant));
     }
 
     /// The indentation, in bytes, of the line significant token `pos` is on (0 past the
@@ -107,8 +231,8 @@ impl<'t> Input<'t> {
         }
         let first = self.raw[self.line_start(pos)] as usize;
         match first.checked_sub(1) {
-            Some(prev) if self.lexed.kind(prev) == WHITESPACE => {
-                u32::from(self.lexed.range(prev).len())
+            Some(prev) if self.lexed().kind(prev) == WHITESPACE => {
+                u32::from(self.lexed().range(prev).len())
             }
             _ => 0,
         }
@@ -166,8 +290,10 @@ pub(crate) struct Parser<'t> {
     base: u32,
     /// Where the events of each finished top-level item go, when a tree is built as the
     /// parse goes ([`Parser::item_done`]).
-    sink: Option<Sink<'t, 't>>,
+    sink: Option<Sink>,
     errors: Vec<SyntaxError>,
+    /// How many significant tokens a window dropped before `pos`'s.
+    dropped: usize,
     /// Checks of the current token since the last token was consumed.
     steps: u32,
     /// How many checks without progress mean that a grammar loop is stuck.
@@ -205,6 +331,7 @@ impl<'t> Parser<'t> {
             input,
             pos: 0,
             errors: Vec::new(),
+            dropped: 0,
             steps: 0,
             depth: 0,
             chain: 0,
@@ -213,38 +340,70 @@ impl<'t> Parser<'t> {
         }
     }
 
-    pub(crate) fn finish(self) -> (Vec<Event>, Vec<SyntaxError>) {
-        (self.events, self.errors)
+    /// The events, the errors and the tokens of a parser made by [`Parser::new`].
+    pub(crate) fn finish(self) -> (Vec<Event>, Vec<SyntaxError>, Input<'t>) {
+        (self.events, self.errors, self.input)
     }
 
     /// A parser that builds the tree as it goes, each top-level item's part once the item
     /// is parsed: the events of a large file never pile up (tens of megabytes of them for
-    /// 10 MB of source, and the pages they took).
-    pub(crate) fn building(input: Input<'t>, lexed: &'t LexedText<'t>, step_limit: u32) -> Self {
+    /// 10 MB of source, and the pages they took), nor, from a window of tokens, its tokens.
+    pub(crate) fn building(input: Input<'t>, step_limit: u32) -> Self {
         let mut parser = Parser::with_events(input, step_limit, Vec::new());
-        parser.sink = Some(Sink::new(lexed));
+        parser.sink = Some(Sink::new());
+        parser.ensure_ahead(LOOKAHEAD);
         parser
     }
 
-    /// The tree and the errors of a parser made by [`Parser::building`].
-    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<SyntaxError>) {
-        let mut sink = self
-            .sink
-            .take()
-            .unwrap_or_else(|| Sink::new(self.input.lexed));
-        sink.feed(&mut self.events, self.base);
-        (sink.finish(), self.errors)
+    /// The tree, the errors and the tokens of a parser made by [`Parser::building`].
+    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<SyntaxError>, Input<'t>) {
+        // The rest of a window's text, for the root (the grammar reads to the end).
+        while self.input.extend() {}
+        let mut sink = self.sink.take().unwrap_or_else(Sink::new);
+        sink.feed(&mut self.events, self.base, self.input.lexed());
+        (sink.finish(), self.errors, self.input)
     }
 
     /// A top-level item is parsed: its events go to the tree being built, if one is. Only
     /// the file's and its body's nodes are open then, and their `Start`s carry their kinds
-    /// ([`Parser::start_known`]); nothing parsed so far is preceded later.
+    /// ([`Parser::start_known`]); nothing parsed so far is preceded later. A window of
+    /// tokens then drops what is in the tree.
     pub(crate) fn item_done(&mut self) {
         if let Some(sink) = &mut self.sink {
-            sink.feed(&mut self.events, self.base);
+            sink.feed(&mut self.events, self.base, self.input.lexed());
             self.base += self.events.len() as u32;
             self.events.clear();
+            self.drop_parsed_tokens();
         }
+    }
+
+    /// Drops the tokens of a window that are in the tree and no longer looked at: those
+    /// before the current line and the [`LOOKBEHIND`] tokens before the current one.
+    fn drop_parsed_tokens(&mut self) {
+        let (Some(sink), Some(window)) = (&mut self.sink, self.input.window) else {
+            return;
+        };
+        if self.pos >= self.input.kinds.len() {
+            return;
+        }
+        let line_start = self.input.line_start(self.pos);
+        let significant = line_start.min(self.pos.saturating_sub(LOOKBEHIND));
+        // The blank before the line's first token gives the line's indentation.
+        let raw = (self.input.raw[significant] as usize)
+            .saturating_sub(1)
+            .min(sink.raw_pos());
+        if raw < window.drop_after {
+            return;
+        }
+        self.input.drop_front(significant, raw);
+        sink.dropped_front(raw);
+        self.pos -= significant;
+        self.dropped += significant;
+    }
+
+    /// Lexes until the token `n` ahead is at hand (or the text ends).
+    pub(crate) fn ensure_ahead(&mut self, n: usize) {
+        while self.pos + n >= self.input.kinds.len() && self.input.extend() {}
     }
 
     /// The kind of the current token (`EOF` at the end).
@@ -263,7 +422,7 @@ impl<'t> Parser<'t> {
     /// The text of the token `n` ahead (empty at the end).
     pub(crate) fn nth_text(&self, n: usize) -> &'t str {
         match self.input.raw.get(self.pos + n) {
-            Some(&raw) => self.input.lexed.text(raw as usize),
+            Some(&raw) => self.input.lexed().text(raw as usize),
             None => "",
         }
     }
@@ -348,6 +507,9 @@ impl<'t> Parser<'t> {
         self.pos += 1;
         self.steps = 0;
         self.events.push(Event::Token { kind });
+        if self.pos + LOOKAHEAD >= self.input.kinds.len() {
+            self.ensure_ahead(LOOKAHEAD);
+        }
     }
 
     pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
@@ -486,8 +648,8 @@ impl<'t> Parser<'t> {
     /// The range of the token `n` ahead.
     pub(crate) fn nth_range(&self, n: usize) -> TextRange {
         match self.input.raw.get(self.pos + n) {
-            Some(&raw) => self.input.lexed.range(raw as usize),
-            None => TextRange::empty(TextSize::new(self.input.lexed.range_end())),
+            Some(&raw) => self.input.lexed().range(raw as usize),
+            None => TextRange::empty(TextSize::new(self.input.lexed().range_end())),
         }
     }
 
@@ -498,7 +660,7 @@ impl<'t> Parser<'t> {
             .checked_sub(n)
             .and_then(|idx| self.input.raw.get(idx))
         {
-            Some(&raw) => self.input.lexed.range(raw as usize),
+            Some(&raw) => self.input.lexed().range(raw as usize),
             None => TextRange::empty(TextSize::new(0)),
         }
     }
@@ -514,7 +676,7 @@ impl<'t> Parser<'t> {
             return self.current_range();
         };
         let after_prev = self.input.raw[prev] as usize + 1;
-        let lexed = self.input.lexed;
+        let lexed = self.input.lexed();
         (after_prev..lexed.len())
             .take_while(|&idx| lexed.kind(idx).is_trivia())
             .find(|&idx| lexed.kind(idx) == NEWLINE)
@@ -594,7 +756,7 @@ impl<'t> Parser<'t> {
 
     /// How many significant tokens were consumed; loops compare it to ensure progress.
     pub(crate) fn progress(&self) -> usize {
-        self.pos
+        self.dropped + self.pos
     }
 
     /// Whether the parser has consumed every token.

@@ -30,15 +30,16 @@ pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 
-/// Builds the tree from parser events fed to it in order, re-inserting the trivia of
-/// `lexed` between tokens: in runs, each top-level item's as soon as it is parsed
-/// ([`crate::parser::Parser::building`]), so a large file's events never pile up.
+/// Builds the tree from parser events fed to it in order, re-inserting the trivia of the
+/// lexed tokens between tokens: in runs, each top-level item's as soon as it is parsed
+/// ([`crate::parser::Parser::building`]), so a large file's events never pile up. Each run
+/// comes with the lexer's tokens (a window of them, for a large file: `raw_pos` counts from
+/// the window's first).
 ///
 /// Trivia before a node's first token belongs to the parent, so nodes span exactly from their
 /// first to their last significant token; trivia at the end of the input goes to the root.
-/// Every token of `lexed` ends up in the tree, in order.
-pub(crate) struct Sink<'a, 't> {
-    lexed: &'a LexedText<'t>,
+/// Every token of the text ends up in the tree, in order.
+pub(crate) struct Sink {
     builder: TreeBuilder,
     raw_pos: usize,
     depth: u32,
@@ -46,10 +47,9 @@ pub(crate) struct Sink<'a, 't> {
     forward_kinds: Vec<SyntaxKind>,
 }
 
-impl<'a, 't> Sink<'a, 't> {
-    pub(crate) fn new(lexed: &'a LexedText<'t>) -> Self {
+impl Sink {
+    pub(crate) fn new() -> Self {
         Sink {
-            lexed,
             builder: TreeBuilder::default(),
             raw_pos: 0,
             depth: 0,
@@ -59,7 +59,7 @@ impl<'a, 't> Sink<'a, 't> {
 
     /// The next run of events; the first of them is event number `base` of the parse. A
     /// forward parent always lies in the same run as the node it encloses.
-    pub(crate) fn feed(&mut self, events: &mut [Event], base: u32) {
+    pub(crate) fn feed(&mut self, events: &mut [Event], base: u32, lexed: &LexedText<'_>) {
         for idx in 0..events.len() {
             match std::mem::replace(&mut events[idx], Event::Tombstone) {
                 Event::Start {
@@ -82,42 +82,50 @@ impl<'a, 't> Sink<'a, 't> {
                         };
                     }
                     while let Some(kind) = self.forward_kinds.pop() {
-                        self.start_node(kind);
+                        self.start_node(kind, lexed);
                     }
                 }
-                Event::Finish => self.finish_node(),
-                Event::Token { kind } => self.token(kind),
+                Event::Finish => self.finish_node(lexed),
+                Event::Token { kind } => self.token(kind, lexed),
                 Event::Tombstone => (),
             }
         }
     }
 
+    /// The index of the next token to go in the tree.
+    pub(crate) fn raw_pos(&self) -> usize {
+        self.raw_pos
+    }
+
+    /// The window of tokens dropped its first `n` (all in the tree).
+    pub(crate) fn dropped_front(&mut self, n: usize) {
+        self.raw_pos -= n;
+    }
+
     pub(crate) fn finish(self) -> GreenNode {
         self.builder.finish()
     }
-}
 
-impl Sink<'_, '_> {
-    fn start_node(&mut self, kind: SyntaxKind) {
+    fn start_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
         if self.depth > 0 {
-            self.eat_trivia();
+            self.eat_trivia(lexed);
         }
         self.depth += 1;
         self.builder.start_node(rowan::SyntaxKind(kind as u16));
     }
 
-    fn finish_node(&mut self) {
+    fn finish_node(&mut self, lexed: &LexedText<'_>) {
         self.depth -= 1;
         if self.depth == 0 {
             // The root: everything left over goes in, so the tree stays lossless.
-            while self.raw_pos < self.lexed.len() {
-                let kind = self.lexed.kind(self.raw_pos);
+            while self.raw_pos < lexed.len() {
+                let kind = lexed.kind(self.raw_pos);
                 if kind.is_trivia() {
-                    self.raw_token(kind);
+                    self.raw_token(kind, lexed);
                 } else {
                     self.builder
                         .start_node(rowan::SyntaxKind(SyntaxKind::ERROR as u16));
-                    self.raw_token(kind);
+                    self.raw_token(kind, lexed);
                     self.builder.finish_node();
                 }
             }
@@ -125,25 +133,25 @@ impl Sink<'_, '_> {
         self.builder.finish_node();
     }
 
-    fn token(&mut self, kind: SyntaxKind) {
-        self.eat_trivia();
-        if self.raw_pos < self.lexed.len() {
-            self.raw_token(kind);
+    fn token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
+        self.eat_trivia(lexed);
+        if self.raw_pos < lexed.len() {
+            self.raw_token(kind, lexed);
         }
     }
 
-    fn eat_trivia(&mut self) {
-        while self.raw_pos < self.lexed.len() {
-            let kind = self.lexed.kind(self.raw_pos);
+    fn eat_trivia(&mut self, lexed: &LexedText<'_>) {
+        while self.raw_pos < lexed.len() {
+            let kind = lexed.kind(self.raw_pos);
             if !kind.is_trivia() {
                 break;
             }
-            self.raw_token(kind);
+            self.raw_token(kind, lexed);
         }
     }
 
-    fn raw_token(&mut self, kind: SyntaxKind) {
-        let text = self.lexed.text(self.raw_pos);
+    fn raw_token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
+        let text = lexed.text(self.raw_pos);
         self.builder.token(rowan::SyntaxKind(kind as u16), text);
         self.raw_pos += 1;
     }

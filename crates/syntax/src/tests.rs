@@ -243,6 +243,7 @@ fn mutated_fixtures_round_trip() {
         let concatenated: String = (0..lexed.len()).map(|idx| lexed.text(idx)).collect();
         assert_eq!(concatenated, text);
         assert_fast_path_agrees(&text);
+        assert_windowed_parse_equals_whole(&text, SMALL_WINDOWS[round % SMALL_WINDOWS.len()]);
     }
 }
 
@@ -251,6 +252,71 @@ fn mutated_fixtures_round_trip() {
 fn assert_fast_path_agrees(text: &str) {
     if let Some(difference) = crate::lexer::fast_path_disagreement(text) {
         panic!("{difference}");
+    }
+}
+
+/// Windows of tokens small enough that every text moves through many of them.
+const SMALL_WINDOWS: [crate::parser::Window; 3] = [
+    crate::parser::Window {
+        step: 1,
+        drop_after: 1,
+    },
+    crate::parser::Window {
+        step: 3,
+        drop_after: 7,
+    },
+    crate::parser::Window {
+        step: 16,
+        drop_after: 64,
+    },
+];
+
+/// Parsing `text` from `window` gives the tree and the errors of parsing it whole, unless
+/// the brackets do not balance (then the windowed parse is not used).
+fn assert_windowed_parse_equals_whole(text: &str, window: crate::parser::Window) {
+    let whole = crate::build(
+        crate::parser::Input::new(text),
+        crate::parser::PARSER_STEP_LIMIT,
+    );
+    match crate::parse_windowed(text, crate::parser::PARSER_STEP_LIMIT, window) {
+        Some(windowed) => {
+            assert!(whole.1, "brackets balance in a window only: {text:?}");
+            assert_eq!(windowed, whole.0, "{window:?} on {text:?}");
+        }
+        None => assert!(!whole.1, "brackets balance whole only: {text:?}"),
+    }
+}
+
+/// Every fixture, every corpus file and every fuzz regression parse from small windows of
+/// tokens as they parse whole (mutated fixtures are checked in
+/// `mutated_fixtures_round_trip`, large generated programs in
+/// `batched_trees_equal_items_parsed_alone`).
+#[test]
+fn windowed_parses_equal_whole_ones() {
+    let mut texts: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
+        .iter()
+        .flat_map(|dir| fixtures(dir))
+        .map(|path| read(&path))
+        .collect();
+    for target in ["parse", "lex"] {
+        let dir = pcl_test_utils::test_data_dir().join("fuzz").join(target);
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                texts.push(text);
+            }
+        }
+    }
+    if let Some(corpus) = pcl_test_utils::corpus_dir() {
+        for path in pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                texts.push(text);
+            }
+        }
+    }
+    for text in &texts {
+        for window in SMALL_WINDOWS {
+            assert_windowed_parse_equals_whole(text, window);
+        }
     }
 }
 

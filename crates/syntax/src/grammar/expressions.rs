@@ -329,9 +329,11 @@ fn ident_expr(p: &mut Parser<'_>) -> CompletedMarker {
             let on_line =
                 |p: &Parser<'_>, n: usize| !(p.newlines_significant() && p.nth_at_line_start(n));
             let mut n = 1;
+            p.ensure_ahead(n + 1);
             while p.nth(n) == COLON2 && p.nth(n + 1) == IDENT && on_line(p, n) && on_line(p, n + 1)
             {
                 n += 2;
+                p.ensure_ahead(n + 1);
             }
             if p.nth(n) != L_PAREN || !on_line(p, n) {
                 p.bump();

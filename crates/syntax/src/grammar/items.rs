@@ -305,8 +305,10 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     if p.at(IDENT) && matches!(p.nth(1), IDENT | OPEN_QUOTE | L_CURLY) {
         // Point at the nested block's head, up to and including its `{`.
         let mut n = 1;
+        p.ensure_ahead(n);
         while matches!(p.nth(n), IDENT | OPEN_QUOTE | TEMPLATE_CHUNK | CLOSE_QUOTE) {
             n += 1;
+            p.ensure_ahead(n);
         }
         let last = if p.nth(n) == L_CURLY { n } else { n - 1 };
         let range = p.current_range().cover(p.nth_range(last));
