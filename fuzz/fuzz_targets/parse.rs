@@ -2,7 +2,8 @@
 //! for byte, every error lies inside the input, and the parser never reaches its step limit
 //! (a stuck grammar loop, reported as `parser-stopped`). Reparsing after an edit (a digit
 //! inserted in the middle, a character removed at a third) equals parsing the edited text,
-//! also when told where the edit is (as the language server tells the host).
+//! also when told where the edit is (as the language server tells the host). Parsing from
+//! a small window of tokens, as large files are parsed, gives the same tree and errors.
 //!
 //! `cargo +nightly fuzz run parse` from `fuzz/`.
 
@@ -20,6 +21,10 @@ fuzz_target!(|data: &[u8]| {
         if let Some((related, _)) = &error.related {
             assert!(usize::from(related.end()) <= text.len());
         }
+    }
+    let step = 1 + data.len() % 5;
+    if let Some(windowed) = pcl_syntax::parse_in_windows(text, step, 2 * step) {
+        assert_eq!(windowed, parse, "parsed from windows of {step} tokens");
     }
     let boundary = |mut at: usize| {
         while !text.is_char_boundary(at) {

@@ -264,6 +264,15 @@ fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option
     balanced.then_some(parse)
 }
 
+/// [`parse`] as a large file is parsed, from a window of tokens: `step` more lexed at a
+/// time, those parsed dropped once `drop_after` of them are. For tests and fuzzing, which
+/// compare it with the whole text's parse; `None` when the brackets do not balance (a
+/// large file is then parsed whole).
+pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Parse> {
+    let window = parser::Window { step, drop_after };
+    parse_windowed(text, parser::PARSER_STEP_LIMIT, window)
+}
+
 /// Parses `input` into a tree; also whether its brackets balance.
 fn build(input: parser::Input<'_>, step_limit: u32) -> (Parse, bool) {
     let mut parser = parser::Parser::building(input, step_limit);

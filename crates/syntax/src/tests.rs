@@ -255,33 +255,24 @@ fn assert_fast_path_agrees(text: &str) {
     }
 }
 
-/// Windows of tokens small enough that every text moves through many of them.
-const SMALL_WINDOWS: [crate::parser::Window; 3] = [
-    crate::parser::Window {
-        step: 1,
-        drop_after: 1,
-    },
-    crate::parser::Window {
-        step: 3,
-        drop_after: 7,
-    },
-    crate::parser::Window {
-        step: 16,
-        drop_after: 64,
-    },
-];
+/// Windows of tokens (lexed per step, parsed before dropping) small enough that every
+/// text moves through many of them.
+const SMALL_WINDOWS: [(usize, usize); 3] = [(1, 1), (3, 7), (16, 64)];
 
-/// Parsing `text` from `window` gives the tree and the errors of parsing it whole, unless
+/// Parsing `text` from a window gives the tree and the errors of parsing it whole, unless
 /// the brackets do not balance (then the windowed parse is not used).
-fn assert_windowed_parse_equals_whole(text: &str, window: crate::parser::Window) {
+fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, usize)) {
     let whole = crate::build(
         crate::parser::Input::new(text),
         crate::parser::PARSER_STEP_LIMIT,
     );
-    match crate::parse_windowed(text, crate::parser::PARSER_STEP_LIMIT, window) {
+    match crate::parse_in_windows(text, step, drop_after) {
         Some(windowed) => {
             assert!(whole.1, "brackets balance in a window only: {text:?}");
-            assert_eq!(windowed, whole.0, "{window:?} on {text:?}");
+            assert_eq!(
+                windowed, whole.0,
+                "window of {step}, {drop_after} on {text:?}"
+            );
         }
         None => assert!(!whole.1, "brackets balance whole only: {text:?}"),
     }
