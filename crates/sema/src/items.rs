@@ -568,10 +568,12 @@ impl DeclIndex {
     }
 }
 
-/// Where each declaration of a file is among its summary's items (`DeclIndex`).
+/// Where each declaration of a file is among its summary's items (`DeclIndex`). Keyed
+/// by the declaration's own [`ProgramFile`]: a query of two arguments interns the pair
+/// at each call, and every declaration's `decl_item` asks this one.
 #[salsa::tracked(returns(ref))]
-fn decl_positions(db: &dyn salsa::Database, program: Program, file: File) -> DeclIndex {
-    DeclIndex::new(file_decls(db, program, file))
+fn decl_positions<'db>(db: &'db dyn salsa::Database, unit: ProgramFile<'db>) -> DeclIndex {
+    DeclIndex::new(file_decls(db, unit.program(db), unit.file(db)))
 }
 
 /// A declaration's item in its file's `declarations` summary (an input of medium
@@ -579,7 +581,7 @@ fn decl_positions(db: &dyn salsa::Database, program: Program, file: File) -> Dec
 pub(crate) fn decl_item<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<&'db Item> {
     let file = decl.file(db);
     // `file_decls` lists the declarations in the order of the summary's items.
-    let position = decl_positions(db, decl.program(db), file).get(decl)?;
+    let position = decl_positions(db, decl.unit(db)).get(decl)?;
     file.declarations(db).items.get(position)
 }
 
@@ -615,8 +617,21 @@ pub struct DeclId<'db> {
     pub program: Program,
     #[returns(copy)]
     pub file: File,
+    /// `program` and `file` as one interned value (the same for every declaration of the
+    /// file), for what is kept per file of a program.
+    #[returns(copy)]
+    pub unit: ProgramFile<'db>,
     #[returns(ref)]
     pub key: ItemKey,
+}
+
+/// A file of a program, interned once per file by [`file_decls`].
+#[salsa::interned(revisions = usize::MAX, debug)]
+pub struct ProgramFile<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(copy)]
+    pub file: File,
 }
 
 impl<'db> DeclId<'db> {
@@ -669,8 +684,9 @@ pub(crate) fn file_decls<'db>(
     program: Program,
     file: File,
 ) -> Box<[DeclId<'db>]> {
+    let unit = ProgramFile::new(db, program, file);
     (file.declarations(db).items.iter())
-        .map(|item| DeclId::new(db, program, file, item.key.clone()))
+        .map(|item| DeclId::new(db, program, file, unit, item.key.clone()))
         .collect()
 }
 

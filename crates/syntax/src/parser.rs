@@ -162,10 +162,11 @@ impl<'t> Input<'t> {
     /// Sorts the lexer's new tokens into the significant ones.
     fn scan(&mut self) {
         let lexed = &self.lexer.res;
-        for idx in self.scanned..lexed.len() {
-            let kind = lexed.kind(idx);
+        let mut newline = self.newline;
+        let mut balance = self.balance;
+        for (idx, &kind) in lexed.kinds().iter().enumerate().skip(self.scanned) {
             match kind {
-                NEWLINE => self.newline = true,
+                NEWLINE => newline = true,
                 WHITESPACE => (),
                 COMMENT => {
                     if crate::is_ignore_comment(kind, lexed.text(idx)) {
@@ -174,21 +175,23 @@ impl<'t> Input<'t> {
                 }
                 _ => {
                     match kind {
-                        L_PAREN => self.balance[0] += 1,
-                        R_PAREN => self.balance[0] -= 1,
-                        L_BRACK => self.balance[1] += 1,
-                        R_BRACK => self.balance[1] -= 1,
-                        L_CURLY | INTERP_START | DIRECTIVE_START => self.balance[2] += 1,
-                        R_CURLY => self.balance[2] -= 1,
+                        L_PAREN => balance[0] += 1,
+                        R_PAREN => balance[0] -= 1,
+                        L_BRACK => balance[1] += 1,
+                        R_BRACK => balance[1] -= 1,
+                        L_CURLY | INTERP_START | DIRECTIVE_START => balance[2] += 1,
+                        R_CURLY => balance[2] -= 1,
                         _ => (),
                     }
                     self.kinds.push(kind);
                     self.raw.push(idx as u32);
-                    self.newline_before.push(self.newline);
-                    self.newline = matches!(kind, HEREDOC_START);
+                    self.newline_before.push(newline);
+                    newline = matches!(kind, HEREDOC_START);
                 }
             }
         }
+        self.newline = newline;
+        self.balance = balance;
         self.scanned = lexed.len();
     }
 
@@ -383,7 +386,8 @@ impl<'t> Parser<'t> {
         let (Some(sink), Some(window)) = (&mut self.sink, self.input.window) else {
             return;
         };
-        if self.pos >= self.input.kinds.len() {
+        // Nothing to drop yet (`raw` below is at most what is in the tree).
+        if sink.raw_pos() < window.drop_after || self.pos >= self.input.kinds.len() {
             return;
         }
         let line_start = self.input.line_start(self.pos);
