@@ -103,9 +103,9 @@ const LOOKBEHIND: usize = 8;
 impl<'t> Input<'t> {
     /// The tokens of all of `text`.
     pub(crate) fn new(text: &'t str) -> Input<'t> {
-        let lexed = Lexer::whole(text, true);
-        let n_raw = lexed.res.len();
-        let mut input = Input::with_lexer(lexed, n_raw, None);
+        let lexer = Lexer::whole(text, true);
+        let n_raw = lexer.res.len();
+        let mut input = Input::with_lexer(lexer, n_raw, None);
         input.scan();
         input.unbalanced = input.balance != [0; 3];
         input
