@@ -278,28 +278,35 @@ fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, us
     }
 }
 
+/// The text of every lexer and parser fixture, and of every corpus file when the corpus is
+/// there.
+fn fixture_and_corpus_texts() -> Vec<String> {
+    let mut texts: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
+        .iter()
+        .flat_map(|dir| fixtures(dir))
+        .map(|path| read(&path))
+        .collect();
+    if let Some(corpus) = pcl_test_utils::corpus_dir() {
+        for path in pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                texts.push(text);
+            }
+        }
+    }
+    texts
+}
+
 /// Every fixture, every corpus file and every fuzz regression parse from small windows of
 /// tokens as they parse whole (mutated fixtures are checked in
 /// `mutated_fixtures_round_trip`, large generated programs in
 /// `batched_trees_equal_items_parsed_alone`).
 #[test]
 fn windowed_parses_equal_whole_ones() {
-    let mut texts: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
-        .iter()
-        .flat_map(|dir| fixtures(dir))
-        .map(|path| read(&path))
-        .collect();
+    let mut texts = fixture_and_corpus_texts();
     for target in ["parse", "lex"] {
         let dir = pcl_test_utils::test_data_dir().join("fuzz").join(target);
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             if let Ok(text) = std::fs::read_to_string(entry.path()) {
-                texts.push(text);
-            }
-        }
-    }
-    if let Some(corpus) = pcl_test_utils::corpus_dir() {
-        for path in pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]) {
-            if let Ok(text) = std::fs::read_to_string(&path) {
                 texts.push(text);
             }
         }
@@ -316,19 +323,10 @@ fn windowed_parses_equal_whole_ones() {
 /// `mutated_fixtures_round_trip`).
 #[test]
 fn lexer_fast_path_agrees_with_logos() {
-    let mut texts: Vec<String> = ["parser/ok", "parser/err", "lexer/ok", "lexer/err"]
-        .iter()
-        .flat_map(|dir| fixtures(dir))
-        .map(|path| read(&path))
-        .collect();
-    let Some(corpus) = pcl_test_utils::corpus_dir() else {
+    if pcl_test_utils::corpus_dir().is_none() {
         return;
-    };
-    for path in pcl_test_utils::files_with_extensions(&corpus, &["pp", "hcl", "tf"]) {
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            texts.push(text);
-        }
     }
+    let mut texts = fixture_and_corpus_texts();
     assert!(texts.len() > 300, "found only {} texts", texts.len());
     const ALPHABET: &[&str] = &[
         "a", "b1", "-", "_", "0", "12", ".", "e", "E", "+", "5", "x", " ", "\t", "\n", "\r\n",
