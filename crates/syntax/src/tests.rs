@@ -369,6 +369,36 @@ fn generated_programs_parse_without_errors() {
     }
 }
 
+/// A large file (parsed from a window of tokens) with brackets that do not balance, here
+/// or there, parses as the whole text does: the window's parse is dropped for the whole
+/// one, whose error recovery knows from the start.
+#[test]
+fn large_files_with_unbalanced_brackets_parse_as_whole_ones() {
+    let program =
+        pcl_test_utils::generate::program(pcl_test_utils::generate::Shape::ALL[0], 600_000, 3);
+    assert!(program.len() >= crate::WINDOWED_FROM);
+    let middle = program.len() / 2;
+    let line = middle + program[middle..].find('\n').expect("a line break");
+    for text in [
+        format!("{program}x = {{\n  a = 1\n"),
+        format!(
+            "{}  oops = (1 +\n{}",
+            &program[..=line],
+            &program[line + 1..]
+        ),
+        format!("{}}}\n{}", &program[..=line], &program[line + 1..]),
+    ] {
+        let whole = crate::build(
+            crate::parser::Input::new(&text),
+            crate::parser::PARSER_STEP_LIMIT,
+        );
+        assert!(!whole.1, "the brackets balance");
+        assert!(!whole.0.errors().is_empty());
+        assert!(crate::parse_in_windows(&text, 16 * 1024, 64 * 1024).is_none());
+        assert_eq!(parse(&text), whole.0);
+    }
+}
+
 /// Large trees are built in batches with separate interning caches (`TreeBuilder`); that
 /// must not change them: every item of a large program equals the same item parsed alone.
 #[test]
