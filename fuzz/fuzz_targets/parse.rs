@@ -4,6 +4,8 @@
 //! inserted in the middle, a character removed at a third) equals parsing the edited text,
 //! also when told where the edit is (as the language server tells the host). Parsing from
 //! a small window of tokens, as large files are parsed, gives the same tree and errors.
+//! Every item with an identifier `invoke`, parsed or reparsed, is marked as one that may
+//! call it (the outline looks for `invoke` calls only there).
 //!
 //! `cargo +nightly fuzz run parse` from `fuzz/`.
 
@@ -50,7 +52,23 @@ fuzz_target!(|data: &[u8]| {
         (removed, changed(at, at + removed_len, at)),
     ] {
         let full = pcl_syntax::parse(&edited);
-        assert_eq!(parse.reparse(text, &edited), full);
+        let reparsed = parse.reparse(text, &edited);
+        assert_eq!(reparsed, full);
         assert_eq!(parse.reparse_changed(text, &edited, Some(range)), full);
+        assert_invoking_items_marked(&reparsed);
     }
+    assert_invoking_items_marked(&parse);
 });
+
+/// Every top-level item with an identifier `invoke` is marked as one that may call it.
+fn assert_invoking_items_marked(parse: &pcl_syntax::Parse) {
+    for item in parse.top_level_item_nodes() {
+        let node = pcl_syntax::SyntaxNode::new_root(item.to_owned());
+        let invokes = (node.descendants_with_tokens())
+            .filter_map(|element| element.into_token())
+            .any(|token| {
+                token.kind() == pcl_syntax::SyntaxKind::IDENT && token.text() == pcl_syntax::INVOKE
+            });
+        assert!(!invokes || parse.item_may_invoke(item), "not marked: {node}");
+    }
+}

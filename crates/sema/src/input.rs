@@ -52,6 +52,10 @@ pub struct File {
 pub struct ItemSource {
     #[returns(ref)]
     pub green: GreenNode,
+    /// Whether the item may call `invoke` (`Parse::item_may_invoke`): the outline looks
+    /// for the packages of `invoke` calls only in those that may.
+    #[returns(copy)]
+    pub may_invoke: bool,
 }
 
 /// A file's earlier text and its parse, to reparse an edit of it from, and where the edit

@@ -156,7 +156,7 @@ fn item_outlines<'db>(db: &'db dyn salsa::Database, chunk: ItemChunk<'db>) -> Bo
     let start = (chunk.start(db) as usize).min(items.len());
     let end = (start + OUTLINE_CHUNK).min(items.len());
     (items[start..end].iter())
-        .map(|&source| item_outline(source.green(db)))
+        .map(|&source| item_outline(source.green(db), source.may_invoke(db)))
         .collect()
 }
 
@@ -188,8 +188,10 @@ fn outlined_items(
 }
 
 /// What an item declares and needs, read from its green tree (no syntax node per
-/// element: this runs for every item).
-fn item_outline(green: &GreenNode) -> ItemOutline {
+/// element: this runs for every item). Only an item that `may_invoke` is walked for the
+/// packages of its `invoke` calls (a walk over every node: 2.3% of a cold check's
+/// instructions when it was done for every item).
+fn item_outline(green: &GreenNode, may_invoke: bool) -> ItemOutline {
     let root = GreenNodeRef::root(green);
     let mut outline = ItemOutline::default();
     let mut packages = Vec::new();
@@ -224,7 +226,7 @@ fn item_outline(green: &GreenNode) -> ItemOutline {
         }),
         _ => None,
     };
-    if declares.is_some() {
+    if declares.is_some() && may_invoke {
         collect_invoke_packages(root, &mut packages);
     }
     outline.declares = declares;
@@ -367,7 +369,7 @@ fn collect_packages(
 /// nodes that looks at the name of each call.
 fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse>) {
     item.for_each_of_kind(SyntaxKind::CALL_EXPR, |call| {
-        if !call.call_name_is("invoke") {
+        if !call.call_name_is(pcl_syntax::INVOKE) {
             return;
         }
         let first = (call.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);

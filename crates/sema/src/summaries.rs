@@ -99,10 +99,7 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
         && let Some(&source) = old.get(ordinal)
     {
         if **source.green(&*db) != *green {
-            source
-                .set_green(db)
-                .with_durability(durability)
-                .to(green.to_owned());
+            set_item(db, source, green, parse.item_may_invoke(green), durability);
         }
         return;
     }
@@ -144,18 +141,18 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     }
     let durability = edit_durability(durability, plan.iter().filter(|(_, set)| *set).count());
     let middle: Vec<ItemSource> = (plan.into_iter().zip(new_middle))
-        .map(|((source, set), green)| match source {
-            Some(source) if set => {
-                source
-                    .set_green(db)
-                    .with_durability(durability)
-                    .to((*green).to_owned());
-                source
+        .map(|((source, set), green)| {
+            let may_invoke = parse.item_may_invoke(green);
+            match source {
+                Some(source) if set => {
+                    set_item(db, source, green, may_invoke, durability);
+                    source
+                }
+                Some(source) => source,
+                None => ItemSource::builder((*green).to_owned(), may_invoke)
+                    .durability(durability)
+                    .new(&*db),
             }
-            Some(source) => source,
-            None => ItemSource::builder((*green).to_owned())
-                .durability(durability)
-                .new(&*db),
         })
         .collect();
     if *old_middle != *middle {
@@ -166,6 +163,26 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
         file.set_items(db)
             .with_durability(Durability::MEDIUM)
             .to(items);
+    }
+}
+
+/// Give an item input new syntax (and whether it may call `invoke`, when that changes).
+fn set_item(
+    db: &mut dyn salsa::Database,
+    source: ItemSource,
+    green: &GreenNodeData,
+    may_invoke: bool,
+    durability: Durability,
+) {
+    source
+        .set_green(db)
+        .with_durability(durability)
+        .to(green.to_owned());
+    if source.may_invoke(&*db) != may_invoke {
+        source
+            .set_may_invoke(db)
+            .with_durability(durability)
+            .to(may_invoke);
     }
 }
 

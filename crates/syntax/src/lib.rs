@@ -38,7 +38,16 @@ pub struct Parse {
     errors: Vec<SyntaxError>,
     /// How many comments hold [`IGNORE_DIRECTIVE`].
     ignore_comments: u32,
+    /// The addresses of the top-level items with an identifier [`INVOKE`], sorted (see
+    /// [`Parse::item_may_invoke`]); of a spliced tree, its base's.
+    invoking_items: Arc<[usize]>,
+    /// Whether a spliced tree's new item has one.
+    replaced_item_invokes: bool,
 }
+
+/// The builtin that calls a provider function: an item's packages include the ones its
+/// `invoke` calls name.
+pub const INVOKE: &str = "invoke";
 
 /// A parse's tree: built, or an earlier built tree with one top-level item replaced
 /// (`Parse::reparse`), whose root is built on first use. Building a new root copies the
@@ -80,12 +89,32 @@ impl std::fmt::Debug for Parse {
 }
 
 impl Parse {
-    fn built(green: GreenNode, errors: Vec<SyntaxError>, ignore_comments: u32) -> Parse {
+    fn built(
+        green: GreenNode,
+        errors: Vec<SyntaxError>,
+        ignore_comments: u32,
+        invoking_items: Vec<usize>,
+    ) -> Parse {
         Parse {
             tree: Arc::new(Tree::Built(green)),
             errors,
             ignore_comments,
+            invoking_items: invoking_items.into(),
+            replaced_item_invokes: false,
         }
+    }
+
+    /// Whether `item`, one of this parse's top-level items, may call [`INVOKE`]: false
+    /// when it has no identifier `invoke` (the tree builder notes the items that do), so
+    /// what looks for `invoke` calls need not walk it.
+    pub fn item_may_invoke(&self, item: &GreenNodeData) -> bool {
+        if let Tree::Spliced { splice, .. } = &*self.tree
+            && std::ptr::eq(splice.item(), item)
+        {
+            return self.replaced_item_invokes;
+        }
+        let address = std::ptr::from_ref(item) as usize;
+        self.invoking_items.binary_search(&address).is_ok()
     }
 
     /// The root node (`SOURCE_FILE`).
@@ -277,9 +306,9 @@ pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Pa
 fn build(input: parser::Input<'_>, step_limit: u32) -> (Parse, bool) {
     let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
-    let (green, parse_errors, input) = parser.finish_tree();
+    let (green, invoking_items, parse_errors, input) = parser.finish_tree();
     let errors = all_errors(input.lexed(), parse_errors);
-    let parse = Parse::built(green, errors, input.ignore_comments());
+    let parse = Parse::built(green, errors, input.ignore_comments(), invoking_items);
     (parse, input.balanced())
 }
 

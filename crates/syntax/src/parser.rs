@@ -358,13 +358,15 @@ impl<'t> Parser<'t> {
         parser
     }
 
-    /// The tree, the errors and the tokens of a parser made by [`Parser::building`].
-    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<SyntaxError>, Input<'t>) {
+    /// The tree (and the addresses of its top-level items that name `invoke`), the errors
+    /// and the tokens of a parser made by [`Parser::building`].
+    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<usize>, Vec<SyntaxError>, Input<'t>) {
         // The rest of a window's text, for the root (the grammar reads to the end).
         while self.input.extend() {}
         let mut sink = self.sink.take().unwrap_or_else(Sink::new);
         sink.feed(&mut self.events, self.base, self.input.lexed());
-        (sink.finish(), self.errors, self.input)
+        let (green, invoking_items) = sink.finish();
+        (green, invoking_items, self.errors, self.input)
     }
 
     /// A top-level item is parsed: its events go to the tree being built, if one is. Only

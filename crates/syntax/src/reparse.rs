@@ -102,12 +102,20 @@ impl Parse {
             return self;
         }
         let mut children: Vec<_> = body.1.children().map(|c| c.to_owned()).collect();
+        // An old node stands for an equal new one: it has an `invoke` when that one has.
+        let mut invoking_items = self.invoking_items.to_vec();
         for (child, node) in shared {
+            if let NodeOrToken::Node(new) = &children[child]
+                && self.item_may_invoke(new)
+            {
+                invoking_items.push(std::ptr::from_ref::<GreenNodeData>(&node) as usize);
+            }
             children[child] = NodeOrToken::Node(node);
         }
+        invoking_items.sort_unstable();
         let new_body = GreenNode::new(body.1.kind(), children);
         let green = (self.green()).replace_child(body.0, NodeOrToken::Node(new_body));
-        Parse::built(green, self.errors, self.ignore_comments)
+        Parse::built(green, self.errors, self.ignore_comments, invoking_items)
     }
 
     /// The length of the parsed text, without building a root.
@@ -130,7 +138,9 @@ impl Parse {
         {
             let old_item = SyntaxNode::new_root(splice.item.clone());
             let item = self.reparsed_item(&old_item, splice.start, new_text, changed)?;
-            return Some(self.spliced(splice.with_item(item.0), item.1));
+            // The same base: its items' marks stand.
+            let invoking_items = self.invoking_items.clone();
+            return Some(self.spliced(splice.with_item(item.0), item.1, item.2, invoking_items));
         }
         let root = self.syntax_node();
         let body = root
@@ -165,19 +175,21 @@ impl Parse {
             old_len: old_item.text_range().len(),
             item: item.0,
         };
-        Some(self.spliced(splice, item.1))
+        let invoking_items = self.invoking_items_of_tree();
+        Some(self.spliced(splice, item.1, item.2, invoking_items))
     }
 
     /// The item `old_item` (which starts at `start`) becomes after the edit, parsed alone,
-    /// and how many ignore comments the file then has; `None` unless it is one well-formed
-    /// item of the same kind (and, for an attribute, the same name).
+    /// how many ignore comments the file then has, and whether the item has an identifier
+    /// `invoke`; `None` unless it is one well-formed item of the same kind (and, for an
+    /// attribute, the same name).
     fn reparsed_item(
         &self,
         old_item: &SyntaxNode,
         start: TextSize,
         new_text: &str,
         changed: ChangedRange,
-    ) -> Option<(GreenNode, u32)> {
+    ) -> Option<(GreenNode, u32, bool)> {
         let end = start + old_item.text_range().len();
         let item_end =
             usize::from(end) - usize::from(changed.old_end) + usize::from(changed.new_end);
@@ -191,10 +203,33 @@ impl Parse {
         }
         let ignore_comments =
             self.ignore_comments - ignore_comments_in(old_item) + ignore_comments_in(&new_item);
-        Some((new_item.green().into_owned(), ignore_comments))
+        let invokes = (new_item.descendants_with_tokens())
+            .filter_map(|element| element.into_token())
+            .any(|token| token.kind() == SyntaxKind::IDENT && token.text() == crate::INVOKE);
+        Some((new_item.green().into_owned(), ignore_comments, invokes))
     }
 
-    fn spliced(&self, splice: Splice, ignore_comments: u32) -> Parse {
+    /// The marks of the items of this parse's tree, its spliced item's included: the base
+    /// of a new splice.
+    fn invoking_items_of_tree(&self) -> std::sync::Arc<[usize]> {
+        match &*self.tree {
+            Tree::Spliced { splice, .. } if self.replaced_item_invokes => {
+                let mut items = self.invoking_items.to_vec();
+                items.push(std::ptr::from_ref(splice.item()) as usize);
+                items.sort_unstable();
+                items.into()
+            }
+            _ => self.invoking_items.clone(),
+        }
+    }
+
+    fn spliced(
+        &self,
+        splice: Splice,
+        ignore_comments: u32,
+        item_invokes: bool,
+        invoking_items: std::sync::Arc<[usize]>,
+    ) -> Parse {
         Parse {
             tree: std::sync::Arc::new(Tree::Spliced {
                 splice,
@@ -202,6 +237,8 @@ impl Parse {
             }),
             errors: Vec::new(),
             ignore_comments,
+            invoking_items,
+            replaced_item_invokes: item_invokes,
         }
     }
 }
@@ -265,6 +302,11 @@ impl Splice {
     }
 
     /// The same base with `item` in place of this one's.
+    /// The new item.
+    pub(crate) fn item(&self) -> &GreenNodeData {
+        &self.item
+    }
+
     fn with_item(&self, item: GreenNode) -> Splice {
         Splice {
             base: self.base.clone(),

@@ -102,7 +102,8 @@ impl Sink {
         self.raw_pos -= n;
     }
 
-    pub(crate) fn finish(self) -> GreenNode {
+    /// The tree, and the addresses of its top-level items that name `invoke`.
+    pub(crate) fn finish(self) -> (GreenNode, Vec<usize>) {
         self.builder.finish()
     }
 
@@ -188,6 +189,10 @@ struct TreeBuilder {
     /// caches were last emptied), so emptying them again looks only past it.
     unpooled_children: usize,
     root: Option<GreenNode>,
+    /// Whether the top-level item being built has an identifier `invoke`.
+    item_names_invoke: bool,
+    /// The addresses of the top-level items that have one (see `Parse::item_may_invoke`).
+    invoking_items: Vec<usize>,
 }
 
 /// A child of an open node: a finished node, a token of `token_pool`, or a token of its
@@ -215,10 +220,19 @@ fn unshared(kind: rowan::SyntaxKind) -> bool {
 
 impl TreeBuilder {
     fn start_node(&mut self, kind: rowan::SyntaxKind) {
+        if self.parents.len() == ITEM_DEPTH {
+            self.item_names_invoke = false;
+        }
         self.parents.push((kind, self.children.len()));
     }
 
     fn token(&mut self, kind: rowan::SyntaxKind, text: &str) {
+        if text.len() == crate::INVOKE.len()
+            && kind.0 == SyntaxKind::IDENT as u16
+            && text == crate::INVOKE
+        {
+            self.item_names_invoke = true;
+        }
         let pooled = self.pooled_token(kind, text);
         self.children.push(Child::Pooled(pooled));
         self.cached_tokens += 1;
@@ -269,6 +283,10 @@ impl TreeBuilder {
         if self.parents.is_empty() {
             self.root = Some(node);
             return;
+        }
+        if self.parents.len() == ITEM_DEPTH && self.item_names_invoke {
+            self.invoking_items
+                .push(std::ptr::from_ref::<GreenNodeData>(&node) as usize);
         }
         self.children.push(Child::Node(node));
         if self.parents.len() <= ITEM_DEPTH && self.cached_tokens >= CACHE_TOKENS {
@@ -334,10 +352,12 @@ impl TreeBuilder {
         }
     }
 
-    fn finish(self) -> GreenNode {
-        self.root.unwrap_or_else(|| {
+    fn finish(mut self) -> (GreenNode, Vec<usize>) {
+        let root = self.root.unwrap_or_else(|| {
             GreenNode::new(rowan::SyntaxKind(SyntaxKind::SOURCE_FILE as u16), [])
-        })
+        });
+        self.invoking_items.sort_unstable();
+        (root, self.invoking_items)
     }
 }
 

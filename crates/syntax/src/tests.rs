@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect_file;
 
-use crate::{LexedText, Parse, SyntaxKind, debug_tree, parse};
+use crate::{LexedText, Parse, SyntaxKind, SyntaxNode, debug_tree, parse};
 
 /// Renders tokens and lexer errors.
 fn lex_dump(text: &str) -> String {
@@ -255,6 +255,40 @@ fn assert_fast_path_agrees(text: &str) {
     }
 }
 
+/// Every top-level item with an identifier `invoke` is one `Parse::item_may_invoke`
+/// says may call it.
+fn assert_invoking_items_marked(parse: &Parse) {
+    for item in parse.top_level_item_nodes() {
+        let invokes = (SyntaxNode::new_root(item.to_owned()).descendants_with_tokens())
+            .filter_map(|element| element.into_token())
+            .any(|token| token.kind() == SyntaxKind::IDENT && token.text() == crate::INVOKE);
+        assert!(
+            !invokes || parse.item_may_invoke(item),
+            "an item with `invoke` is not marked: {item}"
+        );
+    }
+}
+
+/// Reparsing keeps the marks of the items that may call `invoke`: of the item parsed
+/// again, and of an earlier reparse's item once another item is parsed again.
+#[test]
+fn reparses_keep_the_marks_of_items_that_may_invoke() {
+    let first = "a = invoke(\"p:index:f\", {})\nb = 1\nc = invoke(\"p:index:h\", {})\n";
+    let second = first.replace("p:index:f", "p:index:g");
+    let third = second.replace("b = 1", "b = 2");
+    let fourth = third.replace("b = 2", "b = invoke(\"p:index:i\", {})");
+    let mut parse = parse(first);
+    let mut text = first.to_owned();
+    for next in [second, third, fourth] {
+        parse = parse.reparse(&text, &next);
+        assert_eq!(parse, crate::parse(&next));
+        assert_invoking_items_marked(&parse);
+        let marked = (parse.top_level_item_nodes()).filter(|item| parse.item_may_invoke(item));
+        assert_eq!(marked.count(), next.matches("invoke").count(), "{next}");
+        text = next;
+    }
+}
+
 /// Windows of tokens (lexed per step, parsed before dropping) small enough that every
 /// text moves through many of them.
 const SMALL_WINDOWS: [(usize, usize); 3] = [(1, 1), (3, 7), (16, 64)];
@@ -312,6 +346,7 @@ fn windowed_parses_equal_whole_ones() {
         }
     }
     for text in &texts {
+        assert_invoking_items_marked(&parse(text));
         for window in SMALL_WINDOWS {
             assert_windowed_parse_equals_whole(text, window);
         }
@@ -409,6 +444,7 @@ fn batched_trees_equal_items_parsed_alone() {
         let whole = parse(&text);
         assert!(whole.errors().is_empty(), "{:?}", &whole.errors()[..1]);
         assert_lossless(&text, &whole);
+        assert_invoking_items_marked(&whole);
         let body = whole.syntax_node().first_child().expect("a body");
         let mut items = 0;
         for item in body.children() {
@@ -547,6 +583,7 @@ fn reparsing_after_edits_equals_parsing_again() {
         "true",
         "}\n",
         " # pcl-ignore",
+        "invoke",
     ];
     let mut files: Vec<String> = fixtures("parser/ok").iter().map(|p| read(p)).collect();
     files.push(pcl_test_utils::generate::program(
@@ -588,6 +625,9 @@ fn reparsing_after_edits_equals_parsing_again() {
                 "{text:?} -> {edited:?}"
             );
             assert_eq!(reparsed, full, "{text:?} -> {edited:?}");
+            for parse in [&reparsed, &lazy, &full] {
+                assert_invoking_items_marked(parse);
+            }
             // The same, told where the edit is (as the language server does).
             let size = |n: usize| crate::TextSize::try_from(n).expect("a small text");
             let changed = crate::ChangedRange {

@@ -454,3 +454,23 @@ team = "web"
     let found = summary(&diagnostics(&host, &id));
     assert_eq!(found.lines().count(), 1, "{found}");
 }
+
+/// The outline looks for `invoke` calls only in the items the parser saw the name in: an
+/// edit that types one into an item (the item alone is parsed again), or into a new item,
+/// has its package loaded as a whole check of the new text does.
+#[test]
+fn an_invoke_typed_into_an_item_has_its_package_loaded() {
+    let before = "x = 1\ny = 2\n";
+    let call = "invoke(\"web:index:getRegion\", { bucket = \"b\" })";
+    let typed = edit(before, "x = 1", &format!("x = {call}"));
+    let added = format!("{before}z = {call}\n");
+    for after in [typed, added] {
+        let (mut host, _log) = logged_host();
+        let id = set_program(&mut host, "edited", &[("main.pp", before)]);
+        host.set_file_text("edited/main.pp", before.to_owned());
+        assert_eq!(summary(&diagnostics(&host, &id)), "");
+        host.set_file_text("edited/main.pp", after.clone());
+        host.load_dependencies();
+        assert_eq!(summary(&diagnostics(&host, &id)), "", "{after}");
+    }
+}
