@@ -43,6 +43,9 @@ pub struct Parse {
     invoking_items: Arc<[usize]>,
     /// Whether a spliced tree's new item has one.
     replaced_item_invokes: bool,
+    /// Whether the brackets balance: when they do not, reparsing a large file goes
+    /// straight to the whole text's parse (a window's would be thrown away).
+    brackets_balance: bool,
 }
 
 /// The builtin that calls a provider function: an item's packages include the ones its
@@ -94,6 +97,7 @@ impl Parse {
         errors: Vec<SyntaxError>,
         ignore_comments: u32,
         invoking_items: Vec<usize>,
+        brackets_balance: bool,
     ) -> Parse {
         Parse {
             tree: Arc::new(Tree::Built(green)),
@@ -101,6 +105,7 @@ impl Parse {
             ignore_comments,
             invoking_items: invoking_items.into(),
             replaced_item_invokes: false,
+            brackets_balance,
         }
     }
 
@@ -284,6 +289,17 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     build(parser::Input::new(text), step_limit).0
 }
 
+/// [`parse`] of an edited text whose earlier version's brackets did or did not balance:
+/// most edits leave that as it was, so when they did not, the whole text's parse is made
+/// at once instead of after a window's (typing an opening bracket into a large file
+/// leaves it unbalanced for every keystroke until the closing one).
+fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
+    match brackets_balanced_before {
+        true => parse(text),
+        false => build(parser::Input::new(text), parser::PARSER_STEP_LIMIT).0,
+    }
+}
+
 /// [`parse`] from a window of tokens: `None` when the brackets turn out not to balance,
 /// which changes how the parser recovers from errors (it would have to know from the
 /// start), so the text is parsed again whole. The tree and the errors are those of the
@@ -308,8 +324,15 @@ fn build(input: parser::Input<'_>, step_limit: u32) -> (Parse, bool) {
     grammar::source_file(&mut parser);
     let (green, invoking_items, parse_errors, input) = parser.finish_tree();
     let errors = all_errors(input.lexed(), parse_errors);
-    let parse = Parse::built(green, errors, input.ignore_comments(), invoking_items);
-    (parse, input.balanced())
+    let balanced = input.balanced();
+    let parse = Parse::built(
+        green,
+        errors,
+        input.ignore_comments(),
+        invoking_items,
+        balanced,
+    );
+    (parse, balanced)
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.

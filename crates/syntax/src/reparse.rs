@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     GreenNode, GreenNodeData, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize, Tree,
-    is_ignore_comment, parse,
+    is_ignore_comment, parse, parse_after,
 };
 
 impl Parse {
@@ -50,7 +50,9 @@ impl Parse {
         };
         changed
             .and_then(|changed| self.reparse_item(old_text, new_text, changed))
-            .unwrap_or_else(|| parse(new_text).sharing_items_with(self))
+            .unwrap_or_else(|| {
+                parse_after(new_text, self.brackets_balance).sharing_items_with(self)
+            })
     }
 
     /// This parse with the top-level items it has in common with `old` replaced by
@@ -115,7 +117,13 @@ impl Parse {
         invoking_items.sort_unstable();
         let new_body = GreenNode::new(body.1.kind(), children);
         let green = (self.green()).replace_child(body.0, NodeOrToken::Node(new_body));
-        Parse::built(green, self.errors, self.ignore_comments, invoking_items)
+        Parse::built(
+            green,
+            self.errors,
+            self.ignore_comments,
+            invoking_items,
+            self.brackets_balance,
+        )
     }
 
     /// The length of the parsed text, without building a root.
@@ -239,6 +247,8 @@ impl Parse {
             ignore_comments,
             invoking_items,
             replaced_item_invokes: item_invokes,
+            // An item parsed again alone is well formed: its brackets balance.
+            brackets_balance: self.brackets_balance,
         }
     }
 }

@@ -431,6 +431,11 @@ fn large_files_with_unbalanced_brackets_parse_as_whole_ones() {
         assert!(!whole.0.errors().is_empty());
         assert!(crate::parse_in_windows(&text, 16 * 1024, 64 * 1024).is_none());
         assert_eq!(parse(&text), whole.0);
+        // Edited, from the unbalanced parse (which goes straight to the whole text's
+        // parse) and from a balanced one.
+        let edited = text.replacen("config", "config ", 1);
+        assert_eq!(whole.0.reparse(&text, &edited), parse(&edited));
+        assert_eq!(parse(&program).reparse(&program, &text), whole.0);
     }
 }
 
