@@ -141,18 +141,15 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     }
     let durability = edit_durability(durability, plan.iter().filter(|(_, set)| *set).count());
     let middle: Vec<ItemSource> = (plan.into_iter().zip(new_middle))
-        .map(|((source, set), green)| {
-            let may_invoke = parse.item_may_invoke(green);
-            match source {
-                Some(source) if set => {
-                    set_item(db, source, green, may_invoke, durability);
-                    source
-                }
-                Some(source) => source,
-                None => ItemSource::builder((*green).to_owned(), may_invoke)
-                    .durability(durability)
-                    .new(&*db),
+        .map(|((source, set), green)| match source {
+            Some(source) if set => {
+                set_item(db, source, green, parse.item_may_invoke(green), durability);
+                source
             }
+            Some(source) => source,
+            None => ItemSource::builder((*green).to_owned(), parse.item_may_invoke(green))
+                .durability(durability)
+                .new(&*db),
         })
         .collect();
     if *old_middle != *middle {

@@ -286,7 +286,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     {
         return parse;
     }
-    build(parser::Input::new(text), step_limit).0
+    parse_whole(text, step_limit).0
 }
 
 /// [`parse`] of an edited text whose earlier version's brackets did or did not balance:
@@ -296,7 +296,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
 fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
     match brackets_balanced_before {
         true => parse(text),
-        false => build(parser::Input::new(text), parser::PARSER_STEP_LIMIT).0,
+        false => parse_whole(text, parser::PARSER_STEP_LIMIT).0,
     }
 }
 
@@ -316,6 +316,11 @@ fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option
 pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Parse> {
     let window = parser::Window { step, drop_after };
     parse_windowed(text, parser::PARSER_STEP_LIMIT, window)
+}
+
+/// [`parse`] from all of `text`'s tokens at once; also whether its brackets balance.
+fn parse_whole(text: &str, step_limit: u32) -> (Parse, bool) {
+    build(parser::Input::new(text), step_limit)
 }
 
 /// Parses `input` into a tree; also whether its brackets balance.

@@ -202,7 +202,7 @@ impl Parse {
         let item_end =
             usize::from(end) - usize::from(changed.old_end) + usize::from(changed.new_end);
         let item_text = new_text.get(usize::from(start)..item_end)?;
-        let new_item = single_item(item_text)?;
+        let (new_item, invokes) = single_item(item_text)?;
         if new_item.kind() != old_item.kind()
             || (old_item.kind() == SyntaxKind::ATTRIBUTE
                 && attribute_name(old_item) != attribute_name(&new_item))
@@ -211,9 +211,6 @@ impl Parse {
         }
         let ignore_comments =
             self.ignore_comments - ignore_comments_in(old_item) + ignore_comments_in(&new_item);
-        let invokes = (new_item.descendants_with_tokens())
-            .filter_map(|element| element.into_token())
-            .any(|token| token.kind() == SyntaxKind::IDENT && token.text() == crate::INVOKE);
         Some((new_item.green().into_owned(), ignore_comments, invokes))
     }
 
@@ -311,12 +308,12 @@ impl Splice {
         (self.ordinal, &self.item)
     }
 
-    /// The same base with `item` in place of this one's.
     /// The new item.
     pub(crate) fn item(&self) -> &GreenNodeData {
         &self.item
     }
 
+    /// The same base with `item` in place of this one's.
     fn with_item(&self, item: GreenNode) -> Splice {
         Splice {
             base: self.base.clone(),
@@ -432,8 +429,8 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// The one item `text` parses to without errors, when it is exactly one item and nothing
-/// else.
-fn single_item(text: &str) -> Option<SyntaxNode> {
+/// else, and whether it may call `invoke` (`Parse::item_may_invoke`).
+fn single_item(text: &str) -> Option<(SyntaxNode, bool)> {
     let parse = parse(text);
     if !parse.errors.is_empty() {
         return None;
@@ -447,7 +444,8 @@ fn single_item(text: &str) -> Option<SyntaxNode> {
     let mut items = body.children_with_tokens();
     let item = items.next()?.into_node()?;
     let whole = TextRange::up_to(root.text_range().end());
-    (items.next().is_none() && item.text_range() == whole).then_some(item)
+    let invokes = parse.item_may_invoke(&item.green());
+    (items.next().is_none() && item.text_range() == whole).then_some((item, invokes))
 }
 
 /// The name token's text of a top-level attribute.

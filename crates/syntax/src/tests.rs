@@ -296,10 +296,7 @@ const SMALL_WINDOWS: [(usize, usize); 3] = [(1, 1), (3, 7), (16, 64)];
 /// Parsing `text` from a window gives the tree and the errors of parsing it whole, unless
 /// the brackets do not balance (then the windowed parse is not used).
 fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, usize)) {
-    let whole = crate::build(
-        crate::parser::Input::new(text),
-        crate::parser::PARSER_STEP_LIMIT,
-    );
+    let whole = crate::parse_whole(text, crate::parser::PARSER_STEP_LIMIT);
     match crate::parse_in_windows(text, step, drop_after) {
         Some(windowed) => {
             assert!(whole.1, "brackets balance in a window only: {text:?}");
@@ -423,10 +420,7 @@ fn large_files_with_unbalanced_brackets_parse_as_whole_ones() {
         ),
         format!("{}}}\n{}", &program[..=line], &program[line + 1..]),
     ] {
-        let whole = crate::build(
-            crate::parser::Input::new(&text),
-            crate::parser::PARSER_STEP_LIMIT,
-        );
+        let whole = crate::parse_whole(&text, crate::parser::PARSER_STEP_LIMIT);
         assert!(!whole.1, "the brackets balance");
         assert!(!whole.0.errors().is_empty());
         assert!(crate::parse_in_windows(&text, 16 * 1024, 64 * 1024).is_none());
