@@ -139,7 +139,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
             if index < program.files.len() && !program.shows(index) {
                 continue;
             }
-            totals.add(&file.text);
+            totals.add_file(file);
             let diagnostics = &diagnostics[index];
             warnings += diagnostics
                 .iter()

@@ -67,7 +67,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
                 continue;
             }
         };
-        totals.add(&file.text);
+        totals.add_file(&file);
         let formatted = match pcl_fmt::format(&file.text) {
             Ok(formatted) => formatted,
             Err(errors) => {

@@ -30,6 +30,19 @@ pub(crate) struct SourceFile {
     pub(crate) name: String,
     /// Shared with the analysis host, which keeps the text too.
     pub(crate) text: Arc<String>,
+    /// How many lines the text has, counted when it was read (on the reading thread,
+    /// while the text is in the CPU's cache), for the summary line.
+    pub(crate) lines: usize,
+}
+
+impl SourceFile {
+    pub(crate) fn new(name: String, text: String) -> SourceFile {
+        SourceFile {
+            lines: crate::report::line_count(&text),
+            name,
+            text: text.into(),
+        }
+    }
 }
 
 /// An input to read: a file path or standard input.
@@ -157,10 +170,7 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 /// The text of `bytes`; not UTF-8 is an error naming the first invalid byte.
 fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile {
-            name: name.to_owned(),
-            text: text.into(),
-        }),
+        Ok(text) => Ok(SourceFile::new(name.to_owned(), text)),
         Err(err) => {
             let offset = err.utf8_error().valid_up_to();
             let byte = err.as_bytes()[offset];

@@ -55,7 +55,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
                 continue;
             }
         };
-        totals.add(&file.text);
+        totals.add_file(&file);
         // Without `--tree` only the errors are wanted: the same parse, without building
         // the tree (a third of the time and most of the memory).
         let errors = if args.tree {

@@ -54,10 +54,7 @@ fn project_file_in(dir: &Path) -> Option<PathBuf> {
 
 fn read(path: &Path) -> Option<SourceFile> {
     let text = std::fs::read_to_string(path).ok()?;
-    Some(SourceFile {
-        name: path.display().to_string(),
-        text: text.into(),
-    })
+    Some(SourceFile::new(path.display().to_string(), text))
 }
 
 /// The program directory a project file's `main` names (a file's directory).

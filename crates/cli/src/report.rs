@@ -95,12 +95,26 @@ pub(crate) struct Totals {
 }
 
 impl Totals {
+    /// A text the run read.
     pub(crate) fn add(&mut self, text: &str) {
-        self.files += 1;
-        self.bytes += text.len();
-        self.lines +=
-            newlines(text.as_bytes()) + usize::from(!text.is_empty() && !text.ends_with('\n'));
+        self.add_counted(text.len(), line_count(text));
     }
+
+    /// A file the run read, whose lines were counted as it was read.
+    pub(crate) fn add_file(&mut self, file: &SourceFile) {
+        self.add_counted(file.text.len(), file.lines);
+    }
+
+    fn add_counted(&mut self, bytes: usize, lines: usize) {
+        self.files += 1;
+        self.bytes += bytes;
+        self.lines += lines;
+    }
+}
+
+/// How many lines `text` has: its line breaks, and one more for a last line without one.
+pub(crate) fn line_count(text: &str) -> usize {
+    newlines(text.as_bytes()) + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// How many `\n` bytes `bytes` holds: counted in runs of 255 with byte-wide counters, which
