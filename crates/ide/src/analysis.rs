@@ -69,8 +69,15 @@ impl Analysis {
 
     /// Check the files of a program up to group `last` on `self.jobs` threads, each group
     /// once the groups whose checking types what it reads are done: the memos the driver
-    /// then reads in its own order.
-    fn check_in_parallel(&self, program: Program, graph: &pcl_sema::ProgramGraph<'_>, last: usize) {
+    /// then reads in its own order. With `whole_files`, also each file's structure
+    /// problems and suppressions, which the driver would otherwise find on its own thread.
+    fn check_in_parallel(
+        &self,
+        program: Program,
+        graph: &pcl_sema::ProgramGraph<'_>,
+        last: usize,
+        whole_files: bool,
+    ) {
         if self.jobs <= 1 {
             return;
         }
@@ -92,6 +99,10 @@ impl Analysis {
                 }
                 for &file in group.iter() {
                     let _ = file_check(db, program, file);
+                    if whole_files {
+                        let _ = structure_diagnostics(db, file);
+                        let _ = pcl_sema::file_suppressions(db, file);
+                    }
                 }
             },
         );
@@ -183,6 +194,11 @@ impl Analysis {
             db,
             file_ids: &file_ids,
         };
+        let graph = program_graph(db, program);
+        if only.is_none() {
+            // The whole program on `jobs` threads first: what follows reads the memos.
+            self.check_in_parallel(program, graph, usize::MAX, true);
+        }
         let mut by_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
         for (i, &file) in files.iter().enumerate() {
             if !wanted(file) {
@@ -218,7 +234,6 @@ impl Analysis {
         for diagnostic in &program_scope(db, program).diagnostics {
             push(diagnostic);
         }
-        let graph = program_graph(db, program);
         for cycle in graph.cycles.iter() {
             // Two components may use each other's outputs (Pulumi resolves them lazily).
             let components = cycle.iter().all(|d| d.kind(db) == DeclKind::Component);
@@ -245,9 +260,6 @@ impl Analysis {
         // `structure_diagnostics` above (a dependency per item), every `decl_diagnostics`
         // at that depth cleared a table as large as the file, 6% of the instructions of a
         // cold check of 10k resources in one file.
-        if only.is_none() {
-            self.check_in_parallel(program, graph, last_group);
-        }
         let checker = self.db.clone();
         for group in graph.file_groups.iter().take(last_group + 1) {
             if group.len() > 1 {
@@ -292,7 +304,7 @@ impl Analysis {
             };
             // Type bottom-up first, so nothing recurses through long chains.
             let graph = program_graph(db, program);
-            self.check_in_parallel(program, graph, usize::MAX);
+            self.check_in_parallel(program, graph, usize::MAX, false);
             for &decl in graph.order.iter() {
                 let _ = pcl_sema::decl_ty(db, decl);
             }

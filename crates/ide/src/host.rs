@@ -303,10 +303,17 @@ impl AnalysisHost {
         // The summaries step by step, with what each step reads computed on `jobs`
         // threads first: parses, item trees, then each file's bindings.
         let jobs = self.jobs;
-        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
-            let _ = pcl_sema::parse(db, file);
-        });
-        pcl_sema::sync_file_items(&mut self.db, &synced);
+        let first_items =
+            crate::parallel::map(&self.db, jobs, &synced, |db, &(file, durability)| {
+                let _ = pcl_sema::parse(db, file);
+                pcl_sema::first_items(db, file, durability)
+            });
+        for (&(file, durability), items) in synced.iter().zip(first_items) {
+            match items {
+                Some(items) => pcl_sema::set_first_items(&mut self.db, file, items),
+                None => pcl_sema::sync_file_items(&mut self.db, &[(file, durability)]),
+            }
+        }
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
             let _ = pcl_sema::item_tree(db, file);
         });

@@ -31,6 +31,28 @@ pub(crate) fn for_each<T: Sync>(
     });
 }
 
+/// [`for_each`], keeping what `work` returns for each item, in the items' order.
+pub(crate) fn map<T: Sync, R: Send>(
+    db: &RootDatabase,
+    jobs: usize,
+    items: &[T],
+    work: impl Fn(&RootDatabase, &T) -> R + Sync,
+) -> Vec<R> {
+    let slots: Vec<(&T, Mutex<Option<R>>)> =
+        items.iter().map(|item| (item, Mutex::new(None))).collect();
+    for_each(db, jobs, &slots, |db, (item, slot)| {
+        let result = work(db, item);
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+    });
+    // An item is left only when no worker thread could be started.
+    (slots.into_iter())
+        .map(|(item, slot)| {
+            (slot.into_inner().unwrap_or_else(PoisonError::into_inner))
+                .unwrap_or_else(|| work(db, item))
+        })
+        .collect()
+}
+
 /// Run `work` on every item, spread over `jobs` threads, each item once the items
 /// `waits_for` names for it (by index, earlier in `items`) are done. Items come in an
 /// order where that holds one after another, which is how one job runs them.
@@ -156,7 +178,7 @@ fn on_workers(db: &RootDatabase, workers: usize, worker: impl Fn(&RootDatabase) 
 mod tests {
     use std::sync::Mutex;
 
-    use super::{for_each, for_each_after};
+    use super::{for_each, for_each_after, map};
     use crate::RootDatabase;
 
     /// Every item runs once, and only after the items it waits for, on one thread or
@@ -199,6 +221,21 @@ mod tests {
         let mut seen = seen.into_inner().expect("no panic");
         seen.sort_unstable();
         assert_eq!(seen, items);
+    }
+
+    /// `map` keeps each item's result in the items' order, on one thread or several.
+    #[test]
+    fn map_keeps_the_order_of_the_items() {
+        let items: Vec<u64> = (0..100).collect();
+        for jobs in [1, 2, 5] {
+            let squares = map(&RootDatabase::default(), jobs, &items, |_, &item| {
+                // Uneven work, so that threads finish out of order.
+                std::thread::sleep(std::time::Duration::from_micros((item % 7) * 50));
+                item * item
+            });
+            let expected: Vec<u64> = items.iter().map(|i| i * i).collect();
+            assert_eq!(squares, expected, "{jobs} jobs");
+        }
     }
 
     /// A panicking item stops the schedule, and the panic reaches the caller.

@@ -72,5 +72,8 @@ pub use scope::{
     Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, file_dependencies,
     program_graph, program_scope,
 };
-pub use summaries::{sync_file_items, sync_file_summaries, sync_program_summaries, sync_summaries};
+pub use summaries::{
+    first_items, set_first_items, sync_file_items, sync_file_summaries, sync_program_summaries,
+    sync_summaries,
+};
 pub use suppressions::{Suppression, file_suppressions};

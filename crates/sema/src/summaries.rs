@@ -54,6 +54,39 @@ pub fn sync_file_items(db: &mut dyn salsa::Database, files: &[(File, Durability)
     }
 }
 
+/// The item inputs of a file that has none yet (its first parse: a program being
+/// loaded), made from its parse; `None` when the file has items, which
+/// [`sync_file_items`] then compares with the parse. Making inputs needs no exclusive
+/// access to the database, so a driver makes them on several threads (a 10 MB program
+/// has 40k items) and sets them with [`set_first_items`], where `sync_file_items` would
+/// make them one by one.
+pub fn first_items(
+    db: &dyn salsa::Database,
+    file: File,
+    durability: Durability,
+) -> Option<Arc<[ItemSource]>> {
+    if !file.items(db).is_empty() {
+        return None;
+    }
+    let parse = parse(db, file);
+    let greens: Vec<&GreenNodeData> = parse.top_level_item_nodes().collect();
+    let durability = edit_durability(durability, greens.len());
+    Some(
+        (greens.into_iter())
+            .map(|green| new_item(db, green, parse.item_may_invoke(green), durability))
+            .collect(),
+    )
+}
+
+/// Make `items` (from [`first_items`]) the items of `file`.
+pub fn set_first_items(db: &mut dyn salsa::Database, file: File, items: Arc<[ItemSource]>) {
+    if **file.items(&*db) != *items {
+        file.set_items(db)
+            .with_durability(Durability::MEDIUM)
+            .to(items);
+    }
+}
+
 /// The second step: each file's declarations (its item tree), once its items are synced.
 pub fn sync_file_summaries(db: &mut dyn salsa::Database, files: &[(File, Durability)]) {
     for &(file, _) in files {
@@ -147,9 +180,7 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
                 source
             }
             Some(source) => source,
-            None => ItemSource::builder((*green).to_owned(), parse.item_may_invoke(green))
-                .durability(durability)
-                .new(&*db),
+            None => new_item(&*db, green, parse.item_may_invoke(green), durability),
         })
         .collect();
     if *old_middle != *middle {
@@ -161,6 +192,18 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
             .with_durability(Durability::MEDIUM)
             .to(items);
     }
+}
+
+/// A new item input.
+fn new_item(
+    db: &dyn salsa::Database,
+    green: &GreenNodeData,
+    may_invoke: bool,
+    durability: Durability,
+) -> ItemSource {
+    ItemSource::builder(green.to_owned(), may_invoke)
+        .durability(durability)
+        .new(db)
 }
 
 /// Give an item input new syntax (and whether it may call `invoke`, when that changes).

@@ -157,8 +157,10 @@ fn fuzz_regressions() {
     }
 }
 
-/// `--jobs 2` checks files on two threads, each with the checking thread's stack: the
-/// diagnostics, and their order, are those of one thread, also for deep expressions.
+/// `--jobs 2` loads and checks files on two threads, each with the checking thread's
+/// stack: the diagnostics, and their order, are those of one thread, also for deep
+/// expressions, structure problems and `pcl-ignore` comments, and after an edit that
+/// adds and removes items of a file whose items were made on a worker thread.
 #[test]
 fn two_jobs_check_as_one_does() {
     let deep = format!("deep = {}1\n", "1 + ".repeat(2_000));
@@ -166,15 +168,17 @@ fn two_jobs_check_as_one_does() {
         .map(|i| {
             let next = (i + 1) % 8;
             let text = format!(
-                "value{i} = {}\nmissing{i} = undefined{i}\nresource \"b{i}\" \"web:index:Bucket\" {{\n  name = value{i}\n  versioning = \"maybe\"\n}}\n",
+                "value{i} = {}\nmissing{i} = undefined{i}\n# pcl-ignore PCL4001\nignored{i} = unknown{i}\nwidget \"w{i}\" {{\n}}\nresource \"b{i}\" \"web:index:Bucket\" {{\n  name = value{i}\n  versioning = \"maybe\"\n}}\n",
                 if i == 7 { "1".to_owned() } else { format!("value{next} + 1") }
             );
             (format!("f{i}.pp"), text)
         })
         .chain([("deep.pp".to_owned(), deep)])
         .collect();
+    let edited = files[3].1.replace("missing3 = undefined3\n", "") + "added = undefinedAdded\n";
     let run = move |jobs: usize| {
         let files = files.clone();
+        let edited = edited.clone();
         std::thread::Builder::new()
             .stack_size(crate::CHECK_STACK_SIZE)
             .spawn(move || {
@@ -185,17 +189,20 @@ fn two_jobs_check_as_one_does() {
                     .map(|(p, t)| (p.as_str(), t.as_str()))
                     .collect();
                 let id = set_program(&mut host, "parallel", &files);
-                summary(&diagnostics(&host, &id))
+                let loaded = summary(&diagnostics(&host, &id));
+                host.set_file_text("parallel/f3.pp", edited);
+                (loaded, summary(&diagnostics(&host, &id)))
             })
             .expect("a thread starts")
             .join()
             .expect("no panic")
     };
-    let one = run(1);
-    assert_eq!(
-        one.lines().filter(|l| l.starts_with("PCL4001")).count(),
-        8,
-        "{one}"
-    );
-    assert_eq!(run(2), one);
+    let (one, one_edited) = run(1);
+    let count = |summary: &str, code: &str| summary.lines().filter(|l| l.starts_with(code)).count();
+    assert_eq!(count(&one, "PCL4001"), 8, "{one}");
+    assert_eq!(count(&one, "PCL4004"), 8, "{one}");
+    assert!(!one.contains("`unknown"), "suppressed: {one}");
+    assert_eq!(one_edited.matches("`undefinedAdded`").count(), 1, "{one_edited}");
+    assert_eq!(one_edited.matches("`undefined3`").count(), 0, "{one_edited}");
+    assert_eq!(run(2), (one, one_edited));
 }
