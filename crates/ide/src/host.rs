@@ -323,6 +323,30 @@ impl AnalysisHost {
         // thread).
         self.load_program_packages(program);
         self.sync_missing();
+        // The declarations are interned on this thread, file by file in program order
+        // (their ids follow it), and the program's namespace built from them; meanwhile
+        // the workers lower the bodies of the files interned so far, which needs no
+        // namespace.
+        crate::parallel::lead_and_follow(
+            &self.db,
+            jobs,
+            &handles,
+            |db, ready| {
+                for (done, &file) in handles.iter().enumerate() {
+                    let _ = pcl_sema::file_decls(db, program, file);
+                    ready(done + 1);
+                }
+                let _ = pcl_sema::program_scope(db, program);
+            },
+            |db, &file, finished| {
+                for &decl in pcl_sema::file_decls(db, program, file) {
+                    if finished() {
+                        return;
+                    }
+                    let _ = pcl_sema::body(db, decl);
+                }
+            },
+        );
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
             let _ = pcl_sema::file_dependencies(db, program, file).count();
         });

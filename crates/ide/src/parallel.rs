@@ -5,7 +5,7 @@
 //! [`for_each_after`] starts an item as soon as the items it waits for are done.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::RootDatabase;
@@ -117,6 +117,89 @@ pub(crate) fn for_each_after<T: Sync>(
     });
 }
 
+/// Run `lead` on this thread while `jobs - 1` workers run `follow` on the items in order,
+/// each once `lead` has said (through the `ready` it is given: how many items are) that
+/// the item is ready, until `lead` returns: work that may start early, started while
+/// `lead` does what only one thread may. `follow` is given whether `lead` has returned,
+/// to stop part way (what is left is done later). `lead`'s result is returned.
+pub(crate) fn lead_and_follow<T: Sync, R>(
+    db: &RootDatabase,
+    jobs: usize,
+    items: &[T],
+    lead: impl FnOnce(&RootDatabase, &dyn Fn(usize)) -> R,
+    follow: impl Fn(&RootDatabase, &T, &dyn Fn() -> bool) + Sync,
+) -> R {
+    if jobs <= 1 || items.is_empty() {
+        return lead(db, &|_| ());
+    }
+    // How many items are ready, and whether `lead` has returned (set before the lock
+    // is taken to wake the followers, so a follower that saw it unset is woken).
+    let ready = Mutex::new(0usize);
+    let done = AtomicBool::new(false);
+    let changed = Condvar::new();
+    let finished = || done.load(Ordering::Acquire);
+    let next = AtomicUsize::new(0);
+    let follower = |db: &RootDatabase| {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else {
+                return;
+            };
+            let mut count = ready.lock().unwrap_or_else(PoisonError::into_inner);
+            while *count <= index && !finished() {
+                count = changed.wait(count).unwrap_or_else(PoisonError::into_inner);
+            }
+            drop(count);
+            if finished() {
+                return;
+            }
+            follow(db, item, &finished);
+        }
+    };
+    let finish = || {
+        done.store(true, Ordering::Release);
+        drop(ready.lock().unwrap_or_else(PoisonError::into_inner));
+        changed.notify_all();
+    };
+    let (result, panic) = std::thread::scope(|scope| {
+        let followers: Vec<_> = (1..jobs.min(items.len() + 1))
+            .filter_map(|worker| {
+                let db = db.clone();
+                let follower = &follower;
+                std::thread::Builder::new()
+                    .name(format!("pcl-check-{worker}"))
+                    .stack_size(CHECK_STACK_SIZE)
+                    .spawn_scoped(scope, move || follower(&db))
+                    .ok()
+            })
+            .collect();
+        // The followers stop once `lead` returns or unwinds.
+        let stop = FinishOnDrop(&finish);
+        let result = lead(db, &|count| {
+            *ready.lock().unwrap_or_else(PoisonError::into_inner) = count;
+            changed.notify_all();
+        });
+        drop(stop);
+        let panic = (followers.into_iter())
+            .filter_map(|handle| handle.join().err())
+            .next();
+        (result, panic)
+    });
+    if let Some(payload) = panic {
+        std::panic::resume_unwind(payload);
+    }
+    result
+}
+
+/// Runs its function when dropped, also while unwinding.
+struct FinishOnDrop<'a>(&'a dyn Fn());
+
+impl Drop for FinishOnDrop<'_> {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
+
 /// What [`for_each_after`]'s workers share.
 struct Schedule {
     ready: VecDeque<usize>,
@@ -178,7 +261,7 @@ fn on_workers(db: &RootDatabase, workers: usize, worker: impl Fn(&RootDatabase) 
 mod tests {
     use std::sync::Mutex;
 
-    use super::{for_each, for_each_after, map};
+    use super::{for_each, for_each_after, lead_and_follow, map};
     use crate::RootDatabase;
 
     /// Every item runs once, and only after the items it waits for, on one thread or
@@ -238,6 +321,45 @@ mod tests {
         }
     }
 
+    /// Followers take only the items the lead has made ready, each once, and stop when
+    /// the lead returns, also those waiting for items it never made ready.
+    #[test]
+    fn followers_take_only_ready_items_and_stop_with_the_lead() {
+        let items: Vec<usize> = (0..50).collect();
+        for jobs in [1, 2, 4] {
+            let made_ready = Mutex::new(0);
+            let followed = Mutex::new(Vec::new());
+            let result = lead_and_follow(
+                &RootDatabase::default(),
+                jobs,
+                &items,
+                |_, ready| {
+                    for count in 1..=25 {
+                        *made_ready.lock().expect("no panic") = count;
+                        ready(count);
+                        std::thread::sleep(std::time::Duration::from_micros(100));
+                    }
+                    "led"
+                },
+                |_, &item, _| {
+                    assert!(
+                        item < *made_ready.lock().expect("no panic"),
+                        "{item} too early"
+                    );
+                    followed.lock().expect("no panic").push(item);
+                },
+            );
+            assert_eq!(result, "led");
+            let mut followed = followed.into_inner().expect("no panic");
+            followed.sort_unstable();
+            followed.dedup();
+            assert!(followed.iter().all(|&item| item < 25), "{followed:?}");
+            if jobs == 1 {
+                assert!(followed.is_empty(), "one job has no followers");
+            }
+        }
+    }
+
     /// A panicking item stops the schedule, and the panic reaches the caller.
     #[test]
     fn a_panic_stops_the_others_and_reaches_the_caller() {
@@ -255,6 +377,42 @@ mod tests {
             for_each_after(&RootDatabase::default(), 2, &items, &waits, |_, &item| {
                 assert_ne!(item, 3, "item 3 fails");
             });
+        });
+        assert!(outcome.is_err());
+        // A lead that panics stops its followers (one waits for an item never ready).
+        let outcome = std::panic::catch_unwind(|| {
+            lead_and_follow(
+                &RootDatabase::default(),
+                3,
+                &items,
+                |_, ready| {
+                    ready(1);
+                    panic!("the lead fails");
+                },
+                |_, _, _| (),
+            )
+        });
+        assert!(outcome.is_err());
+        // A follower's panic reaches the caller once the lead is done.
+        let failing = std::sync::atomic::AtomicBool::new(false);
+        let outcome = std::panic::catch_unwind(|| {
+            lead_and_follow(
+                &RootDatabase::default(),
+                2,
+                &items,
+                |_, ready| {
+                    ready(items.len());
+                    while !failing.load(std::sync::atomic::Ordering::Acquire) {
+                        std::thread::yield_now();
+                    }
+                },
+                |_, &item, _| {
+                    if item == 3 {
+                        failing.store(true, std::sync::atomic::Ordering::Release);
+                        panic!("item 3 fails");
+                    }
+                },
+            )
         });
         assert!(outcome.is_err());
     }

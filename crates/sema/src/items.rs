@@ -679,9 +679,10 @@ pub fn program_decls<'db>(db: &'db dyn salsa::Database, program: Program) -> Box
 
 /// The declarations of one file of a program, in source order: interned once per file,
 /// not by every query that walks them (the program's list, the file's checking order, the
-/// dependencies of each run of declarations).
+/// dependencies of each run of declarations). A declaration's id follows the order in
+/// which files are asked for this (drivers ask in program order, on one thread).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_decls<'db>(
+pub fn file_decls<'db>(
     db: &'db dyn salsa::Database,
     program: Program,
     file: File,

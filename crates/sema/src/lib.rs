@@ -62,8 +62,8 @@ pub use input::{
 };
 pub use items::{
     CachedPackage, DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse,
-    StructureProblem, decl_offset, decl_syntax, file_items, item_tree, parse, program_decls,
-    required_packages, structure_diagnostics, token_package,
+    StructureProblem, decl_offset, decl_syntax, file_decls, file_items, item_tree, parse,
+    program_decls, required_packages, structure_diagnostics, token_package,
 };
 pub use resources::{
     Field, FieldsContext, component_closure, field_completions, fields_owner, range_value_hint,

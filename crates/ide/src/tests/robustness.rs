@@ -202,7 +202,15 @@ fn two_jobs_check_as_one_does() {
     assert_eq!(count(&one, "PCL4001"), 8, "{one}");
     assert_eq!(count(&one, "PCL4004"), 8, "{one}");
     assert!(!one.contains("`unknown"), "suppressed: {one}");
-    assert_eq!(one_edited.matches("`undefinedAdded`").count(), 1, "{one_edited}");
-    assert_eq!(one_edited.matches("`undefined3`").count(), 0, "{one_edited}");
+    assert_eq!(
+        one_edited.matches("`undefinedAdded`").count(),
+        1,
+        "{one_edited}"
+    );
+    assert_eq!(
+        one_edited.matches("`undefined3`").count(),
+        0,
+        "{one_edited}"
+    );
     assert_eq!(run(2), (one, one_edited));
 }
