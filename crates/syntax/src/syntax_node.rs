@@ -332,6 +332,9 @@ impl TreeBuilder {
 
     /// A new node of `kind` over the children from `first`.
     fn new_node(&mut self, kind: rowan::SyntaxKind, first: usize) -> GreenNode {
+        if self.children.len() - first > WARMED_CHILDREN {
+            warm(&self.children[first..]);
+        }
         let pool = &self.token_pool;
         let children = self.children.drain(first..).map(|child| match child {
             Child::Node(node) => NodeOrToken::Node(node),
@@ -359,6 +362,24 @@ impl TreeBuilder {
         self.invoking_items.sort_unstable();
         (root, self.invoking_items)
     }
+}
+
+/// A node with more children than this is built long after most of them (a file's body,
+/// from its items): [`warm`] reads them first.
+const WARMED_CHILDREN: usize = 256;
+
+/// Read the length of each node among `children`, in a loop that does nothing else: the
+/// reads do not depend on each other, so their cache misses overlap, and rowan's pass
+/// that builds the parent (which reads each length with more work between) finds them
+/// cached. A 10 MB file's body node of 31k items: a third of its building time.
+fn warm(children: &[Child]) {
+    let lengths = (children.iter())
+        .map(|child| match child {
+            Child::Node(node) => u32::from(node.text_len()),
+            Child::Pooled(_) | Child::Token(_) => 0,
+        })
+        .fold(0u32, u32::wrapping_add);
+    std::hint::black_box(lengths);
 }
 
 /// Whether two token texts are equal: short ones (most tokens: blanks, punctuation,
