@@ -301,7 +301,8 @@ impl AnalysisHost {
             .map(|&file| (file, self.durability(file)))
             .collect();
         // The summaries step by step, with what each step reads computed on `jobs`
-        // threads first: parses, item trees, then each file's bindings.
+        // threads first: parses (and the item inputs of files new to the database), item
+        // trees, the bodies beside the program's scope, then each file's bindings.
         let jobs = self.jobs;
         let first_items =
             crate::parallel::map(&self.db, jobs, &synced, |db, &(file, durability)| {

@@ -163,15 +163,7 @@ pub(crate) fn lead_and_follow<T: Sync, R>(
     };
     let (result, panic) = std::thread::scope(|scope| {
         let followers: Vec<_> = (1..jobs.min(items.len() + 1))
-            .filter_map(|worker| {
-                let db = db.clone();
-                let follower = &follower;
-                std::thread::Builder::new()
-                    .name(format!("pcl-check-{worker}"))
-                    .stack_size(CHECK_STACK_SIZE)
-                    .spawn_scoped(scope, move || follower(&db))
-                    .ok()
-            })
+            .filter_map(|worker| spawn_worker(scope, db, worker, &follower))
             .collect();
         // The followers stop once `lead` returns or unwinds.
         let stop = FinishOnDrop(&finish);
@@ -180,10 +172,7 @@ pub(crate) fn lead_and_follow<T: Sync, R>(
             changed.notify_all();
         });
         drop(stop);
-        let panic = (followers.into_iter())
-            .filter_map(|handle| handle.join().err())
-            .next();
-        (result, panic)
+        (result, first_panic(followers))
     });
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
@@ -233,28 +222,41 @@ fn on_workers(db: &RootDatabase, workers: usize, worker: impl Fn(&RootDatabase) 
         worker(db);
         return;
     }
-    let work = &worker;
     let panic = std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(workers);
-        for worker in 0..workers {
-            let db = db.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("pcl-check-{worker}"))
-                .stack_size(CHECK_STACK_SIZE)
-                .spawn_scoped(scope, move || work(&db));
-            // Without a thread, the others take its share (or the driver computes what is
-            // not memoized yet).
-            if let Ok(handle) = spawned {
-                handles.push(handle);
-            }
-        }
-        (handles.into_iter())
-            .filter_map(|handle| handle.join().err())
-            .next()
+        let handles: Vec<_> = (0..workers)
+            .filter_map(|index| spawn_worker(scope, db, index, &worker))
+            .collect();
+        first_panic(handles)
     });
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
     }
+}
+
+/// A worker thread running `work` on a clone of `db`, with the checking thread's stack;
+/// `None` when the system starts no thread (the others take its share, or the driver
+/// computes what is not memoized yet).
+fn spawn_worker<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    db: &RootDatabase,
+    index: usize,
+    work: &'scope (impl Fn(&RootDatabase) + Sync),
+) -> Option<std::thread::ScopedJoinHandle<'scope, ()>> {
+    let db = db.clone();
+    std::thread::Builder::new()
+        .name(format!("pcl-check-{index}"))
+        .stack_size(CHECK_STACK_SIZE)
+        .spawn_scoped(scope, move || work(&db))
+        .ok()
+}
+
+/// Wait for every worker; the first panic among them, to raise again.
+fn first_panic(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, ()>>,
+) -> Option<Box<dyn std::any::Any + Send>> {
+    (handles.into_iter())
+        .filter_map(|handle| handle.join().err())
+        .next()
 }
 
 #[cfg(test)]
