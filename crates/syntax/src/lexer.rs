@@ -75,6 +75,12 @@ impl<'a> LexedText<'a> {
         &self.text[self.range_usize(idx)]
     }
 
+    /// [`LexedText::text`] as bytes: without checking that both ends are character
+    /// boundaries, which they are.
+    pub(crate) fn bytes(&self, idx: usize) -> &'a [u8] {
+        &self.text.as_bytes()[self.range_usize(idx)]
+    }
+
     pub fn range(&self, idx: usize) -> TextRange {
         TextRange::new(
             TextSize::new(self.starts[idx]),

@@ -152,8 +152,10 @@ impl Sink {
     }
 
     fn raw_token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        let text = lexed.text(self.raw_pos);
-        self.builder.token(rowan::SyntaxKind(kind as u16), text);
+        let pos = self.raw_pos;
+        let kind = rowan::SyntaxKind(kind as u16);
+        self.builder
+            .token(kind, lexed.bytes(pos), || lexed.text(pos));
         self.raw_pos += 1;
     }
 }
@@ -226,43 +228,52 @@ impl TreeBuilder {
         self.parents.push((kind, self.children.len()));
     }
 
-    fn token(&mut self, kind: rowan::SyntaxKind, text: &str) {
-        if text.len() == crate::INVOKE.len()
+    /// A token of `kind` whose text is `bytes`; `text` gives them as text, asked only for
+    /// a token not shared (slicing text checks both ends are character boundaries, a
+    /// cost every token paid when it was asked for all).
+    fn token<'t>(&mut self, kind: rowan::SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
+        if bytes.len() == crate::INVOKE.len()
             && kind.0 == SyntaxKind::IDENT as u16
-            && text == crate::INVOKE
+            && bytes == crate::INVOKE.as_bytes()
         {
             self.item_names_invoke = true;
         }
-        let pooled = self.pooled_token(kind, text);
+        let pooled = self.pooled_token(kind, bytes, text);
         self.children.push(Child::Pooled(pooled));
         self.cached_tokens += 1;
     }
 
-    /// The index in `token_pool` of the token of `kind` and `text`, made if it is new.
-    fn pooled_token(&mut self, kind: rowan::SyntaxKind, text: &str) -> u32 {
+    /// The index in `token_pool` of the token of `kind` and `bytes`, made (from `text`) if
+    /// it is new.
+    fn pooled_token<'t>(
+        &mut self,
+        kind: rowan::SyntaxKind,
+        bytes: &[u8],
+        text: impl FnOnce() -> &'t str,
+    ) -> u32 {
         let index = usize::from(kind.0);
         if self.last_tokens.len() <= index {
             self.last_tokens.resize(index + 1, None);
         }
         if let Some(last) = self.last_tokens[index]
-            && same_text(self.token_pool[last as usize].text(), text)
+            && same_text(self.token_pool[last as usize].text(), bytes)
         {
             return last;
         }
         let mut hasher = FxHasher::default();
         kind.0.hash(&mut hasher);
-        text.hash(&mut hasher);
+        hasher.write(bytes);
         let key = hasher.finish();
         let pooled = match self.tokens.get(&key) {
             Some(&pooled)
                 if self.token_pool[pooled as usize].kind() == kind
-                    && same_text(self.token_pool[pooled as usize].text(), text) =>
+                    && same_text(self.token_pool[pooled as usize].text(), bytes) =>
             {
                 pooled
             }
             _ => {
                 let pooled = self.token_pool.len() as u32;
-                self.token_pool.push(GreenToken::new(kind, text));
+                self.token_pool.push(GreenToken::new(kind, text()));
                 self.tokens.insert(key, pooled);
                 pooled
             }
@@ -384,11 +395,12 @@ fn warm(children: &[Child]) {
 
 /// Whether two token texts are equal: short ones (most tokens: blanks, punctuation,
 /// names) compared byte by byte inline rather than through a call to `memcmp`.
-fn same_text(a: &str, b: &str) -> bool {
+fn same_text(a: &str, b: &[u8]) -> bool {
     const SHORT: usize = 16;
+    let a = a.as_bytes();
     a.len() == b.len()
         && if a.len() <= SHORT {
-            a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+            a.iter().zip(b).all(|(x, y)| x == y)
         } else {
             a == b
         }
