@@ -286,7 +286,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
     {
         return parse;
     }
-    parse_whole(text, step_limit).0
+    parse_whole(text, step_limit)
 }
 
 /// [`parse`] of an edited text whose earlier version's brackets did or did not balance:
@@ -296,7 +296,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
 fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
     match brackets_balanced_before {
         true => parse(text),
-        false => parse_whole(text, parser::PARSER_STEP_LIMIT).0,
+        false => parse_whole(text, parser::PARSER_STEP_LIMIT),
     }
 }
 
@@ -305,8 +305,8 @@ fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
 /// start), so the text is parsed again whole. The tree and the errors are those of the
 /// whole text's parse (`tests::windowed_parses_equal_whole_ones`).
 fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option<Parse> {
-    let (parse, balanced) = build(parser::Input::windowed(text, window), step_limit);
-    balanced.then_some(parse)
+    let parse = build(parser::Input::windowed(text, window), step_limit);
+    parse.brackets_balance.then_some(parse)
 }
 
 /// [`parse`] as a large file is parsed, from a window of tokens: `step` more lexed at a
@@ -318,26 +318,24 @@ pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Pa
     parse_windowed(text, parser::PARSER_STEP_LIMIT, window)
 }
 
-/// [`parse`] from all of `text`'s tokens at once; also whether its brackets balance.
-fn parse_whole(text: &str, step_limit: u32) -> (Parse, bool) {
+/// [`parse`] from all of `text`'s tokens at once.
+fn parse_whole(text: &str, step_limit: u32) -> Parse {
     build(parser::Input::new(text), step_limit)
 }
 
-/// Parses `input` into a tree; also whether its brackets balance.
-fn build(input: parser::Input<'_>, step_limit: u32) -> (Parse, bool) {
+/// Parses `input` into a tree.
+fn build(input: parser::Input<'_>, step_limit: u32) -> Parse {
     let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
     let (green, invoking_items, parse_errors, input) = parser.finish_tree();
     let errors = all_errors(input.lexed(), parse_errors);
-    let balanced = input.balanced();
-    let parse = Parse::built(
+    Parse::built(
         green,
         errors,
         input.ignore_comments(),
         invoking_items,
-        balanced,
-    );
-    (parse, balanced)
+        input.balanced(),
+    )
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.

@@ -299,13 +299,19 @@ fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, us
     let whole = crate::parse_whole(text, crate::parser::PARSER_STEP_LIMIT);
     match crate::parse_in_windows(text, step, drop_after) {
         Some(windowed) => {
-            assert!(whole.1, "brackets balance in a window only: {text:?}");
+            assert!(
+                whole.brackets_balance,
+                "brackets balance in a window only: {text:?}"
+            );
             assert_eq!(
-                windowed, whole.0,
+                windowed, whole,
                 "window of {step}, {drop_after} on {text:?}"
             );
         }
-        None => assert!(!whole.1, "brackets balance whole only: {text:?}"),
+        None => assert!(
+            !whole.brackets_balance,
+            "brackets balance whole only: {text:?}"
+        ),
     }
 }
 
@@ -421,15 +427,15 @@ fn large_files_with_unbalanced_brackets_parse_as_whole_ones() {
         format!("{}}}\n{}", &program[..=line], &program[line + 1..]),
     ] {
         let whole = crate::parse_whole(&text, crate::parser::PARSER_STEP_LIMIT);
-        assert!(!whole.1, "the brackets balance");
-        assert!(!whole.0.errors().is_empty());
+        assert!(!whole.brackets_balance, "the brackets balance");
+        assert!(!whole.errors().is_empty());
         assert!(crate::parse_in_windows(&text, 16 * 1024, 64 * 1024).is_none());
-        assert_eq!(parse(&text), whole.0);
+        assert_eq!(parse(&text), whole);
         // Edited, from the unbalanced parse (which goes straight to the whole text's
         // parse) and from a balanced one.
         let edited = text.replacen("config", "config ", 1);
-        assert_eq!(whole.0.reparse(&text, &edited), parse(&edited));
-        assert_eq!(parse(&program).reparse(&program, &text), whole.0);
+        assert_eq!(whole.reparse(&text, &edited), parse(&edited));
+        assert_eq!(parse(&program).reparse(&program, &text), whole);
     }
 }
 
