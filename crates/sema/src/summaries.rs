@@ -56,7 +56,8 @@ pub fn sync_file_items(db: &mut dyn salsa::Database, files: &[(File, Durability)
 
 /// The item inputs of a file that has none yet (its first parse: a program being
 /// loaded), made from its parse; `None` when the file has items, which
-/// [`sync_file_items`] then compares with the parse. Making inputs needs no exclusive
+/// [`sync_file_items`] then compares with the parse (which makes these itself for a
+/// file that has none). Making inputs needs no exclusive
 /// access to the database, so a driver makes them on several threads (a 10 MB program
 /// has 40k items) and sets them with [`set_first_items`], where `sync_file_items` would
 /// make them one by one.
@@ -114,7 +115,8 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
     }
 }
 
-/// Bring `File::items` in line with the file's parse: items whose syntax is unchanged keep
+/// Bring `File::items` in line with the file's parse: a file with none yet gets
+/// [`first_items`]; otherwise items whose syntax is unchanged keep
 /// their input (compared by identity first: after `Parse::reparse` they are the same
 /// nodes); the others are matched in order between the unchanged ones at both ends.
 /// There, an old item whose syntax reappears keeps its input too (a declaration inserted
@@ -122,6 +124,10 @@ pub fn sync_program_summaries(db: &mut dyn salsa::Database, programs: &[Program]
 /// durability), and the rest are set in order. The list itself is set only when it
 /// changes.
 fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) {
+    if let Some(items) = first_items(&*db, file, durability) {
+        set_first_items(db, file, items);
+        return;
+    }
     let parse = parse(&*db, file).clone();
     let old = file.items(&*db).clone();
     // Typing inside one item: the parse is the one the items were synced from with that
