@@ -23,8 +23,7 @@ use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
 use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
-    Bindings, Resolution, ScopeName, bind, decl_cycle, dependency_edges, file_dependencies,
-    strongly_connected,
+    Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
 };
 
 /// What checking a declaration found. The types of its expressions are not kept here
@@ -551,14 +550,10 @@ impl<'db> Infer<'db> {
             return Some(SmolStr::new(local));
         }
         let db = self.db;
-        let scope = crate::scope::program_scope(db, self.decl.program(db));
-        let own = self.decl.name(db).as_str();
-        let names = scope
-            .names
-            .keys()
-            .map(ScopeName::as_str)
-            .filter(|n| *n != own);
-        pcl_types::closest_name(name, names).map(SmolStr::new)
+        let declared = crate::scope::declared_names(db, self.decl.program(db));
+        declared
+            .closest(name, self.decl.name(db).as_str())
+            .map(SmolStr::new)
     }
 
     /// What a name resolves to in the program.

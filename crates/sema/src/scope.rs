@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Severity, codes};
+use pcl_types::CandidateNames;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 
@@ -150,6 +151,14 @@ impl<'db> Bindings<'db> {
             .ok()
             .map(|index| &self.resolutions[index])
     }
+}
+
+/// The program's declared names (outputs' apart) for "did you mean" suggestions, sorted
+/// once per program and only when some name does not resolve.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn declared_names(db: &dyn salsa::Database, program: Program) -> CandidateNames {
+    let names = program_scope(db, program).names.keys();
+    CandidateNames::new(names.map(|name| name.0.clone()))
 }
 
 #[salsa::tracked(returns(ref))]

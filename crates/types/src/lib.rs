@@ -38,7 +38,7 @@ pub use eventuals::{input_type, resolve_outputs, resolve_promises};
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty, readable};
-pub use suggest::{closest_name, suggestion_distance};
+pub use suggest::{CandidateNames, closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
 pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind, TypeCache};
 pub use unify::{unify, unify_types};

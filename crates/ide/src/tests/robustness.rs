@@ -44,6 +44,27 @@ fn an_object_literal_of_50000_keys_checks_and_keeps_each_keys_last_value() {
     assert_eq!(first, Some("string"));
 }
 
+/// "Did you mean" once compared each unresolved name with every declaration (16,000 of
+/// each took 11 s to check in a release build, 64 s with names of 13 characters; 0.2 s
+/// since): each misspelt reference still gets its declaration suggested.
+#[test]
+fn sixteen_thousand_misspelt_references_each_get_their_declaration_suggested() {
+    let n = 16_000;
+    let mut text = String::new();
+    for i in 0..n {
+        let _ = writeln!(text, "bucket{i} = {i}\nuse{i} = bukcet{i}");
+    }
+    let (mut host, _log) = logged_host();
+    let id = set_program(&mut host, "typos", &[("main.pp", &text)]);
+    let found = diagnostics(&host, &id);
+    assert_eq!(found.len(), n);
+    for (i, diagnostic) in found.iter().enumerate() {
+        assert_eq!(diagnostic.message, format!("undefined name `bukcet{i}`"));
+        let note = format!("did you mean `bucket{i}`?");
+        assert!(diagnostic.notes.contains(&note), "{diagnostic:?}");
+    }
+}
+
 /// Iterating a tuple of constants once united their types one at a time, a union of 2,
 /// 3, .. n members (a tuple of 20,000 numbers took more than 17 GB): now at once.
 #[test]
