@@ -271,6 +271,7 @@ fn levenshtein<T: PartialEq>(a: impl Iterator<Item = T>, b: &[T], row: &mut [usi
 
 #[cfg(test)]
 mod tests {
+    use pcl_test_utils::generate::Rng;
     use smol_str::SmolStr;
 
     use super::{
@@ -303,19 +304,13 @@ mod tests {
 
     /// Random names over a small alphabet (so that many are close, share prefixes or are
     /// prefixes of each other), with characters of two and three bytes.
-    fn random_names(seed: &mut u64, count: usize, longest: u64) -> Vec<String> {
+    fn random_names(rng: &mut Rng, count: usize, longest: usize) -> Vec<String> {
         const ALPHABET: &[char] = &['a', 'b', 'c', 'd', '_', '1', 'é', '€'];
-        let mut next = move |below: u64| {
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            *seed % below
-        };
         (0..count)
             .map(|_| {
-                let length = 1 + next(longest);
+                let length = 1 + rng.below(longest);
                 (0..length)
-                    .map(|_| ALPHABET[next(ALPHABET.len() as u64) as usize])
+                    .map(|_| ALPHABET[rng.below(ALPHABET.len())])
                     .collect()
             })
             .collect()
@@ -323,11 +318,11 @@ mod tests {
 
     #[test]
     fn the_index_answers_as_comparing_every_candidate_does() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         for (count, longest) in [(1, 3), (5, 4), (40, 3), (200, 6), (300, 14), (60, 30)] {
-            let candidates = random_names(&mut seed, count, longest);
+            let candidates = random_names(&mut rng, count, longest);
             let index = CandidateNames::new(candidates.iter().map(SmolStr::new));
-            let mut asked = random_names(&mut seed, 300, longest + 3);
+            let mut asked = random_names(&mut rng, 300, longest + 3);
             asked.extend(candidates.iter().take(20).cloned());
             for name in &asked {
                 for except in [candidates[0].as_str(), name.as_str(), ""] {

@@ -537,10 +537,12 @@ fn recursive_objects_unify() {
     assert_eq!(display(&db, unified), "union(object(Tree), object(Wide))");
 }
 
-/// Constants of one type unify at once past a few (`unify_types`), as their fold does:
-/// numbers, strings and bools, with repeats, in several orders.
+/// Types of one shape unify at once past a few (`unify_types`), as their fold does:
+/// constants of one type (numbers, strings and bools), objects and tuples that differ
+/// only in their constants, with repeats, in several orders; and lists of nearly one shape
+/// (another property, a constant or not at one place), which are folded.
 #[test]
-fn many_constants_of_one_type_unify_as_their_fold_does() {
+fn many_types_of_one_shape_unify_as_their_fold_does() {
     let db = TestDb::default();
     let number = |text: &str| {
         let value = crate::parse::parse_number(text).expect("a number");
@@ -563,6 +565,32 @@ fn many_constants_of_one_type_unify_as_their_fold_does() {
                 .map(|_| string(&format!("s{}", rng.below(12))))
                 .collect(),
         );
+    }
+    /// An object of four properties: `name`, two constants and a string.
+    fn record<'db>(db: &'db dyn Db, name: Ty<'db>, port: Ty<'db>, on: Ty<'db>) -> Ty<'db> {
+        let inner = Ty::object(db, [("on", on)]);
+        let fields = [("name", name), ("port", port), ("spec", inner)];
+        Ty::object(db, fields.into_iter().chain([("zone", Ty::string(db))]))
+    }
+    for len in [9, 12, 30] {
+        let mut records = Vec::new();
+        let mut pairs = Vec::new();
+        for i in 0..len {
+            let port = number(&rng.below(6).to_string());
+            let on = boolean(rng.below(2) == 0);
+            records.push(record(&db, string(&format!("r{}", i % 7)), port, on));
+            let flag = boolean(rng.below(2) == 0);
+            pairs.push(Ty::tuple(&db, [number(&rng.below(9).to_string()), flag]));
+        }
+        let mut nearly = records.clone();
+        nearly[len / 2] = Ty::object(&db, [("name", string("odd"))]);
+        let mut widened = records.clone();
+        widened[1] = record(&db, Ty::string(&db), number("1"), boolean(true));
+        assert!(crate::unify::of_one_shape(&db, &records));
+        assert!(crate::unify::of_one_shape(&db, &pairs));
+        assert!(!crate::unify::of_one_shape(&db, &nearly));
+        assert!(!crate::unify::of_one_shape(&db, &widened));
+        lists.extend([records, pairs, nearly, widened]);
     }
     for mut types in lists {
         for _ in 0..2 {

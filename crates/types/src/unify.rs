@@ -28,12 +28,14 @@ pub fn unify_types<'db>(
     types: impl IntoIterator<Item = Ty<'db>>,
 ) -> (Ty<'db>, Ty<'db>) {
     let types: Vec<Ty<'db>> = types.into_iter().collect();
-    let safe = if types.len() > FOLDED_CONSTANTS && constants_of_one_type(db, &types) {
-        // The safe fold's result, without the fold: a constant converts to another of its
-        // type only unsafely, so each safe step adds the next to the union of those before
-        // (or keeps it, when it is there). Folded, the unions of 2, 3, .. n members made
-        // iterating a tuple of n numbers quadratic in time and memory (20k: 17 GB). The
-        // unsafe fold reaches the constants' type at the first two that differ.
+    let safe = if types.len() > FOLDED_CONSTANTS && of_one_shape(db, &types) {
+        // The safe fold's result, without the fold: two types of one shape that differ do
+        // so in constants of one type at the same places, which convert to each other only
+        // unsafely, so each safe step adds the next to the union of those before (or keeps
+        // it, when it is there). Folded, the unions of 2, 3, .. n members made iterating a
+        // tuple of n numbers quadratic in time and memory (20k: 17 GB), and a tuple of n
+        // objects of one shape too (2,000 of `{ a = 1 }`: 19 s). The unsafe fold reaches
+        // the constants' type at the first two that differ.
         Ty::union(db, types.iter().copied())
     } else {
         fold_side(db, &types, Conversion::Safe)
@@ -41,19 +43,43 @@ pub fn unify_types<'db>(
     (safe, fold_side(db, &types, Conversion::Unsafe))
 }
 
-/// Past how many types [`unify_types`] unites constants of one type at once.
+/// Past how many types [`unify_types`] unites types of one shape at once.
 const FOLDED_CONSTANTS: usize = 8;
 
-/// Whether every type is a constant, and all of one underlying type.
-fn constants_of_one_type<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> bool {
-    let underlying = |ty: Ty<'db>| match ty.kind(db) {
-        TyKind::Const(underlying, _) => Some(*underlying),
-        _ => None,
-    };
-    let Some(first) = types.first().and_then(|&ty| underlying(ty)) else {
+/// Whether every type has the first's shape ([`same_shape`]).
+pub(crate) fn of_one_shape<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> bool {
+    let Some(&first) = types.first() else {
         return false;
     };
-    types.iter().all(|&ty| underlying(ty) == Some(first))
+    types
+        .iter()
+        .all(|&ty| same_shape(db, first, ty, SHAPE_DEPTH))
+}
+
+/// How deep [`same_shape`] looks into objects and tuples (literals nest less deeply than
+/// the parser allows): deeper types are folded one by one.
+const SHAPE_DEPTH: usize = 32;
+
+/// Whether `a` and `b` are the same type but for the values of constants: constants of
+/// one type, or objects (tuples) whose properties (elements) are each of the same shape.
+fn same_shape<'db>(db: &'db dyn Db, a: Ty<'db>, b: Ty<'db>, depth: usize) -> bool {
+    if a == b {
+        return true;
+    }
+    let Some(depth) = depth.checked_sub(1) else {
+        return false;
+    };
+    match (a.kind(db), b.kind(db)) {
+        (TyKind::Const(a, _), TyKind::Const(b, _)) => a == b,
+        (TyKind::Tuple(a), TyKind::Tuple(b)) => {
+            a.len() == b.len() && (a.iter().zip(b)).all(|(x, y)| same_shape(db, *x, *y, depth))
+        }
+        (TyKind::Object(a), TyKind::Object(b)) => {
+            a.len() == b.len()
+                && (a.iter().zip(b)).all(|((m, x), (n, y))| m == n && same_shape(db, *x, *y, depth))
+        }
+        _ => false,
+    }
 }
 
 /// One side of [`unify_types`]: `types` folded left to right, each step taking the
