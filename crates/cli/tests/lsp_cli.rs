@@ -720,6 +720,51 @@ fn schema_files_changing_on_disk() {
     shut_down(client);
 }
 
+/// The references to a name read 20,000 times, its highlights and a rename each indexed
+/// the file's lines once per reference (a minute for a 3 MB file): now once per request.
+#[test]
+fn references_highlights_and_renames_of_a_name_read_20000_times() {
+    let dir = scratch_dir("many-references");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let n = 20_000;
+    let mut text = String::from("env = \"dev\"\n");
+    for i in 0..n {
+        text.push_str(&format!("x{i} = \"${{env}}-{i}\"\n"));
+    }
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    next_diagnostics(&mut client, &uri);
+    let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 1 } });
+    let mut with_context = at.clone();
+    with_context["context"] = json!({ "includeDeclaration": true });
+    let references = client.request(2, "textDocument/references", with_context);
+    let found = references["result"].as_array().expect("references");
+    assert_eq!(found.len(), n + 1);
+    let last = &found[n]["range"];
+    assert_eq!(
+        last["start"],
+        json!({ "line": n, "character": 12 }),
+        "{last}"
+    );
+    let highlights = client.request(3, "textDocument/documentHighlight", at.clone());
+    assert_eq!(highlights["result"].as_array().map(Vec::len), Some(n + 1));
+    let mut rename = at;
+    rename["newName"] = json!("stage");
+    let edit = client.request(4, "textDocument/rename", rename);
+    let edits = edit["result"]["changes"][&uri].as_array().expect("edits");
+    assert_eq!(edits.len(), n + 1);
+    assert!(edits.iter().all(|e| e["newText"] == "stage"), "{edit}");
+    let ranges: Vec<&Value> = edits.iter().map(|e| &e["range"]).collect();
+    assert!(ranges.contains(&last), "{last}");
+    shut_down(client);
+}
+
 /// A program big enough that semantic tokens for it take far longer than the server takes
 /// to read the next message, so the edit or cancellation sent right after the request
 /// always arrives while the request runs.

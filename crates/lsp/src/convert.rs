@@ -40,22 +40,15 @@ impl LineStarts {
 /// Line starts of a text, for offset ↔ position conversion.
 pub(crate) struct LineIndex<'a> {
     text: &'a str,
-    starts: std::borrow::Cow<'a, [usize]>,
+    starts: &'a [usize],
 }
 
 impl<'a> LineIndex<'a> {
-    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
-        LineIndex {
-            text,
-            starts: std::borrow::Cow::Owned(LineStarts::new(text).0),
-        }
-    }
-
     /// The index of `text` from its line starts, kept up to date by the caller.
     pub(crate) fn with_starts(text: &'a str, starts: &'a LineStarts) -> LineIndex<'a> {
         LineIndex {
             text,
-            starts: std::borrow::Cow::Borrowed(&starts.0),
+            starts: &starts.0,
         }
     }
 
@@ -267,7 +260,8 @@ mod tests {
     #[test]
     fn positions_round_trip_in_both_encodings() {
         let text = "a = \"é😀\"\r\nb = 1\n";
-        let index = LineIndex::new(text);
+        let starts = LineStarts::new(text);
+        let index = LineIndex::with_starts(text, &starts);
         let offset = text
             .find('"')
             .map(|i| i + 1 + 'é'.len_utf8())
