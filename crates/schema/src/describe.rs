@@ -10,6 +10,7 @@ use pcl_types::readable;
 use serde::Serialize;
 use smol_str::SmolStr;
 
+use crate::index::PackageIndex;
 use crate::lower::{
     Property, config_types, function_types, named_object, resource_types, type_definition,
 };
@@ -407,27 +408,29 @@ fn index_name(db: &dyn salsa::Database, source: PackageSource) -> SmolStr {
 }
 
 /// Up to three tokens of the package that look like `written`: same canonical form
-/// ignoring case, or a close spelling of it.
+/// ignoring case, or a close spelling of it. Asked once per package and misspelt token
+/// (3,000 resources of one misspelt type once compared it with every token 3,000 times).
 pub fn suggest_tokens(
     db: &dyn salsa::Database,
     source: PackageSource,
     written: &str,
 ) -> Vec<SmolStr> {
+    suggested_tokens(db, source, SmolStr::new(written)).to_vec()
+}
+
+#[salsa::tracked(returns(ref))]
+fn suggested_tokens(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+    written: SmolStr,
+) -> Box<[SmolStr]> {
     let Ok(index) = package_index(db, source) else {
-        return Vec::new();
+        return Box::default();
     };
-    let format = index.module_format.as_ref();
-    let key = |token: &str| {
-        canonical(token, &index.name, format)
-            .unwrap_or_else(|| token.to_owned())
-            .to_lowercase()
-    };
-    let wanted = key(written);
-    let mut scored: Vec<(usize, &SmolStr)> = [&index.resources, &index.functions, &index.types]
-        .into_iter()
-        .flat_map(|section| section.tokens())
-        .filter_map(|token| {
-            let distance = pcl_types::suggestion_distance(&wanted, &key(token))?;
+    let wanted = token_key(index, &written);
+    let mut scored: Vec<(usize, &SmolStr)> = (token_keys(db, source).iter())
+        .filter_map(|(key, token)| {
+            let distance = pcl_types::suggestion_distance(&wanted, key)?;
             Some((distance, token))
         })
         .collect();
@@ -444,5 +447,26 @@ pub fn suggest_tokens(
             suggestions.push(token.clone());
         }
     }
-    suggestions
+    suggestions.into_boxed_slice()
+}
+
+/// Each token of the package (resources, functions, types) with the key suggestions
+/// compare: worked out once per package, not once per misspelt token.
+#[salsa::tracked(returns(ref))]
+fn token_keys(db: &dyn salsa::Database, source: PackageSource) -> Box<[(String, SmolStr)]> {
+    let Ok(index) = package_index(db, source) else {
+        return Box::default();
+    };
+    [&index.resources, &index.functions, &index.types]
+        .into_iter()
+        .flat_map(|section| section.tokens())
+        .map(|token| (token_key(index, token), token.clone()))
+        .collect()
+}
+
+/// What `suggest_tokens` compares of a token: its canonical form, in lower case.
+fn token_key(index: &PackageIndex, token: &str) -> String {
+    canonical(token, &index.name, index.module_format.as_ref())
+        .unwrap_or_else(|| token.to_owned())
+        .to_lowercase()
 }

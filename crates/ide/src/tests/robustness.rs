@@ -5,6 +5,8 @@ use std::fmt::Write;
 
 use expect_test::expect;
 
+use crate::AnalysisHost;
+
 use super::{clean_program_types, diagnostics, logged_host, set_program, summary, type_named};
 
 #[test]
@@ -63,6 +65,38 @@ fn sixteen_thousand_misspelt_references_each_get_their_declaration_suggested() {
         let note = format!("did you mean `bucket{i}`?");
         assert!(diagnostic.notes.contains(&note), "{diagnostic:?}");
     }
+}
+
+/// A misspelt resource type's suggestions were worked out for each resource that used it,
+/// each time comparing it with every token of the package (a schema of 3,700 tokens and
+/// 3,000 resources took 1.4 s): now once per package and misspelt token.
+#[test]
+fn five_thousand_resources_of_a_misspelt_type_from_a_package_of_five_thousand() {
+    let n = 5_000;
+    let resources: Vec<String> = (0..n)
+        .map(|i| format!("\"big:index:Thing{i}\": {{ \"inputProperties\": {{}} }}"))
+        .collect();
+    let schema = format!(
+        "{{ \"name\": \"big\", \"version\": \"1.0.0\", \"resources\": {{ {} }} }}",
+        resources.join(", ")
+    );
+    let dir = std::env::temp_dir().join(format!("pcl-big-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    std::fs::write(dir.join("big-1.0.0.json"), schema).expect("the schema is written");
+    let mut host = AnalysisHost::with_database(
+        crate::RootDatabase::default(),
+        vec![dir.clone()],
+        pcl_sema::Leniency::default(),
+    );
+    let text: String = (0..n)
+        .map(|i| format!("resource \"r{i}\" \"big:index:Thingg{}\" {{}}\n", i % 3))
+        .collect();
+    let id = set_program(&mut host, "misspelt", &[("main.pp", &text)]);
+    let found = diagnostics(&host, &id);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), n);
+    let note = "did you mean 'big:index:Thing0', 'big:index:Thing10', 'big:index:Thing20'?";
+    assert!(found[0].notes.iter().any(|n| n == note), "{:?}", found[0]);
 }
 
 /// Iterating a tuple of constants once united their types one at a time, a union of 2,
