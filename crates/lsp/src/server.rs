@@ -442,6 +442,7 @@ impl Server {
                 let (path, dir) = path_and_dir(&document.uri);
                 let text = document.text.clone();
                 let project_file = is_project_file(&path);
+                let uri = document.uri.clone();
                 Arc::make_mut(&mut self.documents).insert(
                     document.uri,
                     Document {
@@ -456,10 +457,21 @@ impl Server {
                 if project_file {
                     return self.publish_project_files();
                 }
-                self.refresh_program(&dir);
+                // A file of a loaded program opened as it is on disk (as when an editor
+                // opens the files of a workspace one by one): the program need not be read
+                // again, and no diagnostic changes but the new document's. Each open once
+                // re-read the program and published every open document's diagnostics.
+                let as_loaded = self.host.has_program(&dir)
+                    && (self.host.analysis().file_text(&path)).is_some_and(|t| *t == *text);
+                if !as_loaded {
+                    self.refresh_program(&dir);
+                }
                 // An open document is edited: kept apart from the files read from disk,
                 // so its edits re-check only what depends on it (`set_file_text`).
                 self.host.set_file_text(&path, text);
+                if as_loaded {
+                    return self.publish(&dir, Some(&uri));
+                }
                 dir
             }
             DidChangeTextDocument::METHOD => {
@@ -526,14 +538,18 @@ impl Server {
                 else {
                     return Vec::new();
                 };
-                self.refresh_program(&document.dir);
                 let clear =
                     PublishDiagnosticsParams::new(params.text_document.uri, Vec::new(), None);
                 let mut messages = vec![Message::Notification(Notification::new(
                     PublishDiagnostics::METHOD.to_owned(),
                     clear,
                 ))];
-                messages.extend(self.publish(&document.dir));
+                // A document closed as it is on disk leaves the program as it is.
+                let on_disk = std::fs::read(&document.path).ok();
+                if on_disk.is_none_or(|bytes| bytes != document.text.as_bytes()) {
+                    self.refresh_program(&document.dir);
+                    messages.extend(self.publish(&document.dir, None));
+                }
                 return messages;
             }
             DidSaveTextDocument::METHOD => {
@@ -553,7 +569,7 @@ impl Server {
                 if self.fetch_schemas {
                     let requests = self.host.fetch_requests();
                     self.fetcher.start(requests, &self.client_sender);
-                    return self.publish(&dir);
+                    return self.publish(&dir, None);
                 }
                 dir
             }
@@ -624,7 +640,7 @@ impl Server {
             }
             _ => return Vec::new(),
         };
-        let mut messages = self.publish(&changed_dir);
+        let mut messages = self.publish(&changed_dir, None);
         // A stack's checks read the program's configs.
         if self.documents.values().any(|d| d.project_file) {
             messages.extend(self.publish_project_files());
@@ -717,7 +733,7 @@ impl Server {
         let mut messages = Vec::new();
         for dir in dirs {
             self.refresh_program(&dir);
-            messages.extend(self.publish(&dir));
+            messages.extend(self.publish(&dir, None));
         }
         messages
     }
@@ -784,14 +800,14 @@ impl Server {
         self.host.set_program(dir, files);
     }
 
-    /// Diagnostics of every open document of the program in `dir`.
-    fn publish(&self, dir: &str) -> Vec<Message> {
+    /// Diagnostics of every open document of the program in `dir`, or of `only` that one.
+    fn publish(&self, dir: &str, only: Option<&Url>) -> Vec<Message> {
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
         let mut messages = Vec::new();
-        for (uri, document) in
-            (self.documents.iter()).filter(|(_, d)| d.dir == dir && !d.project_file)
-        {
+        for (uri, document) in (self.documents.iter()).filter(|(uri, d)| {
+            d.dir == dir && !d.project_file && only.is_none_or(|only| only == *uri)
+        }) {
             let Ok(Some(found)) = analysis.file_diagnostics(&id, &document.path) else {
                 continue;
             };
