@@ -104,6 +104,11 @@ struct Server {
     fetcher: SchemaFetcher,
     /// Where the fetch threads tell the client about their progress.
     client_sender: crossbeam_channel::Sender<Message>,
+    /// Each open program document's diagnostics as last published, with the document's
+    /// version: a list that did not change is not sent again (every change once sent every
+    /// open document's, 60-80 ms a keystroke with 100 files open that each had a
+    /// diagnostic of 130 related places).
+    published: HashMap<Url, (i32, Vec<lsp_types::Diagnostic>)>,
 }
 
 /// What the client said it can do, of what the server uses after the handshake.
@@ -254,6 +259,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         fetch_schemas: options.fetch_schemas,
         fetcher: SchemaFetcher::new(work_done_progress),
         client_sender: connection.sender.clone(),
+        published: HashMap::new(),
     };
     server.add_folders(folders);
     // `initialize_finish` has consumed the client's `initialized`: now the server may ask.
@@ -538,6 +544,7 @@ impl Server {
                 else {
                     return Vec::new();
                 };
+                self.published.remove(&params.text_document.uri);
                 let clear =
                     PublishDiagnosticsParams::new(params.text_document.uri, Vec::new(), None);
                 let mut messages = vec![Message::Notification(Notification::new(
@@ -800,8 +807,9 @@ impl Server {
         self.host.set_program(dir, files);
     }
 
-    /// Diagnostics of every open document of the program in `dir`, or of `only` that one.
-    fn publish(&self, dir: &str, only: Option<&Url>) -> Vec<Message> {
+    /// Diagnostics of every open document of the program in `dir`, or of `only` that one,
+    /// that changed since they were last published.
+    fn publish(&mut self, dir: &str, only: Option<&Url>) -> Vec<Message> {
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
         let mut messages = Vec::new();
@@ -812,11 +820,16 @@ impl Server {
                 continue;
             };
             let index = document.index();
-            let diagnostics = (found.diagnostics.iter())
+            let diagnostics: Vec<lsp_types::Diagnostic> = (found.diagnostics.iter())
                 .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
                 .collect();
-            let params =
-                PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(document.version));
+            let latest = (document.version, diagnostics);
+            if self.published.get(uri) == Some(&latest) {
+                continue;
+            }
+            let (version, diagnostics) = latest.clone();
+            self.published.insert(uri.clone(), latest);
+            let params = PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(version));
             messages.push(Message::Notification(Notification::new(
                 PublishDiagnostics::METHOD.to_owned(),
                 params,
