@@ -190,8 +190,17 @@ impl Analysis {
             .enumerate()
             .map(|(i, &f)| (f, FileId(i as u32)))
             .collect();
+        // On a handle of its own, as `checker` below: a span's source map is a query
+        // (`body_with_source_map`) run at the stack's base, where salsa 0.28 clears the
+        // dependency table of the last query that finished there, with the capacity of the
+        // largest one (the program graph's, a file's check or its items' syntax: a
+        // dependency per item). Resolving 100,000 diagnostics cleared such a table each
+        // time (2.2 s to check a 2.4 MB program of as many mistakes). The items' syntax,
+        // which resolving reads, is worked out on the shared handle.
+        let resolving = self.db.clone();
         let resolver = Resolver {
-            db,
+            shared: db,
+            db: &resolving,
             file_ids: &file_ids,
         };
         let graph = program_graph(db, program);
@@ -416,12 +425,17 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
 
 /// Turns anchored diagnostics into ranges.
 struct Resolver<'a, 'db> {
+    /// The handle whose stack's base may hold large queries: the items' syntax is read
+    /// through it first.
+    shared: &'db RootDatabase,
+    /// Where the source maps are lowered: a handle of the resolver's own.
     db: &'db RootDatabase,
     file_ids: &'a FxHashMap<File, FileId>,
 }
 
 impl<'db> Resolver<'_, 'db> {
     fn span(&self, at: Located<'db>) -> Option<Span> {
+        let _ = pcl_sema::file_items(self.shared, at.decl.file(self.shared));
         let file = *self.file_ids.get(&at.decl.file(self.db))?;
         Some(Span {
             file,
