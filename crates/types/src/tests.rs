@@ -539,8 +539,10 @@ fn recursive_objects_unify() {
 
 /// Types of one shape unify at once past a few (`unify_types`), as their fold does:
 /// constants of one type (numbers, strings and bools), objects and tuples that differ
-/// only in their constants, with repeats, in several orders; and lists of nearly one shape
-/// (another property, a constant or not at one place), which are folded.
+/// only in their constants, objects told apart by a key (some with more properties), and
+/// objects of their own properties, with repeats, in several orders; and lists of nearly
+/// one shape (another property, a constant or not at one place), with a key two share, or
+/// with a property two objects share, which are folded.
 #[test]
 fn many_types_of_one_shape_unify_as_their_fold_does() {
     let db = TestDb::default();
@@ -590,6 +592,64 @@ fn many_types_of_one_shape_unify_as_their_fold_does() {
         assert!(crate::unify::of_one_shape(&db, &pairs));
         assert!(!crate::unify::of_one_shape(&db, &nearly));
         assert!(!crate::unify::of_one_shape(&db, &widened));
+        // Records told apart by their name, some with one more property (also nested);
+        // then two that share a name and differ elsewhere, which are folded.
+        let keyed: Vec<Ty<'_>> = (0..len)
+            .map(|i| {
+                let name = string(&format!("k{i}"));
+                let port = number(&rng.below(3).to_string());
+                match rng.below(3) {
+                    0 => Ty::object(&db, [("name", name), ("port", port)]),
+                    1 => Ty::object(&db, [("name", name), ("tls", boolean(true))]),
+                    _ => record(&db, name, port, boolean(rng.below(2) == 0)),
+                }
+            })
+            .collect();
+        let mut repeated = keyed.clone();
+        repeated.extend(keyed.iter().take(3).copied());
+        let mut shared = keyed.clone();
+        shared[2] = Ty::object(&db, [("name", string("k1")), ("port", number("7"))]);
+        assert!(crate::unify::told_apart_by_a_key(&db, &keyed));
+        assert!(crate::unify::told_apart_by_a_key(&db, &repeated));
+        assert!(!crate::unify::told_apart_by_a_key(&db, &shared));
+        assert!(!crate::unify::told_apart_by_a_key(&db, &pairs));
+        lists.extend([keyed, repeated, shared]);
+        // Objects of their own properties (of any type) and some all share, the same
+        // constant or primitive: merged at once; then one object twice, a property two
+        // share, and an object all share, which are folded.
+        let own: Vec<Ty<'_>> = (0..len)
+            .map(|i| {
+                let value = match rng.below(3) {
+                    0 => number(&rng.below(4).to_string()),
+                    1 => Ty::optional(&db, string("s")),
+                    _ => record(&db, string("r"), number("1"), boolean(true)),
+                };
+                let kind = string("entry");
+                let fields = [(format!("k{i}"), value), ("kind".to_owned(), kind)];
+                Ty::object(
+                    &db,
+                    fields.into_iter().chain([("n".to_owned(), Ty::int(&db))]),
+                )
+            })
+            .collect();
+        let mut twice = own.clone();
+        twice.push(own[0]);
+        let mut two_share = own.clone();
+        two_share[1] = Ty::object(&db, [("k0", number("1")), ("kind", string("entry"))]);
+        let inner = Ty::object(&db, [("on", boolean(true))]);
+        let nested: Vec<Ty<'_>> = (0..len)
+            .map(|i| {
+                Ty::object(
+                    &db,
+                    [(format!("k{i}"), number("1")), ("o".to_owned(), inner)],
+                )
+            })
+            .collect();
+        assert!(crate::unify::merged_objects(&db, &own).is_some());
+        for folded in [&twice, &two_share, &nested] {
+            assert!(crate::unify::merged_objects(&db, folded).is_none());
+        }
+        lists.extend([own, twice, two_share, nested]);
         lists.extend([records, pairs, nearly, widened]);
     }
     for mut types in lists {

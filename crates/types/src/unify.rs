@@ -28,14 +28,26 @@ pub fn unify_types<'db>(
     types: impl IntoIterator<Item = Ty<'db>>,
 ) -> (Ty<'db>, Ty<'db>) {
     let types: Vec<Ty<'db>> = types.into_iter().collect();
-    let safe = if types.len() > FOLDED_CONSTANTS && of_one_shape(db, &types) {
+    if types.len() > FOLDED_CONSTANTS
+        && let Some(merged) = merged_objects(db, &types)
+    {
+        // Both folds' result, without the folds: each step merges safely, adding the next
+        // object's own properties, optional, to those before. Folded, a tuple of n such
+        // objects built objects of 1, 2, .. n properties (20,000 of them: more than a
+        // minute and 3 GB).
+        return (merged, merged);
+    }
+    let safe = if types.len() > FOLDED_CONSTANTS
+        && (of_one_shape(db, &types) || told_apart_by_a_key(db, &types))
+    {
         // The safe fold's result, without the fold: two types of one shape that differ do
-        // so in constants of one type at the same places, which convert to each other only
-        // unsafely, so each safe step adds the next to the union of those before (or keeps
-        // it, when it is there). Folded, the unions of 2, 3, .. n members made iterating a
-        // tuple of n numbers quadratic in time and memory (20k: 17 GB), and a tuple of n
-        // objects of one shape too (2,000 of `{ a = 1 }`: 19 s). The unsafe fold reaches
-        // the constants' type at the first two that differ.
+        // so in constants of one type at the same places, as do two objects told apart by
+        // a key, and such constants convert to each other only unsafely; so each safe step
+        // adds the next to the union of those before (or keeps it, when it is there).
+        // Folded, the unions of 2, 3, .. n members made iterating a tuple of n numbers
+        // quadratic in time and memory (20k: 17 GB), and a tuple of n objects too (2,000
+        // of `{ a = 1 }`: 19 s; 1,000 records with a name, half with one more property:
+        // 5.7 s). The unsafe fold reaches the constants' type at the first two that differ.
         Ty::union(db, types.iter().copied())
     } else {
         fold_side(db, &types, Conversion::Safe)
@@ -54,6 +66,105 @@ pub(crate) fn of_one_shape<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> bool {
     types
         .iter()
         .all(|&ty| same_shape(db, first, ty, SHAPE_DEPTH))
+}
+
+/// Whether the types are objects told apart by a key: a property (of nested objects, at
+/// most [`SHAPE_DEPTH`] deep) that each has, a constant of one type in all, whose values
+/// differ between any two types that differ (a list of records with a name, some with
+/// more properties than others). Two that differ then differ there in constants of one
+/// type: unifying them takes the least of their common properties' kinds, unsafe at the
+/// key, so none unify safely. Tried at the constants of the first type, a few.
+pub(crate) fn told_apart_by_a_key<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> bool {
+    let Some(&first) = types.first() else {
+        return false;
+    };
+    let mut keys = Vec::new();
+    constant_paths(db, first, &mut Vec::new(), &mut keys);
+    keys.iter().any(|key| {
+        let mut seen: rustc_hash::FxHashMap<Ty<'db>, Ty<'db>> = Default::default();
+        let mut underlying = None;
+        types.iter().all(|&ty| {
+            let Some(leaf) = property_at(db, ty, key) else {
+                return false;
+            };
+            let TyKind::Const(leaf_type, _) = leaf.kind(db) else {
+                return false;
+            };
+            *underlying.get_or_insert(*leaf_type) == *leaf_type
+                && *seen.entry(leaf).or_insert(ty) == ty
+        })
+    })
+}
+
+/// The objects merged into one, when each property either is in every object, the
+/// same primitive or constant in all, or is in one object only (`[{ a = 1 }, { b = 2 }]`,
+/// with properties all share): the shared properties as they are, the others optional.
+/// Unifying two such objects (or the merge of some with another) takes the least kind of
+/// their common properties, which are the same: safe; their merge makes the properties
+/// of one side optional, which stay so.
+pub(crate) fn merged_objects<'db>(db: &'db dyn Db, types: &[Ty<'db>]) -> Option<Ty<'db>> {
+    let mut seen: rustc_hash::FxHashMap<&Name, (usize, Ty<'db>)> = Default::default();
+    for &ty in types {
+        let TyKind::Object(properties) = ty.kind(db) else {
+            return None;
+        };
+        for (name, property) in properties.iter() {
+            let (count, first) = seen.entry(name).or_insert((0, *property));
+            *count += 1;
+            if *first != *property {
+                return None;
+            }
+        }
+    }
+    let plain = |ty: Ty<'db>| {
+        matches!(
+            ty.kind(db),
+            TyKind::Const(..) | TyKind::Bool | TyKind::Int | TyKind::Number | TyKind::String
+        )
+    };
+    let mut merged = Vec::with_capacity(seen.len());
+    for (name, (count, ty)) in seen {
+        match count {
+            1 => merged.push((name.clone(), Ty::optional(db, ty))),
+            _ if count == types.len() && plain(ty) => merged.push((name.clone(), ty)),
+            _ => return None,
+        }
+    }
+    Some(Ty::object(db, merged))
+}
+
+/// How many of the first type's constants [`told_apart_by_a_key`] tries as keys.
+const KEYS_TRIED: usize = 8;
+
+/// The paths (property names) of `ty`'s constants in nested objects, up to [`KEYS_TRIED`].
+fn constant_paths<'db>(
+    db: &'db dyn Db,
+    ty: Ty<'db>,
+    path: &mut Vec<Name>,
+    found: &mut Vec<Vec<Name>>,
+) {
+    match ty.kind(db) {
+        TyKind::Const(..) if !path.is_empty() => found.push(path.clone()),
+        TyKind::Object(properties) if path.len() < SHAPE_DEPTH => {
+            for (name, property) in properties.iter() {
+                if found.len() >= KEYS_TRIED {
+                    return;
+                }
+                path.push(name.clone());
+                constant_paths(db, *property, path, found);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The type at `path` in nested objects, if `ty` has it.
+fn property_at<'db>(db: &'db dyn Db, ty: Ty<'db>, path: &[Name]) -> Option<Ty<'db>> {
+    path.iter().try_fold(ty, |ty, name| match ty.kind(db) {
+        TyKind::Object(properties) => crate::find_property(properties, name),
+        _ => None,
+    })
 }
 
 /// How deep [`same_shape`] looks into objects and tuples (literals nest less deeply than
