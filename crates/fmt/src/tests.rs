@@ -125,6 +125,18 @@ fn big_files_format_the_same_in_parallel() {
     assert!(format(&broken).is_err());
 }
 
+/// A big file of 20,000 unclosed blocks, each inside the one before: its layout (thrown
+/// away) once indented each line by two more spaces than the last, 800 MB of them.
+#[test]
+fn unclosed_blocks_are_not_indented_without_end() {
+    let text = "resource \"r\" \"t\" {\n  a = 1\n".repeat(20_000);
+    assert!(crate::PARALLEL_FROM_BYTES < text.len());
+    assert!(format(&text).is_err());
+    let laid_out = crate::render(&LexedText::new(&text), &text);
+    let most = text.len() + text.lines().count() * 2 * crate::layout::MAX_LEVELS;
+    assert!(laid_out.len() <= most, "{} bytes", laid_out.len());
+}
+
 /// The layout runs on text whose syntax is still being checked: broken files (every
 /// parser and lexer error fixture, the fuzz findings) must not make it panic.
 #[test]
