@@ -206,9 +206,9 @@ impl<'n> TrieSearch<'_, 'n> {
     }
 
     /// Appends the row of the `depth`th character `c` of a name, which ends `prefix`
-    /// (Levenshtein against the query), to `rows`; whether no name of the group under this prefix can be suggested:
-    /// each one's distance is at least a cell of the row plus the difference between what
-    /// is left of the name and of the query past that cell.
+    /// (Levenshtein against the query), to `rows`; whether no name of the group under
+    /// this prefix can be suggested: each one's distance is at least a cell of the row
+    /// plus the difference between what is left of the name and of the query past it.
     fn push_row(&self, rows: &mut Vec<usize>, c: char, depth: usize, prefix: &str) -> bool {
         let width = self.query.len() + 1;
         let previous = rows.len() - width;
