@@ -736,15 +736,7 @@ fn references_highlights_and_renames_of_a_name_read_20000_times() {
     for i in 0..n {
         text.push_str(&format!("x{i} = \"${{env}}-{i}\"\n"));
     }
-    let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
-        }}),
-    );
-    next_diagnostics(&mut client, &uri);
+    let mut client = client_with_open_document(&uri, &text);
     let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 1 } });
     let mut with_context = at.clone();
     with_context["context"] = json!({ "includeDeclaration": true });
@@ -889,11 +881,8 @@ fn big_program() -> String {
     program.files.into_iter().map(|(_, text)| text).collect()
 }
 
-/// A client with the big program open and checked, and a slow request (id 2) just sent.
-fn client_with_a_slow_request(name: &str) -> (Client, String, String) {
-    let dir = scratch_dir(name);
-    let text = big_program();
-    let uri = format!("file://{}/main.pp", dir.display());
+/// A server with one document open, after its first diagnostics.
+fn client_with_open_document(uri: &str, text: &str) -> Client {
     let mut client = Client::start();
     client.request(1, "initialize", json!({ "capabilities": {} }));
     client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
@@ -902,7 +891,16 @@ fn client_with_a_slow_request(name: &str) -> (Client, String, String) {
             "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
         }}),
     );
-    next_diagnostics(&mut client, &uri);
+    next_diagnostics(&mut client, uri);
+    client
+}
+
+/// A client with the big program open and checked, and a slow request (id 2) just sent.
+fn client_with_a_slow_request(name: &str) -> (Client, String, String) {
+    let dir = scratch_dir(name);
+    let text = big_program();
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = client_with_open_document(&uri, &text);
     client.send(
         &json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
         "params": { "textDocument": { "uri": uri } } }),

@@ -9,6 +9,13 @@ use crate::AnalysisHost;
 
 use super::{clean_program_types, diagnostics, logged_host, set_program, summary, type_named};
 
+/// The types of a one-file program `text` in `dir`, which checks without a diagnostic.
+fn checked_types(dir: &str, text: &str) -> Vec<crate::DeclarationType> {
+    let (mut host, _log) = logged_host();
+    let id = set_program(&mut host, dir, &[("main.pp", text)]);
+    clean_program_types(&host, &id)
+}
+
 #[test]
 fn a_chain_of_100000_locals_checks_bottom_up_also_after_an_edit() {
     let n = 100_000;
@@ -39,9 +46,7 @@ fn an_object_literal_of_50000_keys_checks_and_keeps_each_keys_last_value() {
         let _ = writeln!(text, "  k{i} = {i}");
     }
     text.push_str("  k0 = \"last\"\n}\nfirst = table.k0\n");
-    let (mut host, _log) = logged_host();
-    let id = set_program(&mut host, "table", &[("main.pp", &text)]);
-    let types = clean_program_types(&host, &id);
+    let types = checked_types("table", &text);
     let first = type_named(&types, "first").map(|t| t.ty.as_str());
     assert_eq!(first, Some("string"));
 }
@@ -108,9 +113,7 @@ fn a_for_over_a_tuple_of_20000_numbers_checks() {
         "x = [{}]\ny = {{ for i in x : \"k${{i}}\" => i }}\nz = [for i in x : i + 1]\n",
         numbers.join(", ")
     );
-    let (mut host, _log) = logged_host();
-    let id = set_program(&mut host, "numbers", &[("main.pp", &text)]);
-    let types = clean_program_types(&host, &id);
+    let types = checked_types("numbers", &text);
     let of = |name: &str| type_named(&types, name).map(|t| t.readable.as_str());
     assert_eq!(of("y"), Some("map(int)"));
     assert_eq!(of("z"), Some("list(number)"));
@@ -128,9 +131,7 @@ fn a_for_over_a_tuple_of_20000_records_of_one_shape_checks() {
         "records = [{}]\nnames = [for r in records : \"${{r.name}}:${{r.port}}\" if r.tls]\n",
         records.join(",\n")
     );
-    let (mut host, _log) = logged_host();
-    let id = set_program(&mut host, "records", &[("main.pp", &text)]);
-    let types = clean_program_types(&host, &id);
+    let types = checked_types("records", &text);
     let names = type_named(&types, "names").map(|t| t.readable.as_str());
     assert_eq!(names, Some("list(string)"));
 }
@@ -154,9 +155,7 @@ fn a_for_over_records_with_optional_properties_and_over_objects_of_their_own_key
         records.join(",\n"),
         entries.join(",\n")
     );
-    let (mut host, _log) = logged_host();
-    let id = set_program(&mut host, "shapes", &[("main.pp", &text)]);
-    let types = clean_program_types(&host, &id);
+    let types = checked_types("shapes", &text);
     let of = |name: &str| type_named(&types, name).map(|t| t.readable.as_str());
     assert_eq!(of("names"), Some("list(string)"));
     assert_eq!(of("kinds"), Some("list(string)"));
