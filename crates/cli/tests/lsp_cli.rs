@@ -725,6 +725,33 @@ fn schema_files_changing_on_disk() {
     shut_down(client);
 }
 
+/// A client that does not watch files for the server: opening a file reads its program
+/// from disk again, which is how changes made there to files not open are seen.
+#[test]
+fn without_file_watching_an_open_reads_the_program_again() {
+    let dir = scratch_dir("open-without-watching");
+    std::fs::write(dir.join("a.pp"), "w = y\n").expect("a program file");
+    std::fs::write(dir.join("b.pp"), "y = 1\n").expect("a program file");
+    std::fs::write(dir.join("c.pp"), "z = 2\n").expect("a program file");
+    let uri = |name: &str| format!("file://{}/{name}", dir.display());
+    let mut client = client_with_open_document(&uri("a.pp"), "w = y\n");
+    std::fs::write(dir.join("b.pp"), "x = 1\n").expect("b changes on disk");
+    client.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": uri("c.pp"), "languageId": "pcl", "version": 1, "text": "z = 2\n" },
+    }}));
+    let mut published = published_until_answered(&mut client, 2);
+    published.sort();
+    let undefined_y = vec!["undefined name `y`".to_owned()];
+    assert_eq!(
+        published,
+        [
+            ("a.pp".to_owned(), undefined_y),
+            ("c.pp".to_owned(), vec![])
+        ]
+    );
+    shut_down(client);
+}
+
 /// The references to a name read 20,000 times, its highlights and a rename each indexed
 /// the file's lines once per reference (a minute for a 3 MB file): now once per request.
 #[test]
@@ -776,6 +803,9 @@ fn published_until_answered(client: &mut Client, id: i64) -> Vec<(String, Vec<St
         if message["id"].as_i64() == Some(id) {
             return published;
         }
+        if message["method"] == "client/registerCapability" {
+            client.send(&json!({ "jsonrpc": "2.0", "id": message["id"], "result": null }));
+        }
         if message["method"] == "textDocument/publishDiagnostics" {
             let uri = message["params"]["uri"].as_str().unwrap_or_default();
             let name = uri.rsplit('/').next().unwrap_or_default().to_owned();
@@ -795,7 +825,8 @@ fn published_until_answered(client: &mut Client, id: i64) -> Vec<(String, Vec<St
 /// (each once re-read the program and published every open document's: 100 files opened
 /// one by one took 7 s, and closing them 2 s). A document opened or closed with other
 /// text than the disk's still re-checks the program; of the other open documents, those
-/// whose diagnostics changed are published.
+/// whose diagnostics changed are published. (For a client that watches files for the
+/// server; for one that does not, see the next test.)
 #[test]
 fn opening_and_closing_files_as_they_are_on_disk() {
     let dir = scratch_dir("open-as-on-disk");
@@ -816,7 +847,9 @@ fn opening_and_closing_files_as_they_are_on_disk() {
         );
     };
     let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
+    let watching =
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    client.request(1, "initialize", json!({ "capabilities": watching }));
     client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
     open(&mut client, "a.pp", texts[0].1);
     assert_eq!(

@@ -467,7 +467,10 @@ impl Server {
                 // opens the files of a workspace one by one): the program need not be read
                 // again, and no diagnostic changes but the new document's. Each open once
                 // re-read the program and published every open document's diagnostics.
-                let as_loaded = self.host.has_program(&dir)
+                // Only for a client that watches files for the server: for one that does
+                // not, opening a file is when changes made on disk elsewhere are read.
+                let as_loaded = self.client.watch_registration
+                    && self.host.has_program(&dir)
                     && (self.host.analysis().file_text(&path)).is_some_and(|t| *t == *text);
                 if !as_loaded {
                     self.refresh_program(&dir);
@@ -551,8 +554,11 @@ impl Server {
                     PublishDiagnostics::METHOD.to_owned(),
                     clear,
                 ))];
-                // A document closed as it is on disk leaves the program as it is.
-                let on_disk = std::fs::read(&document.path).ok();
+                // A document closed as it is on disk leaves the program as it is (when the
+                // client watches files for the server, as for an open).
+                let on_disk = (self.client.watch_registration)
+                    .then(|| std::fs::read(&document.path).ok())
+                    .flatten();
                 if on_disk.is_none_or(|bytes| bytes != document.text.as_bytes()) {
                     self.refresh_program(&document.dir);
                     messages.extend(self.publish(&document.dir, None));
