@@ -2,7 +2,10 @@
 //! schema variables: key namespaces, unknown keys (with did-you-mean), values that cannot
 //! convert, plaintext secrets, and required configs the stack does not set.
 
+use std::collections::{HashMap, HashSet};
+
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Severity, Span, codes};
+use pcl_types::CandidateNames;
 
 use crate::files::{Project, Stack, StackEntry};
 use crate::value::{ConfigType, check_value};
@@ -68,7 +71,18 @@ pub fn check_stack(
 ) -> StackCheck {
     let mut out = StackCheck::default();
     let at = |range| Anchor::Span(Span { file, range });
-    let mut set: Vec<&str> = project_set(project);
+    let mut set: HashSet<&str> = project_set(project).into_iter().collect();
+    // The program's configs by logical name (the first of a name), the names to suggest
+    // from (made at the first unknown key), and each provider asked once: a stack of
+    // 22,000 keys against 20,000 configs took 2.3 s, comparing each key with each config.
+    let mut by_name: HashMap<&str, &ProgramConfig> = HashMap::new();
+    for config in configs {
+        by_name
+            .entry(config.logical_name.as_str())
+            .or_insert(config);
+    }
+    let mut config_names: Option<CandidateNames> = None;
+    let mut providers: HashMap<&str, Option<ProviderConfig>> = HashMap::new();
     for entry in &stack.config {
         let Some((namespace, name)) = parse_key(&entry.key) else {
             let message = if entry.key.contains(':') {
@@ -90,13 +104,14 @@ pub fn check_stack(
             continue;
         }
         if namespace == project.name {
-            set.push(name);
-            let config = configs.iter().find(|c| c.logical_name == name);
-            match config {
+            set.insert(name);
+            match by_name.get(name) {
                 Some(config) => check_entry(&mut out, entry, &config.ty, config.secret, file),
                 None => {
-                    let names = configs.iter().map(|c| c.logical_name.as_str());
-                    let suggestion = pcl_types::closest_name(name, names);
+                    let names = config_names.get_or_insert_with(|| {
+                        CandidateNames::new(configs.iter().map(|c| c.logical_name.as_str().into()))
+                    });
+                    let suggestion = names.closest(name, None);
                     let mut d = Diagnostic::warning(
                         codes::UNKNOWN_CONFIG_KEY,
                         format!("the program has no config `{name}`"),
@@ -111,7 +126,10 @@ pub fn check_stack(
             }
             continue;
         }
-        let Some(provider) = provider(namespace) else {
+        let Some(provider) = providers
+            .entry(namespace)
+            .or_insert_with(|| provider(namespace))
+        else {
             continue;
         };
         match provider.variables.iter().find(|(n, _)| n == name) {
@@ -132,7 +150,7 @@ pub fn check_stack(
         }
     }
     for config in configs.iter().filter(|c| c.required) {
-        if set.contains(&config.logical_name.as_str()) {
+        if set.contains(config.logical_name.as_str()) {
             continue;
         }
         let key = format!("{}:{}", project.name, config.logical_name);
@@ -253,6 +271,45 @@ mod tests {
         (check.in_stack.iter().chain(&check.in_program))
             .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
             .collect()
+    }
+
+    /// A stack of 22,000 keys against 20,000 configs: each key was compared with every
+    /// config (and each unknown one again for a suggestion), 2 s in a release build.
+    #[test]
+    fn a_stack_of_22000_keys_against_20000_configs() {
+        let n = 20_000;
+        let (project, _) = parse_project(FileId(1), "name: big\nruntime: pcl\n");
+        let project = project.expect("a project");
+        let mut text = String::from("config:\n");
+        for i in 0..n {
+            text.push_str(&format!("  big:setting{i}: {i}\n"));
+        }
+        for i in 0..2_000 {
+            text.push_str(&format!("  big:settnig{i}: {i}\n"));
+        }
+        let (stack, _) = parse_stack(FileId(2), &text);
+        let stack = stack.expect("a stack");
+        let configs: Vec<ProgramConfig> = (0..n)
+            .map(|i| config(&format!("setting{i}"), ConfigType::Int, true, false))
+            .collect();
+        let check = check_stack(
+            &project,
+            &stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            &configs,
+            &|_| None,
+        );
+        assert!(check.in_program.is_empty());
+        assert_eq!(check.in_stack.len(), 2_000);
+        let last = &check.in_stack[1_999];
+        assert_eq!(last.message, "the program has no config `settnig1999`");
+        assert!(
+            last.notes
+                .iter()
+                .any(|n| n == "did you mean `big:setting1999`?"),
+            "{last:?}"
+        );
     }
 
     #[test]

@@ -552,7 +552,7 @@ impl<'db> Infer<'db> {
         let db = self.db;
         let declared = crate::scope::declared_names(db, self.decl.program(db));
         declared
-            .closest(name, self.decl.name(db).as_str())
+            .closest(name, Some(self.decl.name(db).as_str()))
             .map(SmolStr::new)
     }
 

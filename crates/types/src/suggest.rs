@@ -102,8 +102,8 @@ impl CandidateNames {
         }
     }
 
-    /// [`closest_name`] of `name` among these names but `except`.
-    pub fn closest(&self, name: &str, except: &str) -> Option<&str> {
+    /// [`closest_name`] of `name` among these names (but `except`, when given).
+    pub fn closest(&self, name: &str, except: Option<&str>) -> Option<&str> {
         let query: Vec<char> = name.chars().collect();
         let mut best = self.closest_prefix(name, except);
         let limit = Threshold::of(name).limit;
@@ -132,7 +132,7 @@ impl CandidateNames {
 
     /// The candidates `name` starts with (suggested whatever their distance): looked up at
     /// each of its character boundaries. The longest is the closest.
-    fn closest_prefix(&self, name: &str, except: &str) -> Option<(usize, &str)> {
+    fn closest_prefix(&self, name: &str, except: Option<&str>) -> Option<(usize, &str)> {
         let name_chars = name.chars().count();
         let ends = name.char_indices().map(|(at, _)| at).chain([name.len()]);
         let mut closest = None;
@@ -140,7 +140,7 @@ impl CandidateNames {
             let prefix = &name[..end];
             let group = self.group(prefix_chars);
             if let Ok(at) = group.binary_search_by(|c| c.as_str().cmp(prefix))
-                && prefix != except
+                && except != Some(prefix)
             {
                 closest = Some((name_chars - prefix_chars, group[at].as_str()));
             }
@@ -156,7 +156,7 @@ struct TrieSearch<'q, 'n> {
     /// The length of every name of the group.
     length: usize,
     limit: usize,
-    except: &'q str,
+    except: Option<&'q str>,
     best: Option<(usize, &'n str)>,
 }
 
@@ -194,7 +194,7 @@ impl<'n> TrieSearch<'_, 'n> {
                     let distance = rows[rows.len() - 1];
                     let found = (distance, candidate);
                     if distance <= self.limit
-                        && candidate != self.except
+                        && self.except != Some(candidate)
                         && self.best.is_none_or(|best| found < best)
                     {
                         self.best = Some(found);
@@ -325,11 +325,11 @@ mod tests {
             let mut asked = random_names(&mut rng, 300, longest + 3);
             asked.extend(candidates.iter().take(20).cloned());
             for name in &asked {
-                for except in [candidates[0].as_str(), name.as_str(), ""] {
+                for except in [Some(candidates[0].as_str()), Some(name.as_str()), None] {
                     let others = candidates
                         .iter()
                         .map(String::as_str)
-                        .filter(|c| *c != except);
+                        .filter(|c| Some(*c) != except);
                     let expected = closest_name(name, others);
                     assert_eq!(
                         index.closest(name, except),
@@ -345,13 +345,18 @@ mod tests {
     fn the_index_prefers_the_nearest_then_the_first_in_order() {
         let names = ["bucket", "bucket2", "bucket3", "buckets", "queue", "b"];
         let index = CandidateNames::new(names.into_iter().map(SmolStr::new));
-        assert_eq!(index.closest("bucket1", ""), Some("bucket"));
-        assert_eq!(index.closest("bucket1", "bucket"), Some("bucket2"));
-        assert_eq!(index.closest("bucketNameLong", ""), Some("bucket"));
-        assert_eq!(index.closest("bq", "b"), None);
-        assert_eq!(index.closest("bq", ""), Some("b"));
-        assert_eq!(index.closest("qeue", ""), Some("queue"));
-        assert_eq!(index.closest("xyz", ""), None);
-        assert_eq!(CandidateNames::default().closest("x", ""), None);
+        assert_eq!(index.closest("bucket1", None), Some("bucket"));
+        assert_eq!(index.closest("bucket1", Some("bucket")), Some("bucket2"));
+        assert_eq!(index.closest("bucketNameLong", None), Some("bucket"));
+        assert_eq!(index.closest("bq", Some("b")), None);
+        assert_eq!(index.closest("bq", None), Some("b"));
+        assert_eq!(index.closest("qeue", None), Some("queue"));
+        assert_eq!(index.closest("xyz", None), None);
+        assert_eq!(CandidateNames::default().closest("x", None), None);
+        // The empty name is a prefix of every name.
+        let with_empty = CandidateNames::new(["", "abc"].into_iter().map(SmolStr::new));
+        assert_eq!(with_empty.closest("xyz", None), Some(""));
+        assert_eq!(closest_name("xyz", ["", "abc"]), Some(""));
+        assert_eq!(with_empty.closest("xyz", Some("")), None);
     }
 }
