@@ -739,8 +739,7 @@ fn without_file_watching_an_open_reads_the_program_again() {
     client.send(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": { "uri": uri("c.pp"), "languageId": "pcl", "version": 1, "text": "z = 2\n" },
     }}));
-    let mut published = published_until_answered(&mut client, 2);
-    published.sort();
+    let published = published_until_answered(&mut client, 2);
     let undefined_y = vec!["undefined name `y`".to_owned()];
     assert_eq!(
         published,
@@ -790,8 +789,8 @@ fn references_highlights_and_renames_of_a_name_read_20000_times() {
 }
 
 /// The diagnostics published before the answer to a request sent now: those the
-/// notifications already sent caused (the server applies them in order), by file name,
-/// each by the first line of its message.
+/// notifications already sent caused (the server applies them in order), by file name
+/// (sorted), each by the first line of its message.
 fn published_until_answered(client: &mut Client, id: i64) -> Vec<(String, Vec<String>)> {
     client.send(
         &json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/symbol",
@@ -801,6 +800,7 @@ fn published_until_answered(client: &mut Client, id: i64) -> Vec<(String, Vec<St
     loop {
         let message = client.receive();
         if message["id"].as_i64() == Some(id) {
+            published.sort();
             return published;
         }
         if message["method"] == "client/registerCapability" {
@@ -885,8 +885,7 @@ fn opening_and_closing_files_as_they_are_on_disk() {
     };
     close(&mut client, "b.pp");
     open(&mut client, "b.pp", "missing = 2\n");
-    let mut published = published_until_answered(&mut client, 6);
-    published.sort();
+    let published = published_until_answered(&mut client, 6);
     let undefined_y = vec!["undefined name `y`".to_owned()];
     assert_eq!(
         published,
@@ -901,7 +900,7 @@ fn opening_and_closing_files_as_they_are_on_disk() {
     let published = published_until_answered(&mut client, 7);
     assert_eq!(
         published,
-        [("b.pp".to_owned(), vec![]), ("a.pp".to_owned(), vec![])]
+        [("a.pp".to_owned(), vec![]), ("b.pp".to_owned(), vec![])]
     );
     shut_down(client);
 }

@@ -242,6 +242,23 @@ mod tests {
         }
     }
 
+    /// `stack` checked as `Pulumi.dev.yaml`, the second file.
+    fn check_dev(
+        project: &Project,
+        stack: &Stack,
+        configs: &[ProgramConfig],
+        provider: &dyn Fn(&str) -> Option<ProviderConfig>,
+    ) -> StackCheck {
+        check_stack(
+            project,
+            stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            configs,
+            provider,
+        )
+    }
+
     fn run(project: &str, stack: &str) -> Vec<String> {
         let (project, _) = parse_project(FileId(1), project);
         let project = project.expect("a project");
@@ -260,14 +277,7 @@ mod tests {
                 ],
             })
         };
-        let check = check_stack(
-            &project,
-            &stack,
-            FileId(2),
-            "Pulumi.dev.yaml",
-            &configs,
-            &provider,
-        );
+        let check = check_dev(&project, &stack, &configs, &provider);
         (check.in_stack.iter().chain(&check.in_program))
             .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
             .collect()
@@ -292,14 +302,7 @@ mod tests {
         let configs: Vec<ProgramConfig> = (0..n)
             .map(|i| config(&format!("setting{i}"), ConfigType::Int, true, false))
             .collect();
-        let check = check_stack(
-            &project,
-            &stack,
-            FileId(2),
-            "Pulumi.dev.yaml",
-            &configs,
-            &|_| None,
-        );
+        let check = check_dev(&project, &stack, &configs, &|_| None);
         assert!(check.in_program.is_empty());
         assert_eq!(check.in_stack.len(), 2_000);
         let last = &check.in_stack[1_999];
