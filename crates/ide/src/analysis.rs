@@ -435,10 +435,10 @@ struct Resolver<'a, 'db> {
 
 impl<'db> Resolver<'_, 'db> {
     fn span(&self, at: Located<'db>) -> Option<Span> {
-        let _ = pcl_sema::file_items(self.shared, at.decl.file(self.shared));
-        let file = *self.file_ids.get(&at.decl.file(self.db))?;
+        let file = at.decl.file(self.shared);
+        let _ = pcl_sema::file_items(self.shared, file);
         Some(Span {
-            file,
+            file: *self.file_ids.get(&file)?,
             range: site_range(self.db, at)?,
         })
     }

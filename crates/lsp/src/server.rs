@@ -833,13 +833,15 @@ impl Server {
             if self.published.get(uri) == Some(&latest) {
                 continue;
             }
-            let (version, diagnostics) = latest.clone();
-            self.published.insert(uri.clone(), latest);
+            let (version, diagnostics) = latest;
             let params = PublishDiagnosticsParams::new(uri.clone(), diagnostics, Some(version));
             messages.push(Message::Notification(Notification::new(
                 PublishDiagnostics::METHOD.to_owned(),
-                params,
+                &params,
             )));
+            // Kept after it was written out, not copied for it.
+            self.published
+                .insert(params.uri, (version, params.diagnostics));
         }
         messages
     }
