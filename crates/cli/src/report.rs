@@ -8,7 +8,7 @@ use std::time::Duration;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
-use pcl_diagnostics::{Anchor, Diagnostic, Severity, TextRange};
+use pcl_diagnostics::{Anchor, ColumnUnit, Diagnostic, Severity, TextLines, TextRange};
 use serde::Serialize;
 
 use crate::inputs::SourceFile;
@@ -392,27 +392,28 @@ fn caret_range(text: &str, range: TextRange) -> std::ops::Range<usize> {
     }
 }
 
-/// Line starts of a text, to turn byte offsets into lines and columns.
+/// Lines of a text, to turn byte offsets into lines and columns.
 pub(crate) struct LineIndex<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    lines: TextLines,
 }
 
 impl<'a> LineIndex<'a> {
     pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            lines: TextLines::new(text),
+        }
     }
 
     /// The 1-based line and 1-based column (in Unicode scalar values) of a byte offset.
     fn position(&self, offset: usize) -> Position {
         let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.starts[line];
-        let column = match self.text.get(start..offset) {
-            Some(prefix) => prefix.chars().count(),
-            None => offset - start,
+        let line = self.lines.line(offset);
+        let column = if self.text.is_char_boundary(offset) {
+            self.lines.column(line, offset, ColumnUnit::Char)
+        } else {
+            self.lines.column(line, offset, ColumnUnit::Utf8)
         };
         Position {
             line: line + 1,

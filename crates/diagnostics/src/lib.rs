@@ -12,9 +12,11 @@
 //!   no source range say where they are in their own terms ([`Anchor::Place`]).
 
 pub mod codes;
+mod lines;
 
 use std::fmt;
 
+pub use lines::{ColumnUnit, TextLines};
 pub use text_size::{TextRange, TextSize};
 
 /// A file as the driver (CLI, language server) numbers them; stages that see one file

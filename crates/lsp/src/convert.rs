@@ -2,7 +2,7 @@
 //! byte offsets, and diagnostics into the protocol's shape.
 
 use lsp_types::{Position, Range};
-use pcl_diagnostics::{Diagnostic, Severity};
+use pcl_diagnostics::{ColumnUnit, Diagnostic, Severity, TextLines};
 
 /// How the client counts characters in a line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -11,55 +11,33 @@ pub(crate) enum Encoding {
     Utf16,
 }
 
-/// Where the lines of a text start. An open document keeps its own and updates it with
-/// each change, so positions are converted without scanning the text again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct LineStarts(Vec<usize>);
-
-impl LineStarts {
-    pub(crate) fn new(text: &str) -> LineStarts {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineStarts(starts)
-    }
-
-    /// After the text's bytes `start..end` were replaced by `inserted`.
-    pub(crate) fn replace(&mut self, start: usize, end: usize, inserted: &str) {
-        let starts = &mut self.0;
-        let first = starts.partition_point(|&s| s <= start);
-        let last = starts.partition_point(|&s| s <= end);
-        let new_lines = inserted.match_indices('\n').map(|(i, _)| start + i + 1);
-        starts.splice(first..last, new_lines);
-        let added = first + inserted.matches('\n').count();
-        for s in &mut starts[added..] {
-            *s = *s + inserted.len() - (end - start);
-        }
-    }
-}
-
-/// Line starts of a text, for offset ↔ position conversion.
+/// Lines of a text, for offset ↔ position conversion: the text and its [`TextLines`]
+/// (an open document keeps its own and updates it with each change, so positions are
+/// converted without scanning the text again).
 pub(crate) struct LineIndex<'a> {
     text: &'a str,
-    starts: &'a [usize],
+    lines: &'a TextLines,
 }
 
 impl<'a> LineIndex<'a> {
-    /// The index of `text` from its line starts, kept up to date by the caller.
-    pub(crate) fn with_starts(text: &'a str, starts: &'a LineStarts) -> LineIndex<'a> {
-        LineIndex {
-            text,
-            starts: &starts.0,
-        }
+    /// The index of `text` from its lines, kept up to date by the caller.
+    pub(crate) fn with_lines(text: &'a str, lines: &'a TextLines) -> LineIndex<'a> {
+        LineIndex { text, lines }
     }
 
+    /// The position of a byte offset; one inside a character is at the line's start, as
+    /// the prefix before it is no text.
     pub(crate) fn position(&self, offset: usize, encoding: Encoding) -> Position {
         let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let prefix = self.text.get(start..offset).unwrap_or("");
-        let character = match encoding {
-            Encoding::Utf8 => prefix.len(),
-            Encoding::Utf16 => prefix.encode_utf16().count(),
+        let line = self.lines.line(offset);
+        let character = if self.text.is_char_boundary(offset) {
+            let unit = match encoding {
+                Encoding::Utf8 => ColumnUnit::Utf8,
+                Encoding::Utf16 => ColumnUnit::Utf16,
+            };
+            self.lines.column(line, offset, unit)
+        } else {
+            0
         };
         Position::new(line as u32, character as u32)
     }
@@ -67,14 +45,10 @@ impl<'a> LineIndex<'a> {
     /// The byte offset of a position; positions past a line's end or the text's end are
     /// clamped, never an error.
     pub(crate) fn offset(&self, position: Position, encoding: Encoding) -> usize {
-        let Some(&start) = self.starts.get(position.line as usize) else {
+        let Some(start) = self.lines.line_start(position.line as usize) else {
             return self.text.len();
         };
-        let end = self
-            .starts
-            .get(position.line as usize + 1)
-            .copied()
-            .unwrap_or(self.text.len());
+        let end = (self.lines.line_start(position.line as usize + 1)).unwrap_or(self.text.len());
         let line = &self.text[start..end];
         let line = line.strip_suffix('\n').unwrap_or(line);
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -209,7 +183,8 @@ pub(crate) fn for_the_editor(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Encoding, LineIndex, LineStarts, for_the_editor};
+    use super::{Encoding, LineIndex, for_the_editor};
+    use pcl_diagnostics::TextLines;
 
     #[test]
     fn command_line_advice_becomes_editor_settings() {
@@ -237,31 +212,11 @@ mod tests {
     }
     use lsp_types::Position;
 
-    /// Line starts updated by edits equal those of the edited text computed afresh.
-    #[test]
-    fn line_starts_follow_edits() {
-        let mut text = "a = 1\nb = 2\r\n\nc = {\n}\n".to_owned();
-        let mut starts = LineStarts::new(&text);
-        for (start, end, inserted) in [
-            (0, 0, "x\n"),
-            (3, 9, ""),
-            (2, 2, "\n\n\n"),
-            (5, 7, "é\n"),
-            (0, 4, "long line\nand another\n"),
-        ] {
-            text.replace_range(start..end, inserted);
-            starts.replace(start, end, inserted);
-            assert_eq!(starts, LineStarts::new(&text), "{text:?}");
-        }
-        starts.replace(0, text.len(), "");
-        assert_eq!(starts, LineStarts::new(""));
-    }
-
     #[test]
     fn positions_round_trip_in_both_encodings() {
         let text = "a = \"é😀\"\r\nb = 1\n";
-        let starts = LineStarts::new(text);
-        let index = LineIndex::with_starts(text, &starts);
+        let lines = TextLines::new(text);
+        let index = LineIndex::with_lines(text, &lines);
         let offset = text
             .find('"')
             .map(|i| i + 1 + 'é'.len_utf8())

@@ -25,12 +25,12 @@ use lsp_types::{
     PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, SymbolKind,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Url,
 };
-use pcl_diagnostics::TextSize;
+use pcl_diagnostics::{TextLines, TextSize};
 use pcl_ide::{AnalysisHost, ChangedRange, DeclKind, Leniency, ProgramId};
 use serde::Deserialize;
 use smol_str::SmolStr;
 
-use crate::convert::{Encoding, LineIndex, LineStarts, diagnostic};
+use crate::convert::{Encoding, LineIndex, diagnostic};
 use crate::fetching::{Fetched, SchemaFetcher, failure_message};
 
 /// `initializationOptions` (and the `pcl` configuration section).
@@ -75,7 +75,7 @@ struct Document {
     dir: String,
     text: String,
     /// Where `text`'s lines start, updated with each change.
-    lines: LineStarts,
+    lines: TextLines,
     version: i32,
     /// A Pulumi project or stack file (`Pulumi*.yaml`, `.yml`, `.json`), not a program file.
     project_file: bool,
@@ -83,7 +83,7 @@ struct Document {
 
 impl Document {
     fn index(&self) -> LineIndex<'_> {
-        LineIndex::with_starts(&self.text, &self.lines)
+        LineIndex::with_lines(&self.text, &self.lines)
     }
 }
 
@@ -454,7 +454,7 @@ impl Server {
                     Document {
                         path: path.clone(),
                         dir: dir.clone(),
-                        lines: LineStarts::new(&document.text),
+                        lines: TextLines::new(&document.text),
                         text: document.text,
                         version: document.version,
                         project_file,
@@ -519,7 +519,7 @@ impl Server {
                                 .flatten();
                         }
                         None => {
-                            document.lines = LineStarts::new(&change.text);
+                            document.lines = TextLines::new(&change.text);
                             document.text = change.text;
                         }
                     }
@@ -1594,7 +1594,7 @@ fn path_and_dir(uri: &Url) -> (String, String) {
 struct Locations<'a> {
     analysis: &'a pcl_ide::Analysis,
     encoding: Encoding,
-    files: HashMap<String, Option<(Url, pcl_ide::FileText, LineStarts)>>,
+    files: HashMap<String, Option<(Url, pcl_ide::FileText, TextLines)>>,
 }
 
 impl<'a> Locations<'a> {
@@ -1616,11 +1616,11 @@ impl<'a> Locations<'a> {
             let url = Url::from_file_path(path)
                 .or_else(|()| Url::from_file_path(std::fs::canonicalize(path).map_err(|_| ())?))
                 .ok()?;
-            let starts = LineStarts::new(&text);
-            Some((url, text, starts))
+            let lines = TextLines::new(&text);
+            Some((url, text, lines))
         });
-        let (url, text, starts) = file.as_ref()?;
-        let index = LineIndex::with_starts(text, starts);
+        let (url, text, lines) = file.as_ref()?;
+        let index = LineIndex::with_lines(text, lines);
         Some(Location::new(
             url.clone(),
             index.range(range, self.encoding),

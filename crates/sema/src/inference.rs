@@ -14,6 +14,7 @@ use pcl_types::{
     ConstValue, TraverseKey, TraverseProblem, Ty, TyKind, assignable, conversion, input_type,
     pretty, resolve_outputs, resolve_promises, traverse, unify_types,
 };
+use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use crate::builtins;
@@ -231,8 +232,9 @@ pub(crate) struct Infer<'db> {
     /// under `--skip-invoke-typecheck`).
     pub(crate) demote_value_checks: bool,
     /// The types of the declarations referenced so far (a body names the same few again
-    /// and again), and the declaration's own reference cycle once asked.
-    referenced: Vec<(DeclId<'db>, Ty<'db>)>,
+    /// and again; a list may name thousands), and the declaration's own reference cycle
+    /// once asked.
+    referenced: FxHashMap<DeclId<'db>, Ty<'db>>,
     own_cycle: Option<Option<&'db std::sync::Arc<[DeclId<'db>]>>>,
     /// The inputs checked apart so far.
     parts: Vec<CheckedApart<'db>>,
@@ -262,7 +264,7 @@ impl<'db> Infer<'db> {
             skip_traversal_errors: leniency.skip_resource_typecheck,
             leniency,
             demote_value_checks: false,
-            referenced: Vec::new(),
+            referenced: FxHashMap::default(),
             own_cycle: None,
             parts: Vec::new(),
             diagnostics_only: false,
@@ -563,14 +565,14 @@ impl<'db> Infer<'db> {
 
     /// The type of a reference to another declaration.
     pub(crate) fn reference(&mut self, target: DeclId<'db>) -> Ty<'db> {
-        if let Some(&(_, ty)) = self.referenced.iter().find(|(decl, _)| *decl == target) {
+        if let Some(&ty) = self.referenced.get(&target) {
             return ty;
         }
         let ty = match self.sees_decl_ty(target) {
             true => decl_ty(self.db, target),
             false => self.dynamic(),
         };
-        self.referenced.push((target, ty));
+        self.referenced.insert(target, ty);
         ty
     }
 

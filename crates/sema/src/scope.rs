@@ -165,30 +165,67 @@ pub(crate) fn declared_names(db: &dyn salsa::Database, program: Program) -> Cand
 pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'db> {
     let scope = program_scope(db, decl.program(db));
     let body = body(db, decl);
-    let mut names: Vec<(SmolStr, Resolution<'db>)> = Vec::new();
-    let mut dependencies = Vec::new();
+    let mut names: Distinct<SmolStr> = Distinct::default();
+    let mut dependencies = Distinct::default();
     for name in used_names(body) {
-        if names.iter().any(|(n, _)| *n == name) {
-            continue;
-        }
-        let target = (scope.names.get(name.as_str())).or_else(|| scope.outputs.get(name.as_str()));
-        let resolution = match target {
-            Some(&target) => {
-                if !dependencies.contains(&target) {
-                    dependencies.push(target);
-                }
-                Resolution::Decl(target)
-            }
-            None => Resolution::Unresolved,
-        };
-        names.push((name, resolution));
+        names.insert(name);
     }
+    let mut names: Vec<(SmolStr, Resolution<'db>)> = (names.items.into_iter())
+        .map(|name| {
+            let target =
+                (scope.names.get(name.as_str())).or_else(|| scope.outputs.get(name.as_str()));
+            let resolution = match target {
+                Some(&target) => {
+                    dependencies.insert(target);
+                    Resolution::Decl(target)
+                }
+                None => Resolution::Unresolved,
+            };
+            (name, resolution)
+        })
+        .collect();
+    let dependencies = dependencies.items;
     names.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
     let (names, resolutions): (Vec<_>, Vec<_>) = names.into_iter().unzip();
     Bindings {
         names: names.into_boxed_slice(),
         resolutions: resolutions.into_boxed_slice(),
         dependencies: dependencies.into_boxed_slice(),
+    }
+}
+
+/// Values kept once each, in the order first seen: compared one by one while there are
+/// few (most bodies name a handful), through a hash set past [`Distinct::SCANNED`] (a
+/// declaration naming 40,000 others took 1.6 s of comparisons).
+struct Distinct<T> {
+    items: Vec<T>,
+    seen: FxHashSet<T>,
+}
+
+impl<T> Default for Distinct<T> {
+    fn default() -> Self {
+        Distinct {
+            items: Vec::new(),
+            seen: FxHashSet::default(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Distinct<T> {
+    const SCANNED: usize = 32;
+
+    fn insert(&mut self, item: T) {
+        let new = if self.items.len() < Self::SCANNED {
+            !self.items.contains(&item)
+        } else {
+            if self.seen.is_empty() {
+                self.seen.extend(self.items.iter().cloned());
+            }
+            self.seen.insert(item.clone())
+        };
+        if new {
+            self.items.push(item);
+        }
     }
 }
 
