@@ -2,6 +2,7 @@
 //! and report every diagnostic, with the same output formats, colour rules, error cap and
 //! summary line as `pcl parse`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,6 +14,7 @@ use crate::fetching::FetchArgs;
 use crate::jobs::JobsArgs;
 use crate::leniency::LeniencyArgs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals, plural};
+use crate::sources::Sources;
 use crate::{programs, projects};
 
 /// Check PCL programs: names, types, resource inputs against package schemas.
@@ -115,13 +117,11 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
             return ExitCode::from(2);
         };
         let mut files = program.files.clone();
+        let by_path: HashMap<&str, &[pcl_diagnostics::Diagnostic]> = (by_file.iter())
+            .map(|d| (d.path.as_str(), d.diagnostics.as_slice()))
+            .collect();
         let mut diagnostics: Vec<Vec<pcl_diagnostics::Diagnostic>> = (files.iter())
-            .map(|file| {
-                (by_file.iter())
-                    .find(|d| d.path == file.name)
-                    .map(|d| d.diagnostics.clone())
-                    .unwrap_or_default()
-            })
+            .map(|file| (by_path.get(file.name.as_str()).copied().unwrap_or_default()).to_vec())
             .collect();
         let project = (resolved.projects.iter()).find(|p| {
             pcl_ide::normalise_dir(&p.program_dir) == pcl_ide::normalise_dir(&program.dir)
@@ -135,6 +135,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
                 &mut diagnostics,
             );
         }
+        let sources = Sources::new(&files);
         for (index, file) in files.iter().enumerate() {
             if index < program.files.len() && !program.shows(index) {
                 continue;
@@ -145,7 +146,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
                 .count();
-            reporter.program_file(&files, index, diagnostics);
+            reporter.program_file(&sources, index, diagnostics);
         }
     }
     if !args.output.quiet {

@@ -21,6 +21,7 @@ mod projects;
 mod report;
 mod sarif;
 mod schema_cmd;
+mod sources;
 mod type_cmd;
 mod types_cmd;
 

@@ -6,13 +6,13 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
-use pcl_diagnostics::{Anchor, ColumnUnit, Diagnostic, Severity, TextLines, TextRange};
+use pcl_diagnostics::{Anchor, Diagnostic, Severity, TextRange};
 use serde::Serialize;
 
 use crate::inputs::SourceFile;
 use crate::print_out;
+use crate::sources::{Range, Sources};
 
 /// `--format`: for people or for tools.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -160,20 +160,22 @@ impl Reporter {
 
     /// Reports the diagnostics of one file (their spans and labels are in `file`).
     pub(crate) fn file(&mut self, file: &SourceFile, diagnostics: &[Diagnostic]) {
-        self.program_file(std::slice::from_ref(file), 0, diagnostics);
+        let sources = Sources::new(std::slice::from_ref(file));
+        self.program_file(&sources, 0, diagnostics);
     }
 
-    /// Reports the diagnostics of `files[primary]`, whose labels may point into the other
-    /// files of its program: a span's `FileId(i)` is `files[i]`.
+    /// Reports the diagnostics of the program's file `primary`, whose labels may point into
+    /// its other files.
     pub(crate) fn program_file(
         &mut self,
-        files: &[SourceFile],
+        sources: &Sources<'_>,
         primary: usize,
         diagnostics: &[Diagnostic],
     ) {
         if diagnostics.is_empty() {
             return;
         }
+        let files = sources.files();
         let file = &files[primary];
         let errors = self.count(diagnostics);
         if errors > 0 {
@@ -181,31 +183,22 @@ impl Reporter {
         }
         match self.format {
             DiagnosticFormat::Sarif => {
-                let indexes: Vec<LineIndex<'_>> =
-                    files.iter().map(|f| LineIndex::new(&f.text)).collect();
                 for diagnostic in diagnostics {
-                    self.sarif
-                        .push(crate::sarif::result(diagnostic, files, &indexes));
+                    self.sarif.push(crate::sarif::result(diagnostic, sources));
                 }
             }
             DiagnosticFormat::Json => {
-                let indexes: Vec<LineIndex<'_>> =
-                    files.iter().map(|f| LineIndex::new(&f.text)).collect();
                 let mut out = String::new();
                 for diagnostic in diagnostics {
-                    out.push_str(&json_line(diagnostic, Some((files, &indexes))));
+                    out.push_str(&json_line(diagnostic, sources));
                 }
                 print_out(&out);
             }
             DiagnosticFormat::Human => {
-                let mut codespan_files = SimpleFiles::new();
-                for f in files {
-                    codespan_files.add(f.name.as_str(), f.text.as_str());
-                }
                 let shown = diagnostics.len().min(self.max_errors);
                 for diagnostic in &diagnostics[..shown] {
                     let rendered = to_codespan(diagnostic, files);
-                    self.emit(&codespan_files, &rendered);
+                    self.emit(sources, &rendered);
                 }
                 let hidden = diagnostics.len() - shown;
                 if hidden > 0 {
@@ -235,21 +228,21 @@ impl Reporter {
         if self.count(diagnostics) > 0 {
             self.files_with_errors += 1;
         }
+        let sources = Sources::new(&[]);
         match self.format {
             DiagnosticFormat::Sarif => {
                 for diagnostic in diagnostics {
-                    self.sarif.push(crate::sarif::result(diagnostic, &[], &[]));
+                    self.sarif.push(crate::sarif::result(diagnostic, &sources));
                 }
             }
             DiagnosticFormat::Json => {
-                let out: String = diagnostics.iter().map(|d| json_line(d, None)).collect();
+                let out: String = diagnostics.iter().map(|d| json_line(d, &sources)).collect();
                 print_out(&out);
             }
             DiagnosticFormat::Human => {
-                let files: SimpleFiles<&str, &str> = SimpleFiles::new();
                 for diagnostic in diagnostics {
                     let rendered = to_codespan(diagnostic, &[]);
-                    self.emit(&files, &rendered);
+                    self.emit(&sources, &rendered);
                 }
             }
         }
@@ -297,7 +290,7 @@ impl Reporter {
         if self.errors > 0 {
             findings.push_str(&format!(
                 " in {} of {}",
-                self.files_with_errors,
+                thousands(self.files_with_errors),
                 plural(totals.files, "file", "files")
             ));
         }
@@ -328,7 +321,7 @@ impl Reporter {
         errors
     }
 
-    fn emit(&mut self, files: &SimpleFiles<&str, &str>, diagnostic: &cs::Diagnostic<usize>) {
+    fn emit(&mut self, files: &Sources<'_>, diagnostic: &cs::Diagnostic<usize>) {
         let config = term::Config::default();
         if let Err(err) = term::emit_to_write_style(&mut self.stderr, &config, files, diagnostic) {
             let _ = writeln!(self.stderr, "error: cannot show a diagnostic: {err}");
@@ -392,64 +385,6 @@ fn caret_range(text: &str, range: TextRange) -> std::ops::Range<usize> {
     }
 }
 
-/// Lines of a text, to turn byte offsets into lines and columns.
-pub(crate) struct LineIndex<'a> {
-    text: &'a str,
-    lines: TextLines,
-}
-
-impl<'a> LineIndex<'a> {
-    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
-        LineIndex {
-            text,
-            lines: TextLines::new(text),
-        }
-    }
-
-    /// The 1-based line and 1-based column (in Unicode scalar values) of a byte offset.
-    fn position(&self, offset: usize) -> Position {
-        let offset = offset.min(self.text.len());
-        let line = self.lines.line(offset);
-        let column = if self.text.is_char_boundary(offset) {
-            self.lines.column(line, offset, ColumnUnit::Char)
-        } else {
-            self.lines.column(line, offset, ColumnUnit::Utf8)
-        };
-        Position {
-            line: line + 1,
-            column: column + 1,
-            offset,
-        }
-    }
-
-    /// The 1-based (line, column) of a range's start and end, columns in Unicode scalar
-    /// values.
-    pub(crate) fn line_columns(&self, range: TextRange) -> ((usize, usize), (usize, usize)) {
-        let Range { start, end } = self.range(range);
-        ((start.line, start.column), (end.line, end.column))
-    }
-
-    fn range(&self, range: TextRange) -> Range {
-        Range {
-            start: self.position(range.start().into()),
-            end: self.position(range.end().into()),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct Position {
-    line: usize,
-    column: usize,
-    offset: usize,
-}
-
-#[derive(Serialize)]
-struct Range {
-    start: Position,
-    end: Position,
-}
-
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     code: String,
@@ -487,18 +422,9 @@ struct JsonEdit<'a> {
 }
 
 /// One diagnostic as a line of JSON.
-fn json_line(diagnostic: &Diagnostic, files: Option<(&[SourceFile], &[LineIndex<'_>])>) -> String {
-    let name_of = |span: &pcl_diagnostics::Span| {
-        files
-            .and_then(|(files, _)| files.get(span.file.0 as usize))
-            .map_or("", |f| f.name.as_str())
-    };
-    let range_of = |span: &pcl_diagnostics::Span| match files
-        .and_then(|(_, lines)| lines.get(span.file.0 as usize))
-    {
-        Some(lines) => lines.range(span.range),
-        None => LineIndex::new("").range(span.range),
-    };
+fn json_line(diagnostic: &Diagnostic, sources: &Sources<'_>) -> String {
+    let name_of = |span: &pcl_diagnostics::Span| sources.file(span).map_or("", |f| f.name.as_str());
+    let range_of = |span: &pcl_diagnostics::Span| sources.range(span);
     let (file_name, range, location) = match &diagnostic.anchor {
         Anchor::Span(span) => (name_of(span), Some(range_of(span)), None),
         Anchor::Place { origin, location } => (origin.as_str(), None, Some(location.as_str())),

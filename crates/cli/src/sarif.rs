@@ -6,22 +6,16 @@ use pcl_diagnostics::{Anchor, Diagnostic, Severity, Span, codes};
 use serde_json::{Value, json};
 
 use crate::explain_cmd::entry;
-use crate::inputs::SourceFile;
-use crate::report::LineIndex;
+use crate::sources::Sources;
 
-/// One result. `files[i]` is the file a span's `FileId(i)` names.
-pub(crate) fn result(
-    diagnostic: &Diagnostic,
-    files: &[SourceFile],
-    lines: &[LineIndex<'_>],
-) -> Value {
+/// One result, its spans in `sources`.
+pub(crate) fn result(diagnostic: &Diagnostic, sources: &Sources<'_>) -> Value {
     let location = |span: &Span| -> Option<Value> {
-        let file = files.get(span.file.0 as usize)?;
-        let index = lines.get(span.file.0 as usize)?;
+        let file = sources.file(span)?;
         Some(json!({
             "physicalLocation": {
                 "artifactLocation": { "uri": uri(&file.name) },
-                "region": region(index, span),
+                "region": region(sources, span),
             }
         }))
     };
@@ -59,12 +53,11 @@ pub(crate) fn result(
         .map(|fix| {
             let changes: Vec<Value> = (fix.edits.iter())
                 .filter_map(|edit| {
-                    let file = files.get(edit.span.file.0 as usize)?;
-                    let index = lines.get(edit.span.file.0 as usize)?;
+                    let file = sources.file(&edit.span)?;
                     Some(json!({
                         "artifactLocation": { "uri": uri(&file.name) },
                         "replacements": [{
-                            "deletedRegion": region(index, &edit.span),
+                            "deletedRegion": region(sources, &edit.span),
                             "insertedContent": { "text": edit.replacement },
                         }],
                     }))
@@ -134,13 +127,13 @@ fn message(diagnostic: &Diagnostic) -> String {
     text
 }
 
-fn region(index: &LineIndex<'_>, span: &Span) -> Value {
-    let (start, end) = index.line_columns(span.range);
+fn region(sources: &Sources<'_>, span: &Span) -> Value {
+    let range = sources.range(span);
     json!({
-        "startLine": start.0,
-        "startColumn": start.1,
-        "endLine": end.0,
-        "endColumn": end.1,
+        "startLine": range.start.line,
+        "startColumn": range.start.column,
+        "endLine": range.end.line,
+        "endColumn": range.end.column,
         "byteOffset": u32::from(span.range.start()),
         "byteLength": u32::from(span.range.len()),
     })
