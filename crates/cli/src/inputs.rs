@@ -8,7 +8,6 @@
 //! the command's extensions are picked up below a directory, while a file named on the
 //! command line is read whatever its extension.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -55,16 +54,13 @@ impl Input {
     pub(crate) fn read(&self) -> Result<SourceFile, String> {
         match self {
             Input::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
+                let bytes = pcl_ide::read_source(std::io::stdin().lock(), None)
                     .map_err(|err| format!("cannot read {STDIN_NAME}: {}", io_reason(&err)))?;
                 decode(STDIN_NAME, bytes)
             }
             Input::File(path) => {
                 let name = path.display().to_string();
-                let bytes = std::fs::read(path)
+                let bytes = pcl_ide::read_source_file(path)
                     .map_err(|err| format!("cannot read `{name}`: {}", io_reason(&err)))?;
                 decode(&name, bytes)
             }

@@ -53,7 +53,7 @@ fn project_file_in(dir: &Path) -> Option<PathBuf> {
 }
 
 fn read(path: &Path) -> Option<SourceFile> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = String::from_utf8(pcl_ide::read_source_file(path).ok()?).ok()?;
     Some(SourceFile::new(path.display().to_string(), text))
 }
 

@@ -306,6 +306,33 @@ fn invalid_utf8_names_the_byte() {
     );
 }
 
+/// A program whose only file cannot be read is an IO error, not a crash, on one thread or
+/// two (checking two threads' share of no files once panicked); a file past 4 GiB (here a
+/// sparse one, which takes no disk) is refused before it is read, as offsets are 32-bit.
+#[test]
+fn unreadable_and_oversized_files_are_io_errors_for_every_command() {
+    let dir = scratch("unreadable", &[("bad/bad.pp", b"a = \"\xff\"\n")]);
+    std::fs::create_dir_all(dir.join("huge")).expect("a directory");
+    let huge = std::fs::File::create(dir.join("huge/huge.pp")).expect("create");
+    huge.set_len(5 << 30).expect("a sparse file");
+    let utf8 = "error: `bad/bad.pp` is not valid UTF-8: byte 0xff at offset 5 does not start a valid UTF-8 sequence";
+    let size = "error: cannot read `huge/huge.pp`: it is larger than 4 GiB, the most pcl reads (offsets into a file are 32-bit)";
+    for (args, error) in [
+        (&["check", "--jobs", "2", "bad/bad.pp"][..], utf8),
+        (&["check", "--jobs", "1", "bad"], utf8),
+        (&["types", "--jobs", "2", "bad"], utf8),
+        (&["check", "--jobs", "2", "huge/huge.pp"], size),
+        (&["parse", "huge/huge.pp"], size),
+        (&["fmt", "--check", "huge/huge.pp"], size),
+    ] {
+        let run = pcl(args, &dir);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().next(), Some(error), "{args:?}");
+        assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let dir = scratch("usage", &[]);

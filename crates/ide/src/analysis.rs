@@ -81,7 +81,11 @@ impl Analysis {
         if self.jobs <= 1 {
             return;
         }
-        let groups = &graph.file_groups[..=last.min(graph.file_groups.len().saturating_sub(1))];
+        // A program may have no files (the only one could not be read).
+        let Some(end) = graph.file_groups.len().checked_sub(1) else {
+            return;
+        };
+        let groups = &graph.file_groups[..=last.min(end)];
         crate::parallel::for_each_after(
             &self.db,
             self.jobs,

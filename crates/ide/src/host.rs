@@ -722,7 +722,7 @@ fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, String)>> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
-            let bytes = std::fs::read(&path)?;
+            let bytes = crate::read_source_file(&path)?;
             let text = String::from_utf8_lossy(&bytes).into_owned();
             files.push((SmolStr::new(path.to_string_lossy()), text));
         }

@@ -19,6 +19,7 @@ mod host;
 mod navigation;
 mod parallel;
 mod project;
+mod reading;
 mod suppress;
 #[cfg(test)]
 mod tests;
@@ -38,6 +39,7 @@ pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 pub use pcl_syntax::ChangedRange;
 pub use project::{ProjectDocument, parse_project_main};
+pub use reading::{LARGEST_SOURCE, read_source, read_source_file};
 
 /// The database every pcl front end drives.
 #[salsa::db]

@@ -557,7 +557,7 @@ impl Server {
                 // A document closed as it is on disk leaves the program as it is (when the
                 // client watches files for the server, as for an open).
                 let on_disk = (self.client.watch_registration)
-                    .then(|| std::fs::read(&document.path).ok())
+                    .then(|| pcl_ide::read_source_file(Path::new(&document.path)).ok())
                     .flatten();
                 if on_disk.is_none_or(|bytes| bytes != document.text.as_bytes()) {
                     self.refresh_program(&document.dir);
@@ -796,7 +796,7 @@ impl Server {
             for entry in entries.flatten() {
                 let path = entry.path();
                 if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
-                    let text = std::fs::read(&path)
+                    let text = pcl_ide::read_source_file(&path)
                         .map(|b| String::from_utf8_lossy(&b).into_owned())
                         .unwrap_or_default();
                     files.insert(path.display().to_string(), text);
