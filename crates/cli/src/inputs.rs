@@ -182,6 +182,13 @@ pub(crate) fn io_reason(err: &std::io::Error) -> String {
     match err.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => err.to_string(),
+        _ => {
+            // The OS's message, without the number Rust appends (` (os error 40)`).
+            let message = err.to_string();
+            match (err.raw_os_error(), message.rfind(" (os error ")) {
+                (Some(_), Some(at)) => message[..at].to_lowercase(),
+                _ => message,
+            }
+        }
     }
 }

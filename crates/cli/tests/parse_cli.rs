@@ -330,6 +330,14 @@ fn unreadable_and_oversized_files_are_io_errors_for_every_command() {
         assert_eq!(run.stderr.lines().next(), Some(error), "{args:?}");
         assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
     }
+    // The OS's reason, without Rust's error number.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("loop", dir.join("loop")).expect("a symbolic link");
+        let run = pcl(&["check", "loop"], &dir);
+        let reason = "error: cannot read `loop`: too many levels of symbolic links";
+        assert_eq!((run.code, run.stderr.lines().next()), (2, Some(reason)));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
