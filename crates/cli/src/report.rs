@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term::{self, termcolor};
-use pcl_diagnostics::{Anchor, Diagnostic, Severity, TextRange};
+use pcl_diagnostics::{Anchor, Diagnostic, Severity, TextRange, thousands};
 use serde::Serialize;
 
 use crate::inputs::SourceFile;
@@ -466,18 +466,6 @@ fn json_line(diagnostic: &Diagnostic, sources: &Sources<'_>) -> String {
 pub(crate) fn plural(count: usize, one: &str, many: &str) -> String {
     let word = if count == 1 { one } else { many };
     format!("{} {word}", thousands(count))
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 fn size(bytes: usize) -> String {

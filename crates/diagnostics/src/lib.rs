@@ -213,5 +213,18 @@ impl Diagnostic {
     }
 }
 
+/// `n` with its thousands separated by commas (`4,817`), as counts read in messages.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! Codes are unique, in their stage's range, and read back from their text.
 
-use crate::{Code, Stage, codes};
+use crate::{Code, Stage, codes, thousands};
 
 #[test]
 fn codes_are_unique_and_in_order() {
@@ -38,4 +38,13 @@ fn codes_read_back() {
     assert_eq!(codes::UNKNOWN_PROPERTY.stage(), Stage::Types);
     assert_eq!(codes::UNDEFINED_NAME.stage(), Stage::Semantics);
     assert_eq!(codes::MISSING_CONFIG_VALUE.stage(), Stage::Project);
+}
+
+#[test]
+fn counts_have_their_thousands_separated() {
+    let cases = [(0, "0"), (999, "999"), (1000, "1,000"), (32233, "32,233")];
+    for (n, text) in cases {
+        assert_eq!(thousands(n), text);
+    }
+    assert_eq!(thousands(1_234_567_890), "1,234,567,890");
 }

@@ -2,7 +2,7 @@
 //! file's diagnostics, then merging what is one cause into one diagnostic. A suppression
 //! that silences nothing is itself a warning, so stale ones do not pile up.
 
-use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Label, Span, codes};
+use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Label, Span, codes, thousands};
 use pcl_sema::Suppression;
 
 /// Drop the diagnostics that suppressions silence, and warn about unused ones. A
@@ -130,7 +130,7 @@ pub(crate) fn merge_missing_schemas(diagnostics: &mut Vec<Diagnostic>) {
     for (_, _, at, unlabelled) in first {
         if unlabelled > 0 {
             let uses = if unlabelled == 1 { "use" } else { "uses" };
-            let note = format!("and {unlabelled} more {uses} in this file");
+            let note = format!("and {} more {uses} in this file", thousands(unlabelled));
             diagnostics[at].notes.insert(0, note);
         }
     }
