@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use pcl_diagnostics::Severity;
 use pcl_ide::AnalysisHost;
+use smol_str::SmolStr;
 
 use crate::fetching::FetchArgs;
 use crate::jobs::JobsArgs;
@@ -117,11 +118,12 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
             return ExitCode::from(2);
         };
         let mut files = program.files.clone();
-        let by_path: HashMap<&str, &[pcl_diagnostics::Diagnostic]> = (by_file.iter())
-            .map(|d| (d.path.as_str(), d.diagnostics.as_slice()))
+        // Each file's diagnostics, moved out by path (a program's paths are distinct).
+        let mut by_path: HashMap<SmolStr, Vec<pcl_diagnostics::Diagnostic>> = (by_file.into_iter())
+            .map(|d| (d.path, d.diagnostics))
             .collect();
         let mut diagnostics: Vec<Vec<pcl_diagnostics::Diagnostic>> = (files.iter())
-            .map(|file| (by_path.get(file.name.as_str()).copied().unwrap_or_default()).to_vec())
+            .map(|file| by_path.remove(file.name.as_str()).unwrap_or_default())
             .collect();
         let project = (resolved.projects.iter()).find(|p| {
             pcl_ide::normalise_dir(&p.program_dir) == pcl_ide::normalise_dir(&program.dir)
