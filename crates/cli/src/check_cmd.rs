@@ -86,7 +86,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     let (requests, mut io_errors) = programs::requests(&resolved.paths);
     if requests.is_empty() {
         for error in &io_errors {
-            reporter.message(Severity::Error, error);
+            reporter.io_error(error);
         }
         if io_errors.is_empty() {
             let searched = crate::inputs::searched_for(&args.paths, &["pp"]);
@@ -106,7 +106,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     );
     io_errors.extend(read_errors);
     for error in &io_errors {
-        reporter.message(Severity::Error, error);
+        reporter.io_error(error);
     }
     reporter.places(&host.take_schema_messages());
     let analysis = host.analysis();
@@ -159,7 +159,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     // The process ends here: freeing the database piece by piece would only cost time.
     std::mem::forget(analysis);
     std::mem::forget(host);
-    if !io_errors.is_empty() {
+    if reporter.io_errors() > 0 {
         ExitCode::from(2)
     } else if reporter.errors() > 0 || (args.deny_warnings && warnings > 0) {
         ExitCode::from(1)

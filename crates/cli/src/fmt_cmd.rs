@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use pcl_diagnostics::{FileId, Severity};
+use pcl_diagnostics::FileId;
 
 use crate::inputs::{self, Input, SourceFile};
 use crate::print_out;
@@ -51,7 +51,7 @@ pub(crate) struct FmtArgs {
 pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
     let mut reporter = Reporter::new(DiagnosticFormat::Human, color, args.max_errors);
-    let (inputs, mut failed_io) = match inputs::expand_sources(&args.paths, &mut reporter) {
+    let inputs = match inputs::expand_sources(&args.paths, &mut reporter) {
         Ok(found) => found,
         Err(code) => return code,
     };
@@ -62,8 +62,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
         let file = match input.read() {
             Ok(file) => file,
             Err(message) => {
-                reporter.message(Severity::Error, &message);
-                failed_io = true;
+                reporter.io_error(&message);
                 continue;
             }
         };
@@ -92,8 +91,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
             _ if !is_changed => (),
             Input::File(path) if !args.check => {
                 if let Err(message) = write_atomically(path, &formatted, &file) {
-                    reporter.message(Severity::Error, &message);
-                    failed_io = true;
+                    reporter.io_error(&message);
                     continue;
                 }
                 print_out(&format!("{}\n", file.name));
@@ -103,8 +101,9 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
     }
     if !args.quiet {
         let mut note = match (changed, args.check || args.diff) {
-            (0, _) if skipped == 0 => "all formatted".to_owned(),
-            (0, _) => "nothing else to format".to_owned(),
+            (0, _) if skipped > 0 => "nothing else to format".to_owned(),
+            (0, _) if reporter.io_errors() > 0 => "the files read are formatted".to_owned(),
+            (0, _) => "all formatted".to_owned(),
             (n, true) => format!("{} not formatted", plural(n, "file", "files")),
             (n, false) => format!("{} reformatted", plural(n, "file", "files")),
         };
@@ -115,7 +114,7 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
         reporter.summary_noting("formatted", &totals, start.elapsed(), &note);
     }
     reporter.finish();
-    if failed_io {
+    if reporter.io_errors() > 0 {
         ExitCode::from(2)
     } else if reporter.errors() > 0 || ((args.check || args.diff) && changed > 0) {
         ExitCode::from(1)

@@ -96,22 +96,22 @@ pub(crate) fn expand(paths: &[PathBuf], extensions: &[&str]) -> (Vec<Input>, Vec
 }
 
 /// The source files (`SOURCE_EXTENSIONS`) that `paths` name, for commands that read files
-/// one by one, with each path that cannot be read reported; `true` beside them when some
-/// could not. When nothing is found and nothing failed, what was searched for is reported
-/// and the command ends with exit code 2 (`Err`).
+/// one by one, with each path that cannot be read reported as an IO error. When nothing
+/// is found and nothing failed, what was searched for is reported and the command ends
+/// with exit code 2 (`Err`).
 pub(crate) fn expand_sources(
     paths: &[PathBuf],
     reporter: &mut Reporter,
-) -> Result<(Vec<Input>, bool), ExitCode> {
+) -> Result<Vec<Input>, ExitCode> {
     let (inputs, io_errors) = expand(paths, SOURCE_EXTENSIONS);
     for error in &io_errors {
-        reporter.message(Severity::Error, error);
+        reporter.io_error(error);
     }
     if inputs.is_empty() && io_errors.is_empty() {
         reporter.message(Severity::Error, &searched_for(paths, SOURCE_EXTENSIONS));
         return Err(ExitCode::from(2));
     }
-    Ok((inputs, !io_errors.is_empty()))
+    Ok(inputs)
 }
 
 /// What a search for `extensions` under `paths` looked for, for the "no files" error.

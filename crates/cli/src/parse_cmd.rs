@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use pcl_diagnostics::{FileId, Severity};
+use pcl_diagnostics::FileId;
 
 use crate::inputs;
 use crate::report::{ColorWhen, OutputArgs, Reporter, Totals};
@@ -39,7 +39,7 @@ pub(crate) struct ParseArgs {
 pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
     let mut reporter = Reporter::new(args.output.format, color, args.output.max_errors);
-    let (inputs, mut failed_io) = match inputs::expand_sources(&args.paths, &mut reporter) {
+    let inputs = match inputs::expand_sources(&args.paths, &mut reporter) {
         Ok(found) => found,
         Err(code) => return code,
     };
@@ -50,8 +50,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
         let file = match input.read() {
             Ok(file) => file,
             Err(message) => {
-                reporter.message(Severity::Error, &message);
-                failed_io = true;
+                reporter.io_error(&message);
                 continue;
             }
         };
@@ -81,7 +80,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
         reporter.summary("parsed", &totals, start.elapsed());
     }
     reporter.finish();
-    if failed_io {
+    if reporter.io_errors() > 0 {
         ExitCode::from(2)
     } else if reporter.errors() > 0 {
         ExitCode::from(1)

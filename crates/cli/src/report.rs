@@ -135,6 +135,8 @@ pub(crate) struct Reporter {
     errors: usize,
     warnings: usize,
     files_with_errors: usize,
+    /// Inputs that could not be read (or, for `pcl fmt`, written): [`Reporter::io_error`].
+    io_errors: usize,
 }
 
 impl Reporter {
@@ -151,11 +153,17 @@ impl Reporter {
             errors: 0,
             warnings: 0,
             files_with_errors: 0,
+            io_errors: 0,
         }
     }
 
     pub(crate) fn errors(&self) -> usize {
         self.errors
+    }
+
+    /// How many inputs could not be read or written ([`Reporter::io_error`]).
+    pub(crate) fn io_errors(&self) -> usize {
+        self.io_errors
     }
 
     /// Reports the diagnostics of one file (their spans and labels are in `file`).
@@ -255,11 +263,18 @@ impl Reporter {
         }
     }
 
-    /// A plain message on stderr (`error: ...`) about the run itself (a file that cannot
-    /// be read), not about the input's content: not counted in the summary.
+    /// A plain message on stderr (`error: ...`) about the run itself, not about the
+    /// input's content: not counted in the summary.
     pub(crate) fn message(&mut self, severity: Severity, text: &str) {
         let _ = writeln!(self.stderr, "{}: {text}", severity.as_str());
         let _ = self.stderr.flush();
+    }
+
+    /// An input that cannot be read (or written): an `error: ...` message, counted in the
+    /// summary, which then does not say "no errors" of a run that read nothing.
+    pub(crate) fn io_error(&mut self, text: &str) {
+        self.message(Severity::Error, text);
+        self.io_errors += 1;
     }
 
     /// The last line of a run over files, on stderr: what was done, how much, how long,
@@ -293,6 +308,14 @@ impl Reporter {
                 thousands(self.files_with_errors),
                 plural(totals.files, "file", "files")
             ));
+        }
+        if self.io_errors > 0 {
+            let io_errors = plural(self.io_errors, "IO error", "IO errors");
+            findings = if self.errors + self.warnings == 0 {
+                format!("{io_errors} (above)")
+            } else {
+                format!("{findings}, and {io_errors} (above)")
+            };
         }
         if !note.is_empty() {
             findings = format!("{note}, {findings}");

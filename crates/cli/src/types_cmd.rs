@@ -74,7 +74,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
             errors.push(crate::inputs::searched_for(&args.paths, &["pp"]));
         }
         for error in &errors {
-            reporter.message(Severity::Error, error);
+            reporter.io_error(error);
         }
         return ExitCode::from(2);
     }
@@ -84,7 +84,7 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
     let (loaded, read_errors) = programs::load(&mut host, requests, jobs);
     errors.extend(read_errors);
     for error in &errors {
-        reporter.message(Severity::Error, error);
+        reporter.io_error(error);
     }
     reporter.places(&host.take_schema_messages());
     let analysis = host.analysis();

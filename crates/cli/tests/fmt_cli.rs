@@ -232,4 +232,16 @@ fn no_files_and_missing_files_are_io_errors() {
             error: cannot read `nowhere.pp`: no such file or directory
         "#]],
     );
+    // The summary counts what could not be read; it does not say "all formatted".
+    std::fs::write(dir.join("done.pp"), FORMATTED).expect("write");
+    let some = pcl(&["fmt", "--check", "done.pp", "nowhere.pp"], &dir);
+    check(
+        &some,
+        2,
+        expect![""],
+        expect![[r#"
+            error: cannot read `nowhere.pp`: no such file or directory
+            formatted 1 file (4 lines, 43 B) in <time>: the files read are formatted, 1 IO error (above)
+        "#]],
+    );
 }

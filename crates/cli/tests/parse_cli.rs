@@ -286,7 +286,7 @@ fn missing_file_is_an_io_error() {
         expect![""],
         expect![[r#"
             error: cannot read `nope.pp`: no such file or directory
-            parsed 0 files (0 lines, 0 B) in <time>: no errors
+            parsed 0 files (0 lines, 0 B) in <time>: 1 IO error (above)
         "#]],
     );
 }
@@ -301,7 +301,7 @@ fn invalid_utf8_names_the_byte() {
         expect![""],
         expect![[r#"
             error: `bad.pp` is not valid UTF-8: byte 0xff at offset 14 does not start a valid UTF-8 sequence
-            parsed 0 files (0 lines, 0 B) in <time>: no errors
+            parsed 0 files (0 lines, 0 B) in <time>: 1 IO error (above)
         "#]],
     );
 }
