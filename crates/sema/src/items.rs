@@ -8,6 +8,7 @@
 // salsa's interned-struct expansion trips this lint for structs without `'db` fields.
 #![allow(unused_lifetimes)]
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use pcl_syntax::ast::{self, AstNode};
@@ -291,8 +292,8 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
 }
 
 /// The name and main label of a block with well-formed labels.
-fn block_name_and_label(kind: DeclKind, labels: &[String]) -> (SmolStr, Option<SmolStr>) {
-    let label = |i: usize| labels.get(i).map(SmolStr::new);
+fn block_name_and_label(kind: DeclKind, labels: &[Cow<'_, str>]) -> (SmolStr, Option<SmolStr>) {
+    let label = |i: usize| labels.get(i).map(|label| SmolStr::new(label));
     match kind {
         DeclKind::Hook => (label(1).unwrap_or_default(), label(0)),
         DeclKind::Pulumi => (SmolStr::new("pulumi"), None),
@@ -302,10 +303,10 @@ fn block_name_and_label(kind: DeclKind, labels: &[String]) -> (SmolStr, Option<S
 }
 
 /// Whether a block of `kind` has an acceptable number (and, for hooks, kind) of labels.
-pub(crate) fn labels_fit(kind: DeclKind, labels: &[String]) -> bool {
+pub(crate) fn labels_fit(kind: DeclKind, labels: &[&str]) -> bool {
     let (min, max) = kind.label_counts();
     (min..=max).contains(&labels.len())
-        && (kind != DeclKind::Hook || matches!(labels[0].as_str(), "resource" | "error"))
+        && (kind != DeclKind::Hook || matches!(labels[0], "resource" | "error"))
 }
 
 /// A package an item names: with the version a resource's options ask for, or the one a
@@ -751,10 +752,10 @@ fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, Struc
 /// block type (a warning: it is ignored) or labels that do not fit the kind (an error).
 /// A block whose labels fit but are not all literal declares nothing and is not reported
 /// here (the label is an expression, which the checker of its kind does not accept).
-fn block_labels(
-    block: GreenNodeRef<'_>,
+fn block_labels<'a>(
+    block: GreenNodeRef<'a>,
     problems: &mut Vec<StructureProblem>,
-) -> Option<(DeclKind, Vec<String>)> {
+) -> Option<(DeclKind, Vec<Cow<'a, str>>)> {
     let type_token = block.token(&[SyntaxKind::IDENT])?;
     let type_name = type_token.text();
     let Some(kind) = DeclKind::from_block_type(type_name) else {
@@ -775,11 +776,8 @@ fn block_labels(
     };
     let labels: Vec<GreenNodeRef<'_>> =
         (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL)).collect();
-    let values: Vec<Option<String>> = labels.iter().map(|l| l.label_value()).collect();
-    let lenient: Vec<String> = values
-        .iter()
-        .map(|v| v.clone().unwrap_or_default())
-        .collect();
+    let values: Vec<Option<Cow<'_, str>>> = labels.iter().map(|l| l.label_value()).collect();
+    let lenient: Vec<&str> = values.iter().map(|v| v.as_deref().unwrap_or("")).collect();
     if labels_fit(kind, &lenient) {
         if kind == DeclKind::Package && !labels.is_empty() {
             problems.push(StructureProblem {
@@ -792,7 +790,7 @@ fn block_labels(
         }
         return values
             .into_iter()
-            .collect::<Option<Vec<String>>>()
+            .collect::<Option<Vec<Cow<'_, str>>>>()
             .map(|v| (kind, v));
     }
     let (message, note) = match kind {

@@ -3,6 +3,8 @@
 //! visited; passes that read every node of every item once (lowering to HIR) use these.
 //! Ranges are relative to where the walk started (`GreenNodeRef::root`).
 
+use std::borrow::Cow;
+
 use rowan::{GreenNodeData, GreenTokenData, NodeOrToken};
 
 use crate::ast::{self, AstNode};
@@ -136,13 +138,33 @@ impl<'a> GreenNodeRef<'a> {
     }
 
     /// A quoted template's decoded text when it is literal text alone
-    /// (`TemplateExpr::literal_value`).
-    pub fn template_literal(self) -> Option<String> {
-        let mut res = String::new();
-        for part in self.template_parts() {
-            res.push_str(&ast::unescape_quoted(part.as_token()?.text()));
+    /// (`TemplateExpr::literal_value`): borrowed from the tree when it is one chunk with
+    /// nothing to decode (most labels and type tokens), so reading it allocates nothing.
+    pub fn template_literal(self) -> Option<Cow<'a, str>> {
+        let mut res: Option<Cow<'a, str>> = None;
+        for child in self.green.children() {
+            let chunk = match child {
+                NodeOrToken::Token(token)
+                    if token.kind().0 == SyntaxKind::TEMPLATE_CHUNK as u16 =>
+                {
+                    ast::unescape_quoted(token.text())
+                }
+                NodeOrToken::Token(_) => continue,
+                NodeOrToken::Node(node) => match SyntaxKind::from_raw(node.kind().0) {
+                    SyntaxKind::TEMPLATE_INTERP
+                    | SyntaxKind::TEMPLATE_IF
+                    | SyntaxKind::TEMPLATE_FOR => {
+                        return None;
+                    }
+                    _ => continue,
+                },
+            };
+            res = Some(match res {
+                None => chunk,
+                Some(before) => Cow::Owned(before.into_owned() + &chunk),
+            });
         }
-        Some(res)
+        Some(res.unwrap_or_default())
     }
 
     /// A call's function name, namespaces included (`ns::f`; `CallExpr::name`).
@@ -169,9 +191,9 @@ impl<'a> GreenNodeRef<'a> {
     }
 
     /// A block label's value: the identifier, or the decoded string (`BlockLabel::value`).
-    pub fn label_value(self) -> Option<String> {
+    pub fn label_value(self) -> Option<Cow<'a, str>> {
         if let Some(ident) = self.token(&[SyntaxKind::IDENT]) {
-            return Some(ident.text().to_owned());
+            return Some(Cow::Borrowed(ident.text()));
         }
         self.child(SyntaxKind::TEMPLATE_EXPR)?.template_literal()
     }
@@ -193,9 +215,11 @@ impl<'a> GreenTokenRef<'a> {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use super::GreenNodeRef;
     use crate::SyntaxKind;
-    use crate::ast::{AstNode, CallExpr};
+    use crate::ast::{AstNode, BlockLabel, CallExpr, TemplateExpr};
 
     /// Calls found in the green tree are named as the typed AST names them, with their
     /// ranges in the file.
@@ -229,5 +253,57 @@ mod tests {
             .collect();
         assert_eq!(calls, expected);
         assert_eq!(calls.iter().filter(|(_, invoke, _)| *invoke).count(), 1);
+    }
+
+    /// Literal templates and block labels read from the green tree decode as the typed AST
+    /// decodes them, borrowed from the tree when there is nothing to decode.
+    #[test]
+    fn literal_templates_and_labels_match_the_syntax_tree() {
+        let text = concat!(
+            "resource r \"pkg:index:Type\" {}\n",
+            "resource \"s\" \"a\\\"b\" {}\n",
+            "output o \"\" {}\n",
+            "a = \"x$${y}%%{z}\\n\"\n",
+            "b = \"x${y}\"\n",
+            "c = \"plain\"\n",
+        );
+        let parse = crate::parse(text);
+        let root = parse.syntax_node();
+        let green = root.green();
+        let mut stack = vec![GreenNodeRef::root(&green)];
+        let (mut templates, mut labels) = (Vec::new(), Vec::new());
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                SyntaxKind::TEMPLATE_EXPR => {
+                    templates.push((node.text_range(), node.template_literal()))
+                }
+                SyntaxKind::BLOCK_LABEL => labels.push((node.text_range(), node.label_value())),
+                _ => {}
+            }
+            stack.extend(node.children());
+        }
+        templates.sort_by_key(|(range, _)| range.start());
+        labels.sort_by_key(|(range, _)| range.start());
+        let expected_templates: Vec<_> = (root.descendants())
+            .filter_map(TemplateExpr::cast)
+            .map(|t| (t.syntax().text_range(), t.literal_value()))
+            .collect();
+        let expected_labels: Vec<_> = (root.descendants())
+            .filter_map(BlockLabel::cast)
+            .map(|l| (l.syntax().text_range(), l.value()))
+            .collect();
+        let owned = |items: &[(crate::TextRange, Option<Cow<'_, str>>)]| -> Vec<_> {
+            (items.iter())
+                .map(|(range, value)| (*range, value.as_ref().map(|v| v.to_string())))
+                .collect()
+        };
+        assert_eq!(owned(&templates), expected_templates);
+        assert_eq!(owned(&labels), expected_labels);
+        assert_eq!(templates.len(), 7, "{templates:?}");
+        // Plain text is borrowed; text with escapes is decoded into a string of its own.
+        let borrowed = (templates.iter().chain(&labels))
+            .filter(|(_, value)| matches!(value, Some(Cow::Borrowed(_))))
+            .count();
+        assert_eq!(borrowed, 7, "{templates:?} {labels:?}");
     }
 }
