@@ -293,7 +293,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
 
 /// The name and main label of a block with well-formed labels.
 fn block_name_and_label(kind: DeclKind, labels: &[Cow<'_, str>]) -> (SmolStr, Option<SmolStr>) {
-    let label = |i: usize| labels.get(i).map(|label| SmolStr::new(label));
+    let label = |i: usize| labels.get(i).map(SmolStr::new);
     match kind {
         DeclKind::Hook => (label(1).unwrap_or_default(), label(0)),
         DeclKind::Pulumi => (SmolStr::new("pulumi"), None),
