@@ -129,7 +129,7 @@ fn newlines(bytes: &[u8]) -> usize {
 pub(crate) struct Reporter {
     format: DiagnosticFormat,
     /// SARIF results, written as one document by [`Reporter::finish`].
-    sarif: Vec<serde_json::Value>,
+    sarif: Vec<String>,
     max_errors: usize,
     stderr: termcolor::BufferedStandardStream,
     errors: usize,

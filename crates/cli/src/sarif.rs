@@ -8,8 +8,22 @@ use serde_json::{Value, json};
 use crate::explain_cmd::entry;
 use crate::sources::Sources;
 
-/// One result, its spans in `sources`.
-pub(crate) fn result(diagnostic: &Diagnostic, sources: &Sources<'_>) -> Value {
+/// One result, its spans in `sources`, as the text [`document`] places in its list:
+/// a report of many results holds each as text (about a kilobyte), not as a tree of JSON
+/// values (ten times that).
+pub(crate) fn result(diagnostic: &Diagnostic, sources: &Sources<'_>) -> String {
+    let text = serde_json::to_string_pretty(&result_value(diagnostic, sources)).unwrap_or_default();
+    text.replace('\n', &format!("\n{RESULT_INDENT}"))
+}
+
+/// Where the document's printer puts a result's lines: in `runs[0].results`, four levels
+/// of two spaces deep.
+const RESULT_INDENT: &str = "        ";
+
+/// What stands for the results while the rest of the document is printed.
+const RESULTS_PLACEHOLDER: &str = "\u{1}results\u{1}";
+
+fn result_value(diagnostic: &Diagnostic, sources: &Sources<'_>) -> Value {
     let location = |span: &Span| -> Option<Value> {
         let file = sources.file(span)?;
         Some(json!({
@@ -72,8 +86,9 @@ pub(crate) fn result(diagnostic: &Diagnostic, sources: &Sources<'_>) -> Value {
     result
 }
 
-/// The whole document around `results`.
-pub(crate) fn document(results: Vec<Value>) -> String {
+/// The whole document around `results` (from [`result`]), printed as one JSON value with
+/// them would be.
+pub(crate) fn document(results: Vec<String>) -> String {
     let rules: Vec<Value> = (codes::ALL.iter())
         .map(|code| {
             let text = entry(*code).unwrap_or("");
@@ -101,12 +116,32 @@ pub(crate) fn document(results: Vec<Value>) -> String {
                 }
             },
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": RESULTS_PLACEHOLDER,
         }]
     });
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    text.push('\n');
-    text
+    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    let placeholder = serde_json::to_string(RESULTS_PLACEHOLDER).unwrap_or_default();
+    let (before, after) = text.split_once(&placeholder).unwrap_or((&text, ""));
+    let size = results
+        .iter()
+        .map(|r| r.len() + RESULT_INDENT.len() + 2)
+        .sum::<usize>();
+    let mut out = String::with_capacity(before.len() + size + after.len() + 16);
+    out.push_str(before);
+    if results.is_empty() {
+        out.push_str("[]");
+    } else {
+        out.push('[');
+        for (i, result) in results.into_iter().enumerate() {
+            out.push_str(if i == 0 { "\n" } else { ",\n" });
+            out.push_str(RESULT_INDENT);
+            out.push_str(&result);
+        }
+        out.push_str("\n      ]");
+    }
+    out.push_str(after);
+    out.push('\n');
+    out
 }
 
 fn level(severity: Severity) -> &'static str {
