@@ -89,36 +89,7 @@ fn result_value(diagnostic: &Diagnostic, sources: &Sources<'_>) -> Value {
 /// The whole document around `results` (from [`result`]), printed as one JSON value with
 /// them would be.
 pub(crate) fn document(results: Vec<String>) -> String {
-    let rules: Vec<Value> = (codes::ALL.iter())
-        .map(|code| {
-            let text = entry(*code).unwrap_or("");
-            let body = text.split_once('\n').map_or("", |(_, body)| body).trim();
-            let summary = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
-            json!({
-                "id": code.to_string(),
-                "name": code.name(),
-                "shortDescription": { "text": summary },
-                "help": { "text": body, "markdown": body },
-                "defaultConfiguration": { "level": "error" },
-            })
-        })
-        .collect();
-    let document = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "pcl",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "informationUri": "https://github.com/pulumi/pulumi",
-                    "rules": rules,
-                }
-            },
-            "columnKind": "unicodeCodePoints",
-            "results": RESULTS_PLACEHOLDER,
-        }]
-    });
+    let document = document_value(json!(RESULTS_PLACEHOLDER));
     let text = serde_json::to_string_pretty(&document).unwrap_or_default();
     let placeholder = serde_json::to_string(RESULTS_PLACEHOLDER).unwrap_or_default();
     let (before, after) = text.split_once(&placeholder).unwrap_or((&text, ""));
@@ -142,6 +113,40 @@ pub(crate) fn document(results: Vec<String>) -> String {
     out.push_str(after);
     out.push('\n');
     out
+}
+
+/// The document with `results` as the run's list of results.
+fn document_value(results: Value) -> Value {
+    let rules: Vec<Value> = (codes::ALL.iter())
+        .map(|code| {
+            let text = entry(*code).unwrap_or("");
+            let body = text.split_once('\n').map_or("", |(_, body)| body).trim();
+            let summary = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
+            json!({
+                "id": code.to_string(),
+                "name": code.name(),
+                "shortDescription": { "text": summary },
+                "help": { "text": body, "markdown": body },
+                "defaultConfiguration": { "level": "error" },
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "pcl",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "informationUri": "https://github.com/pulumi/pulumi",
+                    "rules": rules,
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    })
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -192,5 +197,63 @@ fn uri(path: &str) -> String {
         format!("file://{escaped}")
     } else {
         escaped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pcl_diagnostics::{
+        Anchor, Diagnostic, FileId, Fix, Span, TextEdit, TextRange, TextSize, codes,
+    };
+
+    use super::{document, document_value, result, result_value};
+    use crate::inputs::SourceFile;
+    use crate::sources::Sources;
+
+    /// Results kept as text make the document that printing it as one JSON value makes.
+    #[test]
+    fn the_document_prints_as_one_json_value_would() {
+        let files = [SourceFile::new(
+            "dir/a b.pp".to_owned(),
+            "x = y\nz = \"é\"\n".to_owned(),
+        )];
+        let sources = Sources::new(&files);
+        let span = |start: u32, end: u32| Span {
+            file: FileId(0),
+            range: TextRange::new(TextSize::from(start), TextSize::from(end)),
+        };
+        let diagnostics = [
+            Diagnostic::error(
+                codes::UNDEFINED_NAME,
+                "undefined name `y`",
+                Anchor::Span(span(4, 5)),
+            )
+            .with_note("did you mean `z`?")
+            .with_label(span(6, 7), "declared here")
+            .with_fix(Fix {
+                message: "use `z`".to_owned(),
+                edits: vec![TextEdit {
+                    span: span(4, 5),
+                    replacement: "z".to_owned(),
+                }],
+            }),
+            Diagnostic::warning(
+                codes::UNKNOWN_BLOCK,
+                "a \"quoted\"\nmessage",
+                Anchor::Span(span(6, 13)),
+            ),
+        ];
+        for count in 0..=diagnostics.len() {
+            let texts = (diagnostics[..count].iter())
+                .map(|d| result(d, &sources))
+                .collect();
+            let values = (diagnostics[..count].iter())
+                .map(|d| result_value(d, &sources))
+                .collect();
+            let expected =
+                serde_json::to_string_pretty(&document_value(serde_json::Value::Array(values)))
+                    .expect("a document prints");
+            assert_eq!(document(texts), expected + "\n", "{count} results");
+        }
     }
 }
