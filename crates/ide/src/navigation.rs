@@ -162,7 +162,7 @@ impl Analysis {
                 return None;
             }
             let item = items.get(decl.key(db))?;
-            let range = TextRange::at(item.offset, item.green.text_len());
+            let range = TextRange::at(item.offset, item.syntax.text_len());
             (range.contains(offset) || range.end() == offset).then(|| (decl, offset - item.offset))
         })
     }
@@ -205,7 +205,7 @@ fn target_of<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> Option<Navigation
     let item = file_items(db, decl.file(db)).get(decl.key(db))?;
     Some(NavigationTarget {
         path: decl.file(db).path(db).clone(),
-        full_range: TextRange::at(item.offset, item.green.text_len()),
+        full_range: TextRange::at(item.offset, item.syntax.text_len()),
         focus_range: site_range(db, Located::new(decl, Site::Name))?,
     })
 }

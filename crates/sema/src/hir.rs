@@ -8,9 +8,7 @@
 use std::borrow::Cow;
 
 use pcl_syntax::ast::{self, AstNode, NumberValue};
-use pcl_syntax::{
-    GreenElementRef, GreenNodeRef, GreenTokenRef, NodeOrToken, SyntaxKind, TextRange, TextSize,
-};
+use pcl_syntax::{ElementRef, NodeOrToken, NodeRef, SyntaxKind, TextRange, TextSize, TokenRef};
 
 use smol_str::SmolStr;
 
@@ -282,7 +280,7 @@ fn lower<'db>(
     let Some(syntax) = decl_syntax(db, decl) else {
         return BodyWithSourceMap::default();
     };
-    let root = GreenNodeRef::root(&syntax.0);
+    let root = syntax.0.root();
     let mut lower = Lowerer {
         with_source_map,
         ..Lowerer::default()
@@ -304,9 +302,9 @@ fn lower<'db>(
 }
 
 /// How a template's literal chunks are decoded (quoted strings and heredocs differ).
-type Decode<'a> = dyn for<'t> Fn(GreenTokenRef<'t>) -> Cow<'t, str> + 'a;
+type Decode<'a> = dyn for<'t> Fn(TokenRef<'t>) -> Cow<'t, str> + 'a;
 
-/// Lowering reads the green tree (`GreenNodeRef`), with the typed AST's rules for which
+/// Lowering reads the item's flat tree (`NodeRef`), with the typed AST's rules for which
 /// child is which: an expression is the first child node of an expression kind (the
 /// second for a `then` branch, an index key, a right operand), a name its first `IDENT`.
 #[derive(Default)]
@@ -376,7 +374,7 @@ impl Lowerer {
         id
     }
 
-    fn block(&mut self, block: GreenNodeRef<'_>) -> BlockId {
+    fn block(&mut self, block: NodeRef<'_>) -> BlockId {
         let type_token = block.token(&[SyntaxKind::IDENT]);
         let kind = type_token
             .map(|t| SmolStr::new(t.text()))
@@ -390,13 +388,13 @@ impl Lowerer {
             .collect();
         let body = block.child(SyntaxKind::BODY);
         let open = (block.tokens())
-            .chain(body.into_iter().flat_map(GreenNodeRef::tokens))
+            .chain(body.into_iter().flat_map(NodeRef::tokens))
             .find(|t| t.kind() == SyntaxKind::L_CURLY)
             .map(|t| t.text_range());
         let id = self.push_block(kind, labels, type_range, open);
         let mut attrs = Vec::new();
         let mut blocks = Vec::new();
-        for item in body.into_iter().flat_map(GreenNodeRef::children) {
+        for item in body.into_iter().flat_map(NodeRef::children) {
             match item.kind() {
                 SyntaxKind::ATTRIBUTE => {
                     let Some(name) = item.token(&[SyntaxKind::IDENT]) else {
@@ -432,7 +430,7 @@ impl Lowerer {
     }
 
     /// `expr`, or a missing expression at the end of `parent`.
-    fn expr_opt(&mut self, expr: Option<GreenNodeRef<'_>>, parent: GreenNodeRef<'_>) -> ExprId {
+    fn expr_opt(&mut self, expr: Option<NodeRef<'_>>, parent: NodeRef<'_>) -> ExprId {
         match expr {
             Some(expr) => self.expr(expr),
             None => {
@@ -442,7 +440,7 @@ impl Lowerer {
         }
     }
 
-    fn expr(&mut self, node: GreenNodeRef<'_>) -> ExprId {
+    fn expr(&mut self, node: NodeRef<'_>) -> ExprId {
         let range = node.text_range();
         let lowered = match node.kind() {
             SyntaxKind::PAREN_EXPR => return self.expr_opt(node.first_expr(), node),
@@ -495,7 +493,7 @@ impl Lowerer {
             SyntaxKind::CALL_EXPR => {
                 let arg_list = node.child(SyntaxKind::ARG_LIST);
                 let args = (arg_list.into_iter())
-                    .flat_map(GreenNodeRef::exprs)
+                    .flat_map(NodeRef::exprs)
                     .map(|arg| self.expr(arg))
                     .collect();
                 Expr::Call(Box::new(CallExpr {
@@ -526,7 +524,7 @@ impl Lowerer {
             }
             SyntaxKind::SPLAT_EXPR => {
                 let source = self.expr_opt(node.first_expr(), node);
-                let steps: Vec<GreenNodeRef<'_>> = node
+                let steps: Vec<NodeRef<'_>> = node
                     .children_where(<ast::SplatStep as AstNode>::can_cast)
                     .collect();
                 let each = self.splat_steps(&steps, node);
@@ -598,11 +596,7 @@ impl Lowerer {
         self.alloc(lowered, range)
     }
 
-    fn number_token(
-        &mut self,
-        token: Option<GreenTokenRef<'_>>,
-        parent: GreenNodeRef<'_>,
-    ) -> ExprId {
+    fn number_token(&mut self, token: Option<TokenRef<'_>>, parent: NodeRef<'_>) -> ExprId {
         match token {
             Some(token) => {
                 let value = match NumberValue::parse(token.text()) {
@@ -616,7 +610,7 @@ impl Lowerer {
     }
 
     /// The per-element expression of a splat: the steps applied to the element.
-    fn splat_steps(&mut self, steps: &[GreenNodeRef<'_>], splat: GreenNodeRef<'_>) -> ExprId {
+    fn splat_steps(&mut self, steps: &[NodeRef<'_>], splat: NodeRef<'_>) -> ExprId {
         let start = steps
             .first()
             .map_or(splat.text_range().end(), |s| s.text_range().start());
@@ -658,7 +652,7 @@ impl Lowerer {
 
     fn for_expr(
         &mut self,
-        intro: Option<GreenNodeRef<'_>>,
+        intro: Option<NodeRef<'_>>,
         key: Option<ExprId>,
         value: ExprId,
         cond: Option<ExprId>,
@@ -686,7 +680,7 @@ impl Lowerer {
     /// A template from its parts; `decode` turns a chunk's text into its value.
     fn template(
         &mut self,
-        parts: Vec<GreenElementRef<'_>>,
+        parts: Vec<ElementRef<'_>>,
         range: TextRange,
         decode: &Decode<'_>,
     ) -> ExprId {
@@ -717,11 +711,7 @@ impl Lowerer {
         }
     }
 
-    fn template_parts(
-        &mut self,
-        parts: Vec<GreenElementRef<'_>>,
-        decode: &Decode<'_>,
-    ) -> Vec<ExprId> {
+    fn template_parts(&mut self, parts: Vec<ElementRef<'_>>, decode: &Decode<'_>) -> Vec<ExprId> {
         let mut res: Vec<ExprId> = Vec::new();
         let mut text = String::new();
         let mut text_range: Option<TextRange> = None;
@@ -798,7 +788,7 @@ impl Lowerer {
     /// One branch of a template directive, as a template of its own (`""` when absent).
     fn branch(
         &mut self,
-        parts: Option<GreenNodeRef<'_>>,
+        parts: Option<NodeRef<'_>>,
         range: TextRange,
         decode: &Decode<'_>,
     ) -> ExprId {
@@ -814,7 +804,7 @@ impl Lowerer {
 
 /// An object key as a literal name when it is one: a bare identifier (not parenthesised),
 /// a literal string, or a number (`0` gives `"0"`).
-fn literal_name(key: GreenNodeRef<'_>) -> Option<SmolStr> {
+fn literal_name(key: NodeRef<'_>) -> Option<SmolStr> {
     let expr = key.first_expr()?;
     match expr.kind() {
         SyntaxKind::VARIABLE_EXPR => Some(SmolStr::new(expr.token(&[SyntaxKind::IDENT])?.text())),
@@ -825,7 +815,7 @@ fn literal_name(key: GreenNodeRef<'_>) -> Option<SmolStr> {
 }
 
 /// The (key, value) variables of a `for` introduction: `k, v` or just `v`.
-fn for_vars(intro: GreenNodeRef<'_>) -> (Option<SmolStr>, Option<SmolStr>) {
+fn for_vars(intro: NodeRef<'_>) -> (Option<SmolStr>, Option<SmolStr>) {
     let mut idents = (intro.tokens())
         .filter(|t| t.kind() == SyntaxKind::IDENT)
         .map(|t| SmolStr::new(t.text()));
@@ -836,7 +826,7 @@ fn for_vars(intro: GreenNodeRef<'_>) -> (Option<SmolStr>, Option<SmolStr>) {
     }
 }
 
-fn literal_token(literal: GreenNodeRef<'_>) -> Option<GreenTokenRef<'_>> {
+fn literal_token(literal: NodeRef<'_>) -> Option<TokenRef<'_>> {
     literal.token(&[
         SyntaxKind::NUMBER,
         SyntaxKind::TRUE_KW,
@@ -846,12 +836,12 @@ fn literal_token(literal: GreenNodeRef<'_>) -> Option<GreenTokenRef<'_>> {
 }
 
 /// The exact value of a number literal; `None` for `true`, `false` and `null`.
-fn number_value(literal: GreenNodeRef<'_>) -> Option<Result<NumberValue, String>> {
+fn number_value(literal: NodeRef<'_>) -> Option<Result<NumberValue, String>> {
     let token = literal_token(literal).filter(|t| t.kind() == SyntaxKind::NUMBER)?;
     Some(NumberValue::parse(token.text()))
 }
 
-fn literal_expr(literal: GreenNodeRef<'_>) -> Expr {
+fn literal_expr(literal: NodeRef<'_>) -> Expr {
     match literal_token(literal).map(|t| t.kind()) {
         Some(SyntaxKind::TRUE_KW) => Expr::Bool(true),
         Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use pcl_syntax::{GreenNode, Parse};
+use pcl_syntax::{ItemSyntax, Parse};
 use smol_str::SmolStr;
 
 use crate::items::ItemTree;
@@ -47,15 +47,12 @@ pub struct File {
     pub per_input_memos: bool,
 }
 
-/// One top-level item of a file: its green node (offset-free), as the driver last set it.
+/// One top-level item of a file: its syntax (a view of its file's flat tree, its rowan
+/// node built on request), as the driver last set it.
 #[salsa::input(debug)]
 pub struct ItemSource {
     #[returns(ref)]
-    pub green: GreenNode,
-    /// Whether the item may call `invoke` (`Parse::item_may_invoke`): the outline looks
-    /// for the packages of `invoke` calls only in those that may.
-    #[returns(copy)]
-    pub may_invoke: bool,
+    pub syntax: ItemSyntax,
 }
 
 /// A file's earlier text and its parse, to reparse an edit of it from, and where the edit

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use pcl_syntax::ast::{self, AstNode};
-use pcl_syntax::{GreenNode, GreenNodeRef, Parse, SyntaxKind, TextSize};
+use pcl_syntax::{ItemSyntax, NodeRef, Parse, SyntaxKind, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::plumbing::AsId;
 use smol_str::SmolStr;
@@ -157,7 +157,7 @@ fn item_outlines<'db>(db: &'db dyn salsa::Database, chunk: ItemChunk<'db>) -> Bo
     let start = (chunk.start(db) as usize).min(items.len());
     let end = (start + OUTLINE_CHUNK).min(items.len());
     (items[start..end].iter())
-        .map(|&source| item_outline(source.green(db), source.may_invoke(db)))
+        .map(|&source| item_outline(source.syntax(db)))
         .collect()
 }
 
@@ -192,8 +192,9 @@ fn outlined_items(
 /// element: this runs for every item). Only an item that `may_invoke` is walked for the
 /// packages of its `invoke` calls (a walk over every node: 2.3% of a cold check's
 /// instructions when it was done for every item).
-fn item_outline(green: &GreenNode, may_invoke: bool) -> ItemOutline {
-    let root = GreenNodeRef::root(green);
+fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
+    let root = syntax.root();
+    let may_invoke = syntax.may_invoke();
     let mut outline = ItemOutline::default();
     let mut packages = Vec::new();
     let declares = match root.kind() {
@@ -218,9 +219,9 @@ fn item_outline(green: &GreenNode, may_invoke: bool) -> ItemOutline {
                     })
             };
             outline.ranged = option("range").is_some();
-            let version = (option("version").and_then(GreenNodeRef::first_expr))
+            let version = (option("version").and_then(NodeRef::first_expr))
                 .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
-                .and_then(GreenNodeRef::template_literal)
+                .and_then(NodeRef::template_literal)
                 .map(SmolStr::from);
             collect_packages(kind, label.as_deref(), version, root, &mut packages);
             (kind, name, label)
@@ -236,7 +237,7 @@ fn item_outline(green: &GreenNode, may_invoke: bool) -> ItemOutline {
 }
 
 /// Whether a block's type keyword is `name`.
-fn block_type_is(block: GreenNodeRef<'_>, name: &str) -> bool {
+fn block_type_is(block: NodeRef<'_>, name: &str) -> bool {
     block
         .token(&[SyntaxKind::IDENT])
         .is_some_and(|t| t.text() == name)
@@ -339,7 +340,7 @@ fn collect_packages(
     kind: DeclKind,
     label: Option<&str>,
     version: Option<SmolStr>,
-    block: GreenNodeRef<'_>,
+    block: NodeRef<'_>,
     packages: &mut Vec<PackageUse>,
 ) {
     if matches!(kind, DeclKind::Resource | DeclKind::Read)
@@ -368,12 +369,12 @@ fn collect_packages(
 
 /// The packages of the literal tokens of `invoke` calls inside one item: a walk over its
 /// nodes that looks at the name of each call.
-fn collect_invoke_packages(item: GreenNodeRef<'_>, packages: &mut Vec<PackageUse>) {
+fn collect_invoke_packages(item: NodeRef<'_>, packages: &mut Vec<PackageUse>) {
     item.for_each_of_kind(SyntaxKind::CALL_EXPR, |call| {
         if !call.call_name_is(pcl_syntax::INVOKE) {
             return;
         }
-        let first = (call.child(SyntaxKind::ARG_LIST)).and_then(GreenNodeRef::first_expr);
+        let first = (call.child(SyntaxKind::ARG_LIST)).and_then(NodeRef::first_expr);
         if let Some(template) = first.filter(|e| e.kind() == SyntaxKind::TEMPLATE_EXPR)
             && let Some(token) = template.template_literal()
             && let Some(package) = token_package(&token)
@@ -488,29 +489,24 @@ fn package_block_version(block: &ast::Block) -> Option<String> {
     }
 }
 
-/// A declaration's syntax: its green subtree (offset-free) and where it starts.
+/// A declaration's syntax (offset-free) and where it starts.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ItemSyntax {
-    pub green: GreenNode,
+pub struct PlacedItem {
+    pub syntax: ItemSyntax,
     pub offset: TextSize,
 }
 
 /// Each declaration of a file by key, with its syntax and where it starts. Not compared
 /// (`no_eq`): offsets move with most edits; only range resolution and navigation read it.
 #[salsa::tracked(returns(ref), no_eq)]
-pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, ItemSyntax> {
+pub fn file_items(db: &dyn salsa::Database, file: File) -> FxHashMap<ItemKey, PlacedItem> {
     let offsets: FxHashMap<ItemSource, TextSize> = (file.items(db).iter().copied())
-        .zip(
-            parse(db, file)
-                .top_level_items()
-                .into_iter()
-                .map(|(_, offset)| offset),
-        )
+        .zip(parse(db, file).item_starts())
         .collect();
     (file.declarations(db).items.iter())
         .map(|item| {
-            let syntax = ItemSyntax {
-                green: item.source.green(db).clone(),
+            let syntax = PlacedItem {
+                syntax: item.source.syntax(db).clone(),
                 offset: offsets.get(&item.source).copied().unwrap_or_default(),
             };
             (item.key.clone(), syntax)
@@ -650,20 +646,14 @@ impl<'db> DeclId<'db> {
 /// The declaration's green subtree; equal across edits elsewhere in the file.
 #[salsa::tracked(returns(clone))]
 pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<DeclSyntax> {
-    decl_item(db, decl).map(|item| DeclSyntax(item.source.green(db).clone()))
+    decl_item(db, decl).map(|item| DeclSyntax(item.source.syntax(db).clone()))
 }
 
-/// A declaration's green subtree, compared by identity first: after a reparse that kept
-/// the declaration's item (`Parse::reparse`), the old and the new are one node, and
-/// comparing them costs nothing; otherwise they are compared node by node.
-#[derive(Clone, Debug, Eq)]
-pub struct DeclSyntax(pub GreenNode);
-
-impl PartialEq for DeclSyntax {
-    fn eq(&self, other: &DeclSyntax) -> bool {
-        std::ptr::eq::<pcl_syntax::GreenNodeData>(&*self.0, &*other.0) || self.0 == other.0
-    }
-}
+/// A declaration's syntax, compared by identity first: after a reparse that kept the
+/// declaration's item (`Parse::reparse`), the old and the new are one handle, and
+/// comparing them costs nothing; otherwise they are compared element by element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclSyntax(pub ItemSyntax);
 
 /// Where the declaration starts in its file.
 pub fn decl_offset<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> TextSize {
@@ -717,10 +707,10 @@ pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<Struct
     }
     let lenient = crate::input::leniency(db).beyond_go;
     // Only now the offsets, which move with most edits.
-    let offsets = parse(db, file).top_level_items();
+    let offsets = parse(db, file).item_starts();
     (problems.iter())
         .filter_map(|(item, problem)| {
-            let (_, offset) = offsets.get(*item)?;
+            let offset = offsets.get(*item)?;
             let severity = match problem.code {
                 pcl_diagnostics::codes::UNKNOWN_BLOCK if lenient => {
                     pcl_diagnostics::Severity::Warning
@@ -753,7 +743,7 @@ fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, Struc
 /// A block whose labels fit but are not all literal declares nothing and is not reported
 /// here (the label is an expression, which the checker of its kind does not accept).
 fn block_labels<'a>(
-    block: GreenNodeRef<'a>,
+    block: NodeRef<'a>,
     problems: &mut Vec<StructureProblem>,
 ) -> Option<(DeclKind, Vec<Cow<'a, str>>)> {
     let type_token = block.token(&[SyntaxKind::IDENT])?;
@@ -774,7 +764,7 @@ fn block_labels<'a>(
         });
         return None;
     };
-    let labels: Vec<GreenNodeRef<'_>> =
+    let labels: Vec<NodeRef<'_>> =
         (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL)).collect();
     let values: Vec<Option<Cow<'_, str>>> = labels.iter().map(|l| l.label_value()).collect();
     let lenient: Vec<&str> = values.iter().map(|v| v.as_deref().unwrap_or("")).collect();

@@ -25,12 +25,13 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
-use pcl_syntax::GreenNodeData;
+use pcl_syntax::{GreenNodeData, ItemSyntax};
 use rustc_hash::FxHashMap;
 
 use crate::input::{File, ItemSource, Program};
 use crate::items::{item_tree, parse};
 use crate::scope::program_graph;
+use pcl_syntax::Parse;
 
 /// Bring the summaries of `files` and then of `programs` up to date. Cheap when nothing
 /// they summarise changed: both are memoized queries, compared before anything is set.
@@ -69,12 +70,11 @@ pub fn first_items(
     if !file.items(db).is_empty() {
         return None;
     }
-    let parse = parse(db, file);
-    let greens: Vec<&GreenNodeData> = parse.top_level_item_nodes().collect();
-    let durability = edit_durability(durability, greens.len());
+    let items = parse(db, file).item_syntaxes();
+    let durability = edit_durability(durability, items.len());
     Some(
-        (greens.into_iter())
-            .map(|green| new_item(db, green, parse.item_may_invoke(green), durability))
+        (items.iter())
+            .map(|syntax| new_item(db, syntax.clone(), durability))
             .collect(),
     )
 }
@@ -137,8 +137,8 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     if let Some((ordinal, green)) = replaced
         && let Some(&source) = old.get(ordinal)
     {
-        if **source.green(&*db) != *green {
-            set_item(db, source, green, parse.item_may_invoke(green), durability);
+        if **source.syntax(&*db).green() != *green {
+            set_item(db, source, item_syntax(&parse, green), durability);
         }
         return;
     }
@@ -146,7 +146,7 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     let mut new: Vec<&GreenNodeData> = Vec::with_capacity(old.len() + 1);
     new.extend(parse.top_level_item_nodes());
     let same = |db: &dyn salsa::Database, source: ItemSource, green: &GreenNodeData| {
-        let current: &GreenNodeData = source.green(db);
+        let current: &GreenNodeData = source.syntax(db).green();
         std::ptr::eq(current, green) || current == green
     };
     let prefix = (old.iter().zip(&new))
@@ -182,11 +182,11 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     let middle: Vec<ItemSource> = (plan.into_iter().zip(new_middle))
         .map(|((source, set), green)| match source {
             Some(source) if set => {
-                set_item(db, source, green, parse.item_may_invoke(green), durability);
+                set_item(db, source, item_syntax(&parse, green), durability);
                 source
             }
             Some(source) => source,
-            None => new_item(&*db, green, parse.item_may_invoke(green), durability),
+            None => new_item(&*db, item_syntax(&parse, green), durability),
         })
         .collect();
     if *old_middle != *middle {
@@ -200,36 +200,24 @@ fn sync_items(db: &mut dyn salsa::Database, file: File, durability: Durability) 
     }
 }
 
-/// A new item input.
-fn new_item(
-    db: &dyn salsa::Database,
-    green: &GreenNodeData,
-    may_invoke: bool,
-    durability: Durability,
-) -> ItemSource {
-    ItemSource::builder(green.to_owned(), may_invoke)
-        .durability(durability)
-        .new(db)
+/// The handle of `green`, one of `parse`'s items.
+fn item_syntax(parse: &Parse, green: &GreenNodeData) -> ItemSyntax {
+    ItemSyntax::from_green(green, parse.item_may_invoke(green))
 }
 
-/// Give an item input new syntax (and whether it may call `invoke`, when that changes).
+/// A new item input.
+fn new_item(db: &dyn salsa::Database, syntax: ItemSyntax, durability: Durability) -> ItemSource {
+    ItemSource::builder(syntax).durability(durability).new(db)
+}
+
+/// Give an item input new syntax.
 fn set_item(
     db: &mut dyn salsa::Database,
     source: ItemSource,
-    green: &GreenNodeData,
-    may_invoke: bool,
+    syntax: ItemSyntax,
     durability: Durability,
 ) {
-    source
-        .set_green(db)
-        .with_durability(durability)
-        .to(green.to_owned());
-    if source.may_invoke(&*db) != may_invoke {
-        source
-            .set_may_invoke(db)
-            .with_durability(durability)
-            .to(may_invoke);
-    }
+    source.set_syntax(db).with_durability(durability).to(syntax);
 }
 
 /// The durability at which an edit sets the items it changed: the file's, unless the edit
@@ -267,7 +255,10 @@ fn kept_items(
     let node = |green: &GreenNodeData| std::ptr::from_ref(green);
     let mut by_node: FxHashMap<*const GreenNodeData, Vec<usize>> = FxHashMap::default();
     for (i, source) in old_middle.iter().enumerate().rev() {
-        by_node.entry(node(source.green(db))).or_default().push(i);
+        by_node
+            .entry(node(source.syntax(db).green()))
+            .or_default()
+            .push(i);
     }
     (new_middle.iter())
         .map(|green| by_node.get_mut(&node(green)).and_then(Vec::pop))

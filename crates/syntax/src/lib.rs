@@ -9,8 +9,8 @@
 use std::sync::{Arc, OnceLock};
 
 pub mod ast;
+mod flat;
 mod grammar;
-mod green_ref;
 mod lexer;
 mod parser;
 mod reparse;
@@ -21,7 +21,7 @@ mod token_set;
 #[cfg(test)]
 mod tests;
 
-pub use green_ref::{GreenElementRef, GreenNodeRef, GreenTokenRef};
+pub use flat::{ElementRef, ItemSyntax, NodeRef, TokenRef};
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;
 pub use reparse::ChangedRange;
@@ -39,7 +39,8 @@ pub struct Parse {
     /// How many comments hold [`IGNORE_DIRECTIVE`].
     ignore_comments: u32,
     /// The addresses of the top-level items with an identifier [`INVOKE`], sorted (see
-    /// [`Parse::item_may_invoke`]); of a spliced tree, its base's.
+    /// [`Parse::item_may_invoke`]); of a spliced tree, its base's; a flat tree's are
+    /// found when its root is built.
     invoking_items: Arc<[usize]>,
     /// Whether a spliced tree's new item has one.
     replaced_item_invokes: bool,
@@ -52,11 +53,20 @@ pub struct Parse {
 /// `invoke` calls name.
 pub const INVOKE: &str = "invoke";
 
-/// A parse's tree: built, or an earlier built tree with one top-level item replaced
-/// (`Parse::reparse`), whose root is built on first use. Building a new root copies the
-/// file body's list of children (every item of the file, each a reference count touched):
-/// a large file's edits re-check and re-publish without it.
+/// A parse's tree: flat, as the parser builds it, with the rowan root built on first use
+/// (a check reads the items' flat views and never asks); built (items shared with an
+/// earlier parse, `Parse::reparse`); or an earlier built tree with one top-level item
+/// replaced (`Parse::reparse`), whose root is built on first use. Building a new root
+/// copies the file body's list of children (every item of the file, each a reference count
+/// touched): a large file's edits re-check and re-publish without it.
 enum Tree {
+    Flat {
+        tree: Arc<flat::FlatTree>,
+        /// The file body's top-level items.
+        items: Box<[ItemSyntax]>,
+        /// The rowan root, and the addresses of the items that may call `invoke`.
+        root: OnceLock<(GreenNode, Arc<[usize]>)>,
+    },
     Built(GreenNode),
     Spliced {
         splice: reparse::Splice,
@@ -109,6 +119,28 @@ impl Parse {
         }
     }
 
+    /// The parse of a text as the parser builds it: a flat tree and its items.
+    fn flat(
+        tree: Arc<flat::FlatTree>,
+        items: Box<[ItemSyntax]>,
+        errors: Vec<SyntaxError>,
+        ignore_comments: u32,
+        brackets_balance: bool,
+    ) -> Parse {
+        Parse {
+            tree: Arc::new(Tree::Flat {
+                tree,
+                items,
+                root: OnceLock::new(),
+            }),
+            errors,
+            ignore_comments,
+            invoking_items: Arc::from([]),
+            replaced_item_invokes: false,
+            brackets_balance,
+        }
+    }
+
     /// Whether `item`, one of this parse's top-level items, may call [`INVOKE`]: false
     /// when it has no identifier `invoke` (the tree builder notes the items that do), so
     /// what looks for `invoke` calls need not walk it.
@@ -119,7 +151,37 @@ impl Parse {
             return self.replaced_item_invokes;
         }
         let address = std::ptr::from_ref(item) as usize;
-        self.invoking_items.binary_search(&address).is_ok()
+        self.invoking_addresses().binary_search(&address).is_ok()
+    }
+
+    /// The addresses of the items of the tree's root that may call [`INVOKE`], sorted.
+    fn invoking_addresses(&self) -> Arc<[usize]> {
+        match &*self.tree {
+            Tree::Flat { tree, items, root } => flat_root(tree, items, root).1.clone(),
+            _ => self.invoking_items.clone(),
+        }
+    }
+
+    /// The handles of the file body's items, in order: a flat parse's own, or made from
+    /// the nodes of a built or spliced one.
+    pub fn item_syntaxes(&self) -> std::borrow::Cow<'_, [ItemSyntax]> {
+        match &*self.tree {
+            Tree::Flat { items, .. } => std::borrow::Cow::Borrowed(items),
+            _ => (self.top_level_item_nodes())
+                .map(|item| ItemSyntax::from_green(item, self.item_may_invoke(item)))
+                .collect(),
+        }
+    }
+
+    /// Where each of the file body's items starts, in order (no rowan root is built for a
+    /// flat parse).
+    pub fn item_starts(&self) -> Vec<TextSize> {
+        match &*self.tree {
+            Tree::Flat { items, .. } => items.iter().map(ItemSyntax::start).collect(),
+            _ => (self.top_level_items().into_iter())
+                .map(|(_, start)| start)
+                .collect(),
+        }
     }
 
     /// The root node (`SOURCE_FILE`).
@@ -131,6 +193,7 @@ impl Parse {
     /// an item of an earlier one.
     pub fn green(&self) -> &GreenNode {
         match &*self.tree {
+            Tree::Flat { tree, items, root } => &flat_root(tree, items, root).0,
             Tree::Built(green) => green,
             Tree::Spliced { splice, root } => root.get_or_init(|| splice.build()),
         }
@@ -208,6 +271,24 @@ impl Parse {
             })
             .filter(|node| is_top_level_item(node))
     }
+}
+
+/// A flat tree's rowan root (built now if it was not), and the addresses of its items
+/// that may call [`INVOKE`], sorted.
+fn flat_root<'t>(
+    tree: &flat::FlatTree,
+    items: &[ItemSyntax],
+    root: &'t OnceLock<(GreenNode, Arc<[usize]>)>,
+) -> &'t (GreenNode, Arc<[usize]>) {
+    root.get_or_init(|| {
+        let green = tree.green(items);
+        let mut invoking: Vec<usize> = (items.iter())
+            .filter(|item| item.may_invoke())
+            .map(|item| std::ptr::from_ref::<GreenNodeData>(item.green()) as usize)
+            .collect();
+        invoking.sort_unstable();
+        (green, invoking.into())
+    })
 }
 
 /// Whether a child node of the file's body is a top-level item (an attribute or a block).
@@ -305,7 +386,7 @@ fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
 /// start), so the text is parsed again whole. The tree and the errors are those of the
 /// whole text's parse (`tests::windowed_parses_equal_whole_ones`).
 fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option<Parse> {
-    let parse = build(parser::Input::windowed(text, window), step_limit);
+    let parse = build(text, parser::Input::windowed(text, window), step_limit);
     parse.brackets_balance.then_some(parse)
 }
 
@@ -320,20 +401,21 @@ pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Pa
 
 /// [`parse`] from all of `text`'s tokens at once.
 fn parse_whole(text: &str, step_limit: u32) -> Parse {
-    build(parser::Input::new(text), step_limit)
+    build(text, parser::Input::new(text), step_limit)
 }
 
-/// Parses `input` into a tree.
-fn build(input: parser::Input<'_>, step_limit: u32) -> Parse {
+/// Parses `input` (of `text`) into a tree.
+fn build(text: &str, input: parser::Input<'_>, step_limit: u32) -> Parse {
     let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
-    let (green, invoking_items, parse_errors, input) = parser.finish_tree();
+    let (builder, parse_errors, input) = parser.finish_tree();
     let errors = all_errors(input.lexed(), parse_errors);
-    Parse::built(
-        green,
+    let (tree, items) = builder.finish(text);
+    Parse::flat(
+        tree,
+        items,
         errors,
         input.ignore_comments(),
-        invoking_items,
         input.balanced(),
     )
 }

@@ -10,9 +10,10 @@
 use std::cell::Cell;
 
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
-use rowan::{GreenNode, TextRange, TextSize};
+use rowan::{TextRange, TextSize};
 
 use crate::SyntaxKind::{self, *};
+use crate::flat::FlatBuilder;
 use crate::lexer::{LexedText, Lexer};
 use crate::syntax_node::Sink;
 use crate::token_set::TokenSet;
@@ -358,15 +359,14 @@ impl<'t> Parser<'t> {
         parser
     }
 
-    /// The tree (and the addresses of its top-level items that name `invoke`), the errors
-    /// and the tokens of a parser made by [`Parser::building`].
-    pub(crate) fn finish_tree(mut self) -> (GreenNode, Vec<usize>, Vec<SyntaxError>, Input<'t>) {
+    /// The flat tree built, the errors and the tokens of a parser made by
+    /// [`Parser::building`].
+    pub(crate) fn finish_tree(mut self) -> (FlatBuilder, Vec<SyntaxError>, Input<'t>) {
         // The rest of a window's text, for the root (the grammar reads to the end).
         while self.input.extend() {}
         let mut sink = self.sink.take().unwrap_or_else(Sink::new);
         sink.feed(&mut self.events, self.base, self.input.lexed());
-        let (green, invoking_items) = sink.finish();
-        (green, invoking_items, self.errors, self.input)
+        (sink.finish(), self.errors, self.input)
     }
 
     /// A top-level item is parsed: its events go to the tree being built, if one is. Only

@@ -105,7 +105,7 @@ impl Parse {
         }
         let mut children: Vec<_> = body.1.children().map(|c| c.to_owned()).collect();
         // An old node stands for an equal new one: it has an `invoke` when that one has.
-        let mut invoking_items = self.invoking_items.to_vec();
+        let mut invoking_items = self.invoking_addresses().to_vec();
         for (child, node) in shared {
             if let NodeOrToken::Node(new) = &children[child]
                 && self.item_may_invoke(new)
@@ -129,6 +129,7 @@ impl Parse {
     /// The length of the parsed text, without building a root.
     fn text_len(&self) -> TextSize {
         match &*self.tree {
+            Tree::Flat { tree, .. } => tree.text_len(),
             Tree::Built(green) => green.text_len(),
             Tree::Spliced { splice, .. } => splice.text_len(),
         }
@@ -224,7 +225,7 @@ impl Parse {
                 items.sort_unstable();
                 items.into()
             }
-            _ => self.invoking_items.clone(),
+            _ => self.invoking_addresses(),
         }
     }
 
@@ -295,6 +296,7 @@ impl Splice {
     pub(crate) fn follows(&self, earlier: &Tree) -> bool {
         let is_base = |green: &GreenNode| same_node(green, &self.base);
         match earlier {
+            Tree::Flat { root, .. } => root.get().is_some_and(|(green, _)| is_base(green)),
             Tree::Built(green) => is_base(green),
             Tree::Spliced { splice, root } => {
                 (is_base(&splice.base) && splice.index == self.index)

@@ -1,11 +1,13 @@
 //! The rowan tree: the `Language` impl, node aliases, and building a tree from parser events.
 
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, Language, NodeOrToken};
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::SyntaxKind;
+use crate::flat::FlatBuilder;
 use crate::lexer::LexedText;
 use crate::parser::Event;
 
@@ -40,7 +42,7 @@ pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 /// first to their last significant token; trivia at the end of the input goes to the root.
 /// Every token of the text ends up in the tree, in order.
 pub(crate) struct Sink {
-    builder: TreeBuilder,
+    builder: FlatBuilder,
     raw_pos: usize,
     depth: u32,
     /// The kinds of a node and of the nodes that precede it, innermost first.
@@ -50,7 +52,7 @@ pub(crate) struct Sink {
 impl Sink {
     pub(crate) fn new() -> Self {
         Sink {
-            builder: TreeBuilder::default(),
+            builder: FlatBuilder::default(),
             raw_pos: 0,
             depth: 0,
             forward_kinds: Vec::new(),
@@ -102,9 +104,9 @@ impl Sink {
         self.raw_pos -= n;
     }
 
-    /// The tree, and the addresses of its top-level items that name `invoke`.
-    pub(crate) fn finish(self) -> (GreenNode, Vec<usize>) {
-        self.builder.finish()
+    /// The flat tree built.
+    pub(crate) fn finish(self) -> FlatBuilder {
+        self.builder
     }
 
     fn start_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
@@ -112,7 +114,7 @@ impl Sink {
             self.eat_trivia(lexed);
         }
         self.depth += 1;
-        self.builder.start_node(rowan::SyntaxKind(kind as u16));
+        self.builder.start_node(kind);
     }
 
     fn finish_node(&mut self, lexed: &LexedText<'_>) {
@@ -124,8 +126,7 @@ impl Sink {
                 if kind.is_trivia() {
                     self.raw_token(kind, lexed);
                 } else {
-                    self.builder
-                        .start_node(rowan::SyntaxKind(SyntaxKind::ERROR as u16));
+                    self.builder.start_node(SyntaxKind::ERROR);
                     self.raw_token(kind, lexed);
                     self.builder.finish_node();
                 }
@@ -152,15 +153,12 @@ impl Sink {
     }
 
     fn raw_token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        let pos = self.raw_pos;
-        let kind = rowan::SyntaxKind(kind as u16);
-        self.builder
-            .token(kind, lexed.bytes(pos), || lexed.text(pos));
+        self.builder.token(kind, lexed.bytes(self.raw_pos));
         self.raw_pos += 1;
     }
 }
 
-/// Builds a green tree from the parser's events, as rowan's `GreenNodeBuilder` does but
+/// Builds a green tree from a flat one (`flat::FlatTree::feed`), as rowan's `GreenNodeBuilder` does but
 /// cheaper: the children of the open nodes on one stack, tokens and small nodes shared
 /// through caches of our own. A token first tries the last token of its kind (punctuation,
 /// keywords and most blanks are the same text every time: no hashing), then a table keyed by
@@ -173,7 +171,7 @@ impl Sink {
 /// cache miss, while what a smaller one fails to share costs next to nothing. The trees
 /// equal those of items parsed alone (`tests::batched_trees_equal_items_parsed_alone`).
 #[derive(Default)]
-struct TreeBuilder {
+pub(crate) struct TreeBuilder {
     /// The open nodes: their kind and where their children start in `children`.
     parents: Vec<(rowan::SyntaxKind, usize)>,
     children: Vec<Child>,
@@ -191,10 +189,6 @@ struct TreeBuilder {
     /// caches were last emptied), so emptying them again looks only past it.
     unpooled_children: usize,
     root: Option<GreenNode>,
-    /// Whether the top-level item being built has an identifier `invoke`.
-    item_names_invoke: bool,
-    /// The addresses of the top-level items that have one (see `Parse::item_may_invoke`).
-    invoking_items: Vec<usize>,
 }
 
 /// A child of an open node: a finished node, a token of `token_pool`, or a token of its
@@ -221,23 +215,19 @@ fn unshared(kind: rowan::SyntaxKind) -> bool {
 }
 
 impl TreeBuilder {
-    fn start_node(&mut self, kind: rowan::SyntaxKind) {
-        if self.parents.len() == ITEM_DEPTH {
-            self.item_names_invoke = false;
-        }
+    pub(crate) fn start_node(&mut self, kind: rowan::SyntaxKind) {
         self.parents.push((kind, self.children.len()));
     }
 
     /// A token of `kind` whose text is `bytes`; `text` gives them as text, asked only for
     /// a token not shared (slicing text checks both ends are character boundaries, a
     /// cost every token paid when it was asked for all).
-    fn token<'t>(&mut self, kind: rowan::SyntaxKind, bytes: &[u8], text: impl FnOnce() -> &'t str) {
-        if bytes.len() == crate::INVOKE.len()
-            && kind.0 == SyntaxKind::IDENT as u16
-            && bytes == crate::INVOKE.as_bytes()
-        {
-            self.item_names_invoke = true;
-        }
+    pub(crate) fn token<'t>(
+        &mut self,
+        kind: rowan::SyntaxKind,
+        bytes: &[u8],
+        text: impl FnOnce() -> &'t str,
+    ) {
         let pooled = self.pooled_token(kind, bytes, text);
         self.children.push(Child::Pooled(pooled));
         self.cached_tokens += 1;
@@ -282,7 +272,7 @@ impl TreeBuilder {
         pooled
     }
 
-    fn finish_node(&mut self) {
+    pub(crate) fn finish_node(&mut self) {
         let Some((kind, first)) = self.parents.pop() else {
             return;
         };
@@ -294,10 +284,6 @@ impl TreeBuilder {
         if self.parents.is_empty() {
             self.root = Some(node);
             return;
-        }
-        if self.parents.len() == ITEM_DEPTH && self.item_names_invoke {
-            self.invoking_items
-                .push(std::ptr::from_ref::<GreenNodeData>(&node) as usize);
         }
         self.children.push(Child::Node(node));
         if self.parents.len() <= ITEM_DEPTH && self.cached_tokens >= CACHE_TOKENS {
@@ -366,12 +352,28 @@ impl TreeBuilder {
         }
     }
 
-    fn finish(mut self) -> (GreenNode, Vec<usize>) {
-        let root = self.root.unwrap_or_else(|| {
+    /// A child built before (an item's node, kept in its handle).
+    pub(crate) fn node(&mut self, node: GreenNode) {
+        self.children.push(Child::Node(node));
+    }
+
+    /// Keep the node just finished in `cell`, or, when the cell has one already (built
+    /// beside this one), take that one in its place: the tree and the cell share it.
+    pub(crate) fn keep_last_node_in(&mut self, cell: &OnceLock<GreenNode>) {
+        let Some(Child::Node(node)) = self.children.last_mut() else {
+            return;
+        };
+        let kept = cell.get_or_init(|| node.clone());
+        if !std::ptr::eq::<GreenNodeData>(&**kept, &**node) {
+            *node = kept.clone();
+        }
+    }
+
+    /// The root: the last node finished with no node open.
+    pub(crate) fn finish(self) -> GreenNode {
+        self.root.unwrap_or_else(|| {
             GreenNode::new(rowan::SyntaxKind(SyntaxKind::SOURCE_FILE as u16), [])
-        });
-        self.invoking_items.sort_unstable();
-        (root, self.invoking_items)
+        })
     }
 }
 

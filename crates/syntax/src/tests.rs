@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect_file;
 
-use crate::{LexedText, Parse, SyntaxKind, SyntaxNode, debug_tree, parse};
+use crate::{
+    GreenNodeData, ItemSyntax, LexedText, Parse, SyntaxKind, SyntaxNode, debug_tree, parse,
+};
 
 /// Renders tokens and lexer errors.
 fn lex_dump(text: &str) -> String {
@@ -269,6 +271,22 @@ fn assert_invoking_items_marked(parse: &Parse) {
     }
 }
 
+/// A flat parse's items are its rowan root's items: the same nodes, equal to handles made
+/// from those nodes, at the same places, and as many.
+fn assert_flat_items_equal_their_nodes(parse: &Parse) {
+    let items = parse.item_syntaxes().into_owned();
+    let nodes: Vec<_> = parse.top_level_items();
+    assert_eq!(items.len(), nodes.len());
+    assert_eq!(
+        parse.item_starts(),
+        nodes.iter().map(|(_, at)| *at).collect::<Vec<_>>()
+    );
+    for (item, (node, _)) in items.iter().zip(&nodes) {
+        assert!(std::ptr::eq::<GreenNodeData>(&**item.green(), &**node));
+        assert_eq!(*item, ItemSyntax::from_green(node, item.may_invoke()));
+    }
+}
+
 /// Reparsing keeps the marks of the items that may call `invoke`: of the item parsed
 /// again, and of an earlier reparse's item once another item is parsed again.
 #[test]
@@ -350,6 +368,7 @@ fn windowed_parses_equal_whole_ones() {
     }
     for text in &texts {
         assert_invoking_items_marked(&parse(text));
+        assert_flat_items_equal_their_nodes(&parse(text));
         for window in SMALL_WINDOWS {
             assert_windowed_parse_equals_whole(text, window);
         }

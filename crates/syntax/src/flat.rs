@@ -1,0 +1,746 @@
+//! Flat syntax trees: a file's nodes and tokens in preorder in one array, built by the
+//! parser's sink as it goes (`FlatBuilder`: pushing, no allocation or hashing per node),
+//! and read where every node of every item is visited (lowering to HIR, item outlines)
+//! through `NodeRef`, whose children are the next elements: no pointer chasing. A top-level
+//! item is an `ItemSyntax` handle: its view of the file's tree and its rowan node, built on
+//! first request, which the file's rowan root (built on first request too, `Parse::green`)
+//! shares. Ranges of a walk are relative to where it started (`ItemSyntax::root`).
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use rowan::{GreenNode, GreenNodeData, NodeOrToken};
+
+use crate::ast::{self, AstNode};
+use crate::syntax_node::TreeBuilder;
+use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
+
+/// One node or token of a flat tree.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Element {
+    kind: SyntaxKind,
+    node: bool,
+    /// The length of its text.
+    len: u32,
+    /// How many elements its subtree has, itself included (one for a token).
+    size: u32,
+}
+
+/// A parsed text as a flat tree: its elements in preorder, and the text.
+pub(crate) struct FlatTree {
+    elements: Box<[Element]>,
+    text: Box<str>,
+}
+
+/// Open nodes (the file and its body) when a top-level item ends.
+const ITEM_DEPTH: usize = 2;
+
+/// Builds a flat tree from the parser's sink.
+#[derive(Default)]
+pub(crate) struct FlatBuilder {
+    elements: Vec<Element>,
+    /// The open nodes: their index and where they start.
+    open: Vec<(u32, u32)>,
+    offset: u32,
+    /// How many `BODY` nodes the file has opened (the first is the file's body).
+    bodies: u32,
+    /// Whether the top-level item being built has an identifier `invoke`.
+    item_invokes: bool,
+    /// The file body's items: their index, start, and whether they name `invoke`.
+    items: Vec<(u32, u32, bool)>,
+}
+
+impl FlatBuilder {
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
+        match self.open.len() {
+            1 if kind == SyntaxKind::BODY => self.bodies += 1,
+            ITEM_DEPTH => self.item_invokes = false,
+            _ => {}
+        }
+        self.open.push((self.elements.len() as u32, self.offset));
+        self.elements.push(Element {
+            kind,
+            node: true,
+            len: 0,
+            size: 0,
+        });
+    }
+
+    pub(crate) fn token(&mut self, kind: SyntaxKind, bytes: &[u8]) {
+        if bytes.len() == crate::INVOKE.len()
+            && kind == SyntaxKind::IDENT
+            && bytes == crate::INVOKE.as_bytes()
+        {
+            self.item_invokes = true;
+        }
+        self.elements.push(Element {
+            kind,
+            node: false,
+            len: bytes.len() as u32,
+            size: 1,
+        });
+        self.offset += bytes.len() as u32;
+    }
+
+    pub(crate) fn finish_node(&mut self) {
+        let Some((index, start)) = self.open.pop() else {
+            return;
+        };
+        let size = self.elements.len() as u32 - index;
+        let element = &mut self.elements[index as usize];
+        element.len = self.offset - start;
+        element.size = size;
+        let kind = element.kind;
+        if self.open.len() == ITEM_DEPTH
+            && self.bodies == 1
+            && matches!(kind, SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK)
+            && self.elements[self.open[1].0 as usize].kind == SyntaxKind::BODY
+        {
+            self.items.push((index, start, self.item_invokes));
+        }
+    }
+
+    /// The tree of `text` (the text the tokens were of) and its file body's items.
+    pub(crate) fn finish(self, text: &str) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
+        let tree = Arc::new(FlatTree {
+            elements: self.elements.into_boxed_slice(),
+            text: text.into(),
+        });
+        let items = (self.items.into_iter())
+            .map(|(index, start, may_invoke)| {
+                ItemSyntax(Arc::new(ItemData {
+                    tree: tree.clone(),
+                    index,
+                    start,
+                    may_invoke,
+                    green: OnceLock::new(),
+                }))
+            })
+            .collect();
+        (tree, items)
+    }
+}
+
+/// What building a rowan tree from a flat one does at a node.
+enum AtNode<'i> {
+    /// Build it from its elements, and keep it in the handle when there is one.
+    Build(Option<&'i ItemSyntax>),
+    /// Take this node, built before.
+    Built(GreenNode),
+}
+
+impl FlatTree {
+    /// The text's length.
+    pub(crate) fn text_len(&self) -> TextSize {
+        TextSize::from(self.text.len() as u32)
+    }
+
+    /// The rowan tree of the whole text, each of `items` (the file body's, in order) taken
+    /// from its handle, or built here and kept in it.
+    pub(crate) fn green(&self, items: &[ItemSyntax]) -> GreenNode {
+        let mut builder = TreeBuilder::default();
+        let mut items = items.iter().peekable();
+        self.feed(0, 0, &mut builder, &mut |at| match items
+            .next_if(|item| item.0.index as usize == at)
+        {
+            Some(item) => match item.0.green.get() {
+                Some(green) => AtNode::Built(green.clone()),
+                None => AtNode::Build(Some(item)),
+            },
+            None => AtNode::Build(None),
+        });
+        builder.finish()
+    }
+
+    /// The rowan node of the subtree at `index`, whose text starts at `offset`.
+    fn subtree_green(&self, index: usize, offset: usize) -> GreenNode {
+        let mut builder = TreeBuilder::default();
+        self.feed(index, offset, &mut builder, &mut |_| AtNode::Build(None));
+        builder.finish()
+    }
+
+    /// Feed the subtree at `first`, whose text starts at `offset`, to `builder`; `at_node`
+    /// says what to do at each node.
+    fn feed<'i>(
+        &self,
+        first: usize,
+        mut offset: usize,
+        builder: &mut TreeBuilder,
+        at_node: &mut dyn FnMut(usize) -> AtNode<'i>,
+    ) {
+        let end = first + self.elements.get(first).map_or(0, |e| e.size as usize);
+        // The open nodes: where each ends, and the handle to keep it in.
+        let mut open: Vec<(usize, Option<&'i ItemSyntax>)> = Vec::new();
+        let mut at = first;
+        while at < end {
+            while let Some(&(node_end, keep)) = open.last()
+                && node_end == at
+            {
+                open.pop();
+                builder.finish_node();
+                if let Some(item) = keep {
+                    builder.keep_last_node_in(&item.0.green);
+                }
+            }
+            let element = self.elements[at];
+            if !element.node {
+                let text = &self.text[offset..offset + element.len as usize];
+                let kind = rowan::SyntaxKind(element.kind as u16);
+                builder.token(kind, text.as_bytes(), || text);
+                offset += element.len as usize;
+                at += 1;
+                continue;
+            }
+            match at_node(at) {
+                AtNode::Built(green) => {
+                    builder.node(green);
+                    offset += element.len as usize;
+                    at += element.size as usize;
+                }
+                AtNode::Build(keep) => {
+                    builder.start_node(rowan::SyntaxKind(element.kind as u16));
+                    open.push((at + element.size as usize, keep));
+                    at += 1;
+                }
+            }
+        }
+        while let Some((_, keep)) = open.pop() {
+            builder.finish_node();
+            if let Some(item) = keep {
+                builder.keep_last_node_in(&item.0.green);
+            }
+        }
+    }
+}
+
+/// A top-level item's syntax: a view of its file's flat tree, and its rowan node, built on
+/// first request. Clones share both: two handles of one item are the same object.
+#[derive(Clone)]
+pub struct ItemSyntax(Arc<ItemData>);
+
+struct ItemData {
+    tree: Arc<FlatTree>,
+    index: u32,
+    start: u32,
+    may_invoke: bool,
+    green: OnceLock<GreenNode>,
+}
+
+impl ItemSyntax {
+    /// The item's node, as the root of a walk (its offsets relative to the item).
+    pub fn root(&self) -> NodeRef<'_> {
+        NodeRef {
+            tree: &self.0.tree,
+            index: self.0.index,
+            start: TextSize::from(0),
+            base: self.0.start,
+        }
+    }
+
+    /// The item's rowan node.
+    pub fn green(&self) -> &GreenNode {
+        (self.0.green).get_or_init(|| {
+            (self.0.tree).subtree_green(self.0.index as usize, self.0.start as usize)
+        })
+    }
+
+    pub fn kind(&self) -> SyntaxKind {
+        self.element().kind
+    }
+
+    pub fn text_len(&self) -> TextSize {
+        TextSize::from(self.element().len)
+    }
+
+    /// Whether the item has an identifier `invoke`: the item outline looks for the
+    /// packages of `invoke` calls only in those that do.
+    pub fn may_invoke(&self) -> bool {
+        self.0.may_invoke
+    }
+
+    /// The handle of `green`, an item's rowan node (its view made from it).
+    pub fn from_green(green: &GreenNodeData, may_invoke: bool) -> ItemSyntax {
+        let mut elements = Vec::new();
+        let mut text = String::new();
+        let mut stack = vec![NodeOrToken::Node(green)];
+        while let Some(element) = stack.pop() {
+            match element {
+                NodeOrToken::Node(node) => {
+                    let index = elements.len();
+                    elements.push(Element {
+                        kind: SyntaxKind::from_raw(node.kind().0),
+                        node: true,
+                        len: u32::from(node.text_len()),
+                        size: 0,
+                    });
+                    // Its size once its subtree is in: a marker after its children.
+                    stack.push(NodeOrToken::Token(Err(index)));
+                    let children: Vec<_> = node.children().collect();
+                    stack.extend(children.into_iter().rev().map(|child| match child {
+                        NodeOrToken::Node(node) => NodeOrToken::Node(node),
+                        NodeOrToken::Token(token) => NodeOrToken::Token(Ok(token)),
+                    }));
+                }
+                NodeOrToken::Token(Ok(token)) => {
+                    elements.push(Element {
+                        kind: SyntaxKind::from_raw(token.kind().0),
+                        node: false,
+                        len: u32::from(token.text_len()),
+                        size: 1,
+                    });
+                    text.push_str(token.text());
+                }
+                NodeOrToken::Token(Err(index)) => {
+                    elements[index].size = (elements.len() - index) as u32;
+                }
+            }
+        }
+        let tree = Arc::new(FlatTree {
+            elements: elements.into_boxed_slice(),
+            text: text.into(),
+        });
+        ItemSyntax(Arc::new(ItemData {
+            tree,
+            index: 0,
+            start: 0,
+            may_invoke,
+            green: OnceLock::from(green.to_owned()),
+        }))
+    }
+
+    /// Whether two handles are one (not only equal).
+    pub fn is(&self, other: &ItemSyntax) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// Where the item starts in the text it was parsed from.
+    pub(crate) fn start(&self) -> TextSize {
+        TextSize::from(self.0.start)
+    }
+
+    fn element(&self) -> Element {
+        self.0.tree.elements[self.0.index as usize]
+    }
+
+    fn elements(&self) -> &[Element] {
+        let index = self.0.index as usize;
+        &self.0.tree.elements[index..index + self.element().size as usize]
+    }
+
+    fn text(&self) -> &str {
+        let start = self.0.start as usize;
+        &self.0.tree.text[start..start + self.element().len as usize]
+    }
+}
+
+impl PartialEq for ItemSyntax {
+    fn eq(&self, other: &ItemSyntax) -> bool {
+        self.is(other) || (self.elements() == other.elements() && self.text() == other.text())
+    }
+}
+
+impl Eq for ItemSyntax {}
+
+impl std::fmt::Debug for ItemSyntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ItemSyntax({:?}@{}..{})",
+            self.kind(),
+            self.0.start,
+            self.0.start + self.element().len
+        )
+    }
+}
+
+/// A node of a flat tree and where it starts, relative to the start of the walk (`base`
+/// in the text).
+#[derive(Clone, Copy, Debug)]
+pub struct NodeRef<'a> {
+    tree: &'a FlatTree,
+    index: u32,
+    start: TextSize,
+    base: u32,
+}
+
+/// A token of a flat tree and where it starts (as [`NodeRef`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TokenRef<'a> {
+    tree: &'a FlatTree,
+    index: u32,
+    start: TextSize,
+    base: u32,
+}
+
+impl std::fmt::Debug for FlatTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FlatTree({} elements)", self.elements.len())
+    }
+}
+
+pub type ElementRef<'a> = NodeOrToken<NodeRef<'a>, TokenRef<'a>>;
+
+/// The children of a node, in order.
+struct Children<'a> {
+    tree: &'a FlatTree,
+    next: usize,
+    end: usize,
+    offset: TextSize,
+    base: u32,
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = ElementRef<'a>;
+
+    fn next(&mut self) -> Option<ElementRef<'a>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let element = self.tree.elements[self.next];
+        let (index, start) = (self.next as u32, self.offset);
+        self.next += element.size as usize;
+        self.offset += TextSize::from(element.len);
+        let (tree, base) = (self.tree, self.base);
+        Some(match element.node {
+            true => NodeOrToken::Node(NodeRef {
+                tree,
+                index,
+                start,
+                base,
+            }),
+            false => NodeOrToken::Token(TokenRef {
+                tree,
+                index,
+                start,
+                base,
+            }),
+        })
+    }
+}
+
+impl<'a> NodeRef<'a> {
+    fn element(self) -> Element {
+        self.tree.elements[self.index as usize]
+    }
+
+    pub fn kind(self) -> SyntaxKind {
+        self.element().kind
+    }
+
+    pub fn text_range(self) -> TextRange {
+        TextRange::at(self.start, TextSize::from(self.element().len))
+    }
+
+    /// A syntax tree of this node alone (ranges relative to its start), for the typed AST's
+    /// accessors where a pass needs one.
+    pub fn to_syntax_node(self) -> SyntaxNode {
+        let offset = (self.base + u32::from(self.start)) as usize;
+        SyntaxNode::new_root(self.tree.subtree_green(self.index as usize, offset))
+    }
+
+    /// The children, nodes and tokens, in order.
+    pub fn children_with_tokens(self) -> impl Iterator<Item = ElementRef<'a>> {
+        let first = self.index as usize + 1;
+        Children {
+            tree: self.tree,
+            next: first,
+            end: self.index as usize + self.element().size as usize,
+            offset: self.start,
+            base: self.base,
+        }
+    }
+
+    /// The child nodes, in order.
+    pub fn children(self) -> impl Iterator<Item = NodeRef<'a>> {
+        self.children_with_tokens()
+            .filter_map(NodeOrToken::into_node)
+    }
+
+    /// Call `found` with each node of `kind` in this subtree (this node included), in
+    /// preorder, each placed as a root (its offsets relative to itself).
+    pub fn for_each_of_kind(self, kind: SyntaxKind, mut found: impl FnMut(NodeRef<'a>)) {
+        let first = self.index as usize;
+        let end = first + self.element().size as usize;
+        let mut offset = self.base + u32::from(self.start);
+        for (index, element) in self.tree.elements[first..end].iter().enumerate() {
+            if element.node && element.kind == kind {
+                found(NodeRef {
+                    tree: self.tree,
+                    index: (first + index) as u32,
+                    start: TextSize::from(0),
+                    base: offset,
+                });
+            }
+            // A node's first child starts where it does; a token ends where the next starts.
+            if !element.node {
+                offset += element.len;
+            }
+        }
+    }
+
+    /// The child tokens, in order.
+    pub fn tokens(self) -> impl Iterator<Item = TokenRef<'a>> {
+        self.children_with_tokens()
+            .filter_map(NodeOrToken::into_token)
+    }
+
+    /// The child nodes whose kind `wanted` accepts, in order.
+    pub fn children_where(
+        self,
+        wanted: impl Fn(SyntaxKind) -> bool,
+    ) -> impl Iterator<Item = NodeRef<'a>> {
+        self.children().filter(move |child| wanted(child.kind()))
+    }
+
+    /// The first child node of `kind`.
+    pub fn child(self, kind: SyntaxKind) -> Option<NodeRef<'a>> {
+        self.children().find(|child| child.kind() == kind)
+    }
+
+    /// The first child token whose kind is in `kinds`.
+    pub fn token(self, kinds: &[SyntaxKind]) -> Option<TokenRef<'a>> {
+        self.tokens().find(|token| kinds.contains(&token.kind()))
+    }
+
+    /// The child nodes that are expressions, in order: what the typed AST's accessors pick
+    /// from (the first for a value or an operand, the second for an index key or a right
+    /// operand).
+    pub fn exprs(self) -> impl Iterator<Item = NodeRef<'a>> {
+        self.children_where(<ast::Expr as AstNode>::can_cast)
+    }
+
+    pub fn first_expr(self) -> Option<NodeRef<'a>> {
+        self.exprs().next()
+    }
+
+    /// The parts of a template node (quoted, heredoc or a directive branch), in order: its
+    /// literal chunks, interpolations and directives (`ast::TemplatePart`).
+    pub fn template_parts(self) -> Vec<ElementRef<'a>> {
+        (self.children_with_tokens())
+            .filter(is_template_part)
+            .collect()
+    }
+
+    /// A quoted template's decoded text when it is literal text alone
+    /// (`TemplateExpr::literal_value`): borrowed from the tree when it is one chunk with
+    /// nothing to decode (most labels and type tokens), so reading it allocates nothing.
+    pub fn template_literal(self) -> Option<Cow<'a, str>> {
+        let mut res: Option<Cow<'a, str>> = None;
+        for part in self.children_with_tokens() {
+            if !is_template_part(&part) {
+                continue;
+            }
+            let chunk = ast::unescape_quoted(part.into_token()?.text());
+            res = Some(match res {
+                None => chunk,
+                Some(before) => Cow::Owned(before.into_owned() + &chunk),
+            });
+        }
+        Some(res.unwrap_or_default())
+    }
+
+    /// A call's function name, namespaces included (`ns::f`; `CallExpr::name`).
+    pub fn call_name(self) -> String {
+        (self.tokens())
+            .filter(|t| matches!(t.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2))
+            .map(|t| t.text())
+            .collect()
+    }
+
+    /// Whether a call's function name is `name` ([`NodeRef::call_name`] without
+    /// building it: walks over every call of every item look for `invoke`).
+    pub fn call_name_is(self, name: &str) -> bool {
+        let mut rest = name;
+        for token in self.tokens() {
+            if matches!(token.kind(), SyntaxKind::IDENT | SyntaxKind::COLON2) {
+                match rest.strip_prefix(token.text()) {
+                    Some(after) => rest = after,
+                    None => return false,
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// A block label's value: the identifier, or the decoded string (`BlockLabel::value`).
+    pub fn label_value(self) -> Option<Cow<'a, str>> {
+        if let Some(ident) = self.token(&[SyntaxKind::IDENT]) {
+            return Some(Cow::Borrowed(ident.text()));
+        }
+        self.child(SyntaxKind::TEMPLATE_EXPR)?.template_literal()
+    }
+}
+
+/// Whether a child of a template is one of its parts (`NodeRef::template_parts`).
+fn is_template_part(part: &ElementRef<'_>) -> bool {
+    match part {
+        NodeOrToken::Token(token) => token.kind() == SyntaxKind::TEMPLATE_CHUNK,
+        NodeOrToken::Node(node) => matches!(
+            node.kind(),
+            SyntaxKind::TEMPLATE_INTERP | SyntaxKind::TEMPLATE_IF | SyntaxKind::TEMPLATE_FOR
+        ),
+    }
+}
+
+impl<'a> TokenRef<'a> {
+    fn element(self) -> Element {
+        self.tree.elements[self.index as usize]
+    }
+
+    pub fn kind(self) -> SyntaxKind {
+        self.element().kind
+    }
+
+    pub fn text(self) -> &'a str {
+        let start = (self.base + u32::from(self.start)) as usize;
+        &self.tree.text[start..start + self.element().len as usize]
+    }
+
+    pub fn text_range(self) -> TextRange {
+        TextRange::at(self.start, TextSize::from(self.element().len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use rowan::GreenNodeData;
+
+    use super::{ItemSyntax, NodeRef};
+    use crate::ast::{AstNode, BlockLabel, CallExpr, TemplateExpr};
+    use crate::{SyntaxKind, TextRange};
+
+    const TEXT: &str = concat!(
+        "resource r \"pkg:index:Type\" {\n  a = ns::invoke(1)\n}\n",
+        "resource \"s\" \"a\\\"b\" {}\n",
+        "output o \"\" {}\n",
+        "b = invoke(\"x\")\n",
+        "c = invoked(2)\n",
+        "d = \"x$${y}%%{z}\\n\"\n",
+        "e = \"x${y}\"\n",
+        "f = \"plain\" # comment\n",
+    );
+
+    /// Every node of the items' flat trees, with ranges in the file.
+    fn nodes(items: &[ItemSyntax]) -> Vec<(NodeRef<'_>, TextRange)> {
+        let mut res = Vec::new();
+        for item in items {
+            let mut stack = vec![item.root()];
+            while let Some(node) = stack.pop() {
+                res.push((node, node.text_range() + item.start()));
+                stack.extend(node.children());
+            }
+        }
+        res.sort_by_key(|(_, range)| range.start());
+        res
+    }
+
+    /// Calls found in the flat tree are named as the typed AST names them, with their
+    /// ranges in the file.
+    #[test]
+    fn call_names_and_ranges_match_the_syntax_tree() {
+        let parse = crate::parse(TEXT);
+        let items = parse.item_syntaxes();
+        let calls: Vec<_> = (nodes(&items).into_iter())
+            .filter(|(node, _)| node.kind() == SyntaxKind::CALL_EXPR)
+            .map(|(node, range)| (node.call_name(), node.call_name_is("invoke"), range))
+            .collect();
+        let expected: Vec<_> = (parse.syntax_node().descendants())
+            .filter_map(CallExpr::cast)
+            .map(|call| {
+                (
+                    call.name(),
+                    call.name() == "invoke",
+                    call.syntax().text_range(),
+                )
+            })
+            .collect();
+        assert_eq!(calls, expected);
+        assert_eq!(calls.iter().filter(|(_, invoke, _)| *invoke).count(), 1);
+    }
+
+    /// Literal templates and block labels read from the flat tree decode as the typed AST
+    /// decodes them, borrowed from the tree when there is nothing to decode.
+    #[test]
+    fn literal_templates_and_labels_match_the_syntax_tree() {
+        let parse = crate::parse(TEXT);
+        let items = parse.item_syntaxes();
+        let nodes = nodes(&items);
+        let found = |kind: SyntaxKind, value: &dyn Fn(NodeRef<'_>) -> Option<Cow<'_, str>>| {
+            (nodes.iter())
+                .filter(|(node, _)| node.kind() == kind)
+                .map(|(node, range)| (*range, value(*node)))
+                .collect::<Vec<_>>()
+        };
+        let templates = found(SyntaxKind::TEMPLATE_EXPR, &|node| node.template_literal());
+        let labels = found(SyntaxKind::BLOCK_LABEL, &|node| node.label_value());
+        let root = parse.syntax_node();
+        let expected_templates: Vec<_> = (root.descendants())
+            .filter_map(TemplateExpr::cast)
+            .map(|t| (t.syntax().text_range(), t.literal_value()))
+            .collect();
+        let expected_labels: Vec<_> = (root.descendants())
+            .filter_map(BlockLabel::cast)
+            .map(|l| (l.syntax().text_range(), l.value()))
+            .collect();
+        let owned = |found: &[(TextRange, Option<Cow<'_, str>>)]| -> Vec<_> {
+            (found.iter())
+                .map(|(range, value)| (*range, value.as_ref().map(|v| v.to_string())))
+                .collect()
+        };
+        assert_eq!(owned(&templates), expected_templates);
+        assert_eq!(owned(&labels), expected_labels);
+        assert_eq!(templates.len(), 8, "{templates:?}");
+        // Plain text is borrowed; text with escapes is decoded into a string of its own.
+        let borrowed = (templates.iter().chain(&labels))
+            .filter(|(_, value)| matches!(value, Some(Cow::Borrowed(_))))
+            .count();
+        assert_eq!(borrowed, 8, "{templates:?} {labels:?}");
+    }
+
+    /// The rowan root built from the flat tree shares each item's node with its handle
+    /// (what matching items by identity after a reparse relies on), a handle made from a
+    /// node equals the flat one, and the items start where the root's do.
+    #[test]
+    fn the_rowan_root_shares_the_items_nodes() {
+        let parse = crate::parse(TEXT);
+        let items = parse.item_syntaxes().into_owned();
+        assert_eq!(items.len(), 8);
+        // One item's node first, alone: the root takes that one.
+        let early: *const GreenNodeData = &**items[3].green();
+        let nodes: Vec<&GreenNodeData> = parse.top_level_item_nodes().collect();
+        assert!(std::ptr::eq(nodes[3], early));
+        for (item, node) in items.iter().zip(&nodes) {
+            assert!(std::ptr::eq(&**item.green(), *node));
+            assert_eq!(parse.item_may_invoke(node), item.may_invoke());
+            let again = ItemSyntax::from_green(node, item.may_invoke());
+            assert_eq!(&again, item);
+            assert!(!again.is(item));
+        }
+        let starts: Vec<_> = (parse.top_level_items().into_iter())
+            .map(|(_, at)| at)
+            .collect();
+        assert_eq!(parse.item_starts(), starts);
+        assert_eq!(
+            (items.iter()).filter(|item| item.may_invoke()).count(),
+            2,
+            "the items naming `invoke`"
+        );
+    }
+
+    /// A node's syntax tree alone is the typed AST's node of the same place.
+    #[test]
+    fn a_nodes_syntax_tree_is_its_subtree() {
+        let parse = crate::parse(TEXT);
+        let items = parse.item_syntaxes();
+        let root = parse.syntax_node();
+        for (node, range) in nodes(&items) {
+            let alone = node.to_syntax_node();
+            let in_file =
+                (root.descendants()).find(|n| n.text_range() == range && n.kind() == node.kind());
+            let in_file = in_file.expect("the node is in the file's tree");
+            assert_eq!(alone.green(), in_file.green());
+        }
+    }
+}
