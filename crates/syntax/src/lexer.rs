@@ -135,6 +135,11 @@ pub(crate) struct Lexer<'a> {
 }
 
 impl<'a> Lexer<'a> {
+    /// The length of the whole text.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// A lexer of `text` whose token vectors start with room for `capacity` tokens.
     pub(crate) fn new(text: &'a str, fast_path: bool, capacity: usize) -> Lexer<'a> {
         let mut lexer = Lexer {

@@ -354,7 +354,7 @@ impl<'t> Parser<'t> {
     /// 10 MB of source, and the pages they took), nor, from a window of tokens, its tokens.
     pub(crate) fn building(input: Input<'t>, step_limit: u32) -> Self {
         let mut parser = Parser::with_events(input, step_limit, Vec::new());
-        parser.sink = Some(Sink::new());
+        parser.sink = Some(Sink::new(parser.input.lexer.text_len()));
         parser.ensure_ahead(LOOKAHEAD);
         parser
     }
@@ -364,7 +364,8 @@ impl<'t> Parser<'t> {
     pub(crate) fn finish_tree(mut self) -> (FlatBuilder, Vec<SyntaxError>, Input<'t>) {
         // The rest of a window's text, for the root (the grammar reads to the end).
         while self.input.extend() {}
-        let mut sink = self.sink.take().unwrap_or_else(Sink::new);
+        let text_len = self.input.lexer.text_len();
+        let mut sink = self.sink.take().unwrap_or_else(|| Sink::new(text_len));
         sink.feed(&mut self.events, self.base, self.input.lexed());
         (sink.finish(), self.errors, self.input)
     }

@@ -50,9 +50,10 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
-    pub(crate) fn new() -> Self {
+    /// A sink for a text of `text_len` bytes.
+    pub(crate) fn new(text_len: usize) -> Self {
         Sink {
-            builder: FlatBuilder::default(),
+            builder: FlatBuilder::for_text(text_len),
             raw_pos: 0,
             depth: 0,
             forward_kinds: Vec::new(),
