@@ -5,7 +5,8 @@
 //! also when told where the edit is (as the language server tells the host). Parsing from
 //! a small window of tokens, as large files are parsed, gives the same tree and errors.
 //! Every item with an identifier `invoke`, parsed or reparsed, is marked as one that may
-//! call it (the outline looks for `invoke` calls only there).
+//! call it (the outline looks for `invoke` calls only there). The flat tree's items are the
+//! rowan root's: the same nodes, equal to handles made from them, at the same starts.
 //!
 //! `cargo +nightly fuzz run parse` from `fuzz/`.
 
@@ -58,7 +59,21 @@ fuzz_target!(|data: &[u8]| {
         assert_invoking_items_marked(&reparsed);
     }
     assert_invoking_items_marked(&parse);
+    assert_flat_items_are_the_roots(&parse);
 });
+
+/// The parse's items (handles of its flat tree) are its rowan root's items.
+fn assert_flat_items_are_the_roots(parse: &pcl_syntax::Parse) {
+    let items = parse.item_syntaxes().into_owned();
+    let nodes = parse.top_level_items();
+    assert_eq!(items.len(), nodes.len());
+    let starts: Vec<_> = nodes.iter().map(|(_, at)| *at).collect();
+    assert_eq!(parse.item_starts(), starts);
+    for (item, (node, _)) in items.iter().zip(&nodes) {
+        assert!(std::ptr::eq::<pcl_syntax::GreenNodeData>(&**item.green(), &**node));
+        assert_eq!(*item, pcl_syntax::ItemSyntax::from_green(node, item.may_invoke()));
+    }
+}
 
 /// Every top-level item with an identifier `invoke` is marked as one that may call it.
 fn assert_invoking_items_marked(parse: &pcl_syntax::Parse) {
