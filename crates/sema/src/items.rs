@@ -2,8 +2,8 @@
 //! edited item when it can); each top-level item is an `ItemSource` input the driver syncs
 //! with it, outlined in runs (`item_outlines`); `item_tree` lists a file's
 //! declarations without ranges or bodies (the first firewall: an edit inside a body leaves
-//! it equal); `decl_syntax` is a declaration's item's green node, untouched by edits to
-//! other items (the second firewall); `file_items` adds offsets, for ranges.
+//! it equal); `decl_syntax` is a declaration's item's syntax handle, untouched by edits
+//! to other items (the second firewall); `file_items` adds offsets, for ranges.
 
 // salsa's interned-struct expansion trips this lint for structs without `'db` fields.
 #![allow(unused_lifetimes)]
@@ -188,7 +188,7 @@ fn outlined_items(
         })
 }
 
-/// What an item declares and needs, read from its green tree (no syntax node per
+/// What an item declares and needs, read from its flat tree (no syntax node per
 /// element: this runs for every item). Only an item that `may_invoke` is walked for the
 /// packages of its `invoke` calls (a walk over every node: 2.3% of a cold check's
 /// instructions when it was done for every item).
@@ -643,7 +643,7 @@ impl<'db> DeclId<'db> {
     }
 }
 
-/// The declaration's green subtree; equal across edits elsewhere in the file.
+/// The declaration's item's syntax; equal across edits elsewhere in the file.
 #[salsa::tracked(returns(clone))]
 pub fn decl_syntax<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<DeclSyntax> {
     decl_item(db, decl).map(|item| DeclSyntax(item.source.syntax(db).clone()))

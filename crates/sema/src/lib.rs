@@ -4,8 +4,8 @@
 //! The query graph, each layer a firewall that backdates when an edit leaves it equal:
 //! - `items`: `parse(File)`; each top-level item is an input (`ItemSource`) the driver
 //!   syncs with the parse; `item_outlines` (a run of 128 items), then `item_tree(File)`
-//!   (declarations without ranges or bodies) and `decl_syntax(DeclId)` (the item's green
-//!   node);
+//!   (declarations without ranges or bodies) and `decl_syntax(DeclId)` (the item's
+//!   syntax handle);
 //! - `hir`: `body(DeclId)`, the range-free arena of a declaration's expressions, with
 //!   `body_with_source_map` holding the declaration-relative ranges;
 //! - `scope`: `program_scope(Program)`, `bind(DeclId)` (what each name resolves to),
