@@ -1,4 +1,5 @@
-//! The rowan tree: the `Language` impl, node aliases, and building a tree from parser events.
+//! The rowan tree: the `Language` impl and node aliases; the sink that turns parser events
+//! into a flat tree (`Sink`), and the builder of rowan trees from flat ones (`TreeBuilder`).
 
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -32,7 +33,7 @@ pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 
-/// Builds the tree from parser events fed to it in order, re-inserting the trivia of the
+/// Builds the flat tree from parser events fed to it in order, re-inserting the trivia of the
 /// lexed tokens between tokens: in runs, each top-level item's as soon as it is parsed
 /// ([`crate::parser::Parser::building`]), so a large file's events never pile up. Each run
 /// comes with the lexer's tokens (a window of them, for a large file: `raw_pos` counts from
@@ -159,8 +160,8 @@ impl Sink {
     }
 }
 
-/// Builds a green tree from a flat one (`flat::FlatTree::feed`), as rowan's `GreenNodeBuilder` does but
-/// cheaper: the children of the open nodes on one stack, tokens and small nodes shared
+/// Builds a green tree from a flat one (`flat::FlatTree::feed`), as rowan's
+/// `GreenNodeBuilder` does but cheaper: the children of the open nodes on one stack, tokens and small nodes shared
 /// through caches of our own. A token first tries the last token of its kind (punctuation,
 /// keywords and most blanks are the same text every time: no hashing), then a table keyed by
 /// a hash of its kind and text; a node of at most `SHARED_NODE_CHILDREN` children is shared
