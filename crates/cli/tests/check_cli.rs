@@ -321,21 +321,19 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
     // diagnostics of the files that could.
     let unreadable = common::scratch(
         "check-unreadable",
-        &[("a.pp", b"a = b\n"), ("b.pp", b"c = \"\xff\"\n")],
+        &[("a.pp", b"a = [1,\n"), ("b.pp", b"c = \"\xff\"\n")],
     );
     let partly = run(&["check", "--color", "never", "."], &unreadable, None);
     expect![[r#"
         pcl check --color never .
         stderr: error: `./b.pp` is not valid UTF-8: byte 0xff at offset 5 does not start a valid UTF-8 sequence
-        stderr: error[PCL4001]: undefined name `b`
+        stderr: error[PCL1005]: unclosed tuple: this `[` has no matching `]`
         stderr:   ┌─ ./a.pp:1:5
         stderr:   │
-        stderr: 1 │ a = b
+        stderr: 1 │ a = [1,
         stderr:   │     ^
-        stderr:   │
-        stderr:   = declare it as a local (`name = value`), a config, a resource or a component
         stderr:
-        stderr: checked 1 program, 1 file (1 line, 6 B) in <time>: 1 error in 1 of 1 file, and 1 IO error (above)
+        stderr: checked 1 program, 1 file (1 line, 8 B) in <time>: 1 error in 1 of 1 file, and 1 IO error (above)
         exit 2
     "#]]
     .assert_eq(&partly);
