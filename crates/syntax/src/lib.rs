@@ -155,10 +155,10 @@ impl Parse {
     }
 
     /// The addresses of the items of the tree's root that may call [`INVOKE`], sorted.
-    fn invoking_addresses(&self) -> Arc<[usize]> {
+    fn invoking_addresses(&self) -> &Arc<[usize]> {
         match &*self.tree {
-            Tree::Flat { tree, items, root } => flat_root(tree, items, root).1.clone(),
-            _ => self.invoking_items.clone(),
+            Tree::Flat { tree, items, root } => &flat_root(tree, items, root).1,
+            _ => &self.invoking_items,
         }
     }
 
@@ -178,9 +178,7 @@ impl Parse {
     pub fn item_starts(&self) -> Vec<TextSize> {
         match &*self.tree {
             Tree::Flat { items, .. } => items.iter().map(ItemSyntax::start).collect(),
-            _ => (self.top_level_items().into_iter())
-                .map(|(_, start)| start)
-                .collect(),
+            _ => self.top_level_places().map(|(_, start)| start).collect(),
         }
     }
 
@@ -221,23 +219,28 @@ impl Parse {
     /// body), in order, with their offsets. Reads the green tree only: no syntax nodes are
     /// built.
     pub fn top_level_items(&self) -> Vec<(GreenNode, TextSize)> {
+        (self.top_level_places())
+            .map(|(node, offset)| (node.to_owned(), offset))
+            .collect()
+    }
+
+    /// [`Parse::top_level_items`] borrowed.
+    fn top_level_places(&self) -> impl Iterator<Item = (&GreenNodeData, TextSize)> {
         let green = self.green();
-        let Some((index, body)) = reparse::body_of(green) else {
-            return Vec::new();
-        };
-        let mut offset: TextSize = (green.children().take(index))
+        let body = reparse::body_of(green);
+        let mut offset: TextSize = (body.iter())
+            .flat_map(|(index, _)| green.children().take(*index))
             .map(|child| child.text_len())
             .sum();
-        let mut res = Vec::new();
-        for item in body.children() {
-            if let rowan::NodeOrToken::Node(node) = item
-                && is_top_level_item(node)
-            {
-                res.push((node.to_owned(), offset));
-            }
-            offset += item.text_len();
-        }
-        res
+        (body.into_iter())
+            .flat_map(|(_, body)| body.children())
+            .filter_map(move |item| {
+                let start = offset;
+                offset += item.text_len();
+                item.into_node()
+                    .filter(|node| is_top_level_item(node))
+                    .map(|node| (node, start))
+            })
     }
 
     /// When this parse is `earlier`'s with one top-level item parsed again (`reparse`,

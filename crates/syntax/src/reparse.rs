@@ -225,7 +225,7 @@ impl Parse {
                 items.sort_unstable();
                 items.into()
             }
-            _ => self.invoking_addresses(),
+            _ => self.invoking_addresses().clone(),
         }
     }
 
