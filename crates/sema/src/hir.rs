@@ -281,10 +281,8 @@ fn lower<'db>(
         return BodyWithSourceMap::default();
     };
     let root = syntax.0.root();
-    let mut lower = Lowerer {
-        with_source_map,
-        ..Lowerer::default()
-    };
+    let mut lower = SPARE_LOWERER.take().unwrap_or_default();
+    lower.with_source_map = with_source_map;
     match root.kind() {
         SyntaxKind::ATTRIBUTE => {
             let name_range = (root.token(&[SyntaxKind::IDENT]))
@@ -298,7 +296,16 @@ fn lower<'db>(
         }
         _ => {}
     }
-    lower.finish()
+    let lowered = lower.finish();
+    SPARE_LOWERER.set(Some(lower));
+    lowered
+}
+
+thread_local! {
+    /// The arrays of the thread's last lowering, emptied, for its next: grown once to the
+    /// size of the largest body, not again for each (a body's arrays are copied out at
+    /// their exact size when it is done).
+    static SPARE_LOWERER: std::cell::Cell<Option<Lowerer>> = const { std::cell::Cell::new(None) };
 }
 
 /// How a template's literal chunks are decoded (quoted strings and heredocs differ).
@@ -320,32 +327,41 @@ struct Lowerer {
     value: Option<ExprId>,
     /// Whether the ranges above are kept (checking reads bodies without them).
     with_source_map: bool,
+    /// Stacks of the lists being lowered (elements, arguments, template parts; object
+    /// items; a block's attributes and blocks): each list is pushed above the lists that
+    /// enclose it and taken off when done, so no list grows an array of its own.
+    ids: Vec<ExprId>,
+    pairs: Vec<(ExprId, ExprId)>,
+    attr_ids: Vec<AttrId>,
+    block_ids: Vec<BlockId>,
 }
 
-/// `items` in a block of their size: a body's arrays are kept as long as its memo, and
-/// shrinking a grown `Vec` in place (as the allocator does when the smaller size is at
-/// least half the block) keeps up to half of it unused.
-fn exact<T>(mut items: Vec<T>) -> Box<[T]> {
-    let mut exact = Vec::with_capacity(items.len());
-    exact.append(&mut items);
-    exact.into_boxed_slice()
+/// The items of `items` from `start` on, taken off it into a block of their size: a
+/// body's arrays are kept as long as its memo.
+fn take_from<T>(items: &mut Vec<T>, start: usize) -> Box<[T]> {
+    // Copied out at once, into an array of their number (`drain` would move them one
+    // by one).
+    items.split_off(start).into_boxed_slice()
 }
 
 impl Lowerer {
-    fn finish(self) -> BodyWithSourceMap {
+    /// The lowered body; the arrays are left empty, for the next.
+    fn finish(&mut self) -> BodyWithSourceMap {
+        debug_assert!(self.ids.is_empty() && self.pairs.is_empty());
+        debug_assert!(self.attr_ids.is_empty() && self.block_ids.is_empty());
         BodyWithSourceMap {
             body: Body {
-                exprs: exact(self.exprs),
-                attrs: exact(self.attrs),
-                blocks: exact(self.blocks),
-                value: self.value,
+                exprs: take_from(&mut self.exprs, 0),
+                attrs: take_from(&mut self.attrs, 0),
+                blocks: take_from(&mut self.blocks, 0),
+                value: self.value.take(),
             },
             source_map: BodySourceMap {
-                exprs: self.expr_ranges.into(),
-                attr_names: self.attr_names.into(),
-                block_types: self.block_types.into(),
-                block_labels: self.block_labels.into(),
-                block_opens: self.block_opens.into(),
+                exprs: take_from(&mut self.expr_ranges, 0),
+                attr_names: take_from(&mut self.attr_names, 0),
+                block_types: take_from(&mut self.block_types, 0),
+                block_labels: take_from(&mut self.block_labels, 0),
+                block_opens: take_from(&mut self.block_opens, 0),
             },
         }
     }
@@ -392,8 +408,7 @@ impl Lowerer {
             .find(|t| t.kind() == SyntaxKind::L_CURLY)
             .map(|t| t.text_range());
         let id = self.push_block(kind, labels, type_range, open);
-        let mut attrs = Vec::new();
-        let mut blocks = Vec::new();
+        let (attrs, blocks) = (self.attr_ids.len(), self.block_ids.len());
         for item in body.into_iter().flat_map(NodeRef::children) {
             match item.kind() {
                 SyntaxKind::ATTRIBUTE => {
@@ -401,7 +416,7 @@ impl Lowerer {
                         continue;
                     };
                     let value = self.expr_opt(item.first_expr(), item);
-                    attrs.push(AttrId(self.attrs.len() as u32));
+                    self.attr_ids.push(AttrId(self.attrs.len() as u32));
                     self.attrs.push(AttrData {
                         name: SmolStr::new(name.text()),
                         value,
@@ -410,13 +425,16 @@ impl Lowerer {
                         self.attr_names.push(name.text_range());
                     }
                 }
-                SyntaxKind::BLOCK => blocks.push(self.block(item)),
+                SyntaxKind::BLOCK => {
+                    let nested = self.block(item);
+                    self.block_ids.push(nested);
+                }
                 _ => {}
             }
         }
         let data = &mut self.blocks[id.0 as usize];
-        data.attrs = attrs.into();
-        data.blocks = blocks.into();
+        data.attrs = take_from(&mut self.attr_ids, attrs);
+        data.blocks = take_from(&mut self.block_ids, blocks);
         id
     }
 
@@ -468,11 +486,15 @@ impl Lowerer {
                 });
             }
             SyntaxKind::TUPLE_EXPR => {
-                let elements = node.exprs().map(|e| self.expr(e)).collect();
-                Expr::Tuple(elements)
+                let start = self.ids.len();
+                for element in node.exprs() {
+                    let element = self.expr(element);
+                    self.ids.push(element);
+                }
+                Expr::Tuple(take_from(&mut self.ids, start))
             }
             SyntaxKind::OBJECT_EXPR => {
-                let mut items = Vec::new();
+                let start = self.pairs.len();
                 for item in node.children_where(|kind| kind == SyntaxKind::OBJECT_ITEM) {
                     let key = match item.child(SyntaxKind::OBJECT_KEY) {
                         Some(key) => match literal_name(key) {
@@ -482,9 +504,9 @@ impl Lowerer {
                         None => self.alloc(Expr::Missing, item.text_range()),
                     };
                     let value = self.expr_opt(item.first_expr(), item);
-                    items.push((key, value));
+                    self.pairs.push((key, value));
                 }
-                Expr::Object(items.into())
+                Expr::Object(take_from(&mut self.pairs, start))
             }
             SyntaxKind::VARIABLE_EXPR => match node.token(&[SyntaxKind::IDENT]) {
                 Some(name) => Expr::Name(SmolStr::new(name.text())),
@@ -492,13 +514,14 @@ impl Lowerer {
             },
             SyntaxKind::CALL_EXPR => {
                 let arg_list = node.child(SyntaxKind::ARG_LIST);
-                let args = (arg_list.into_iter())
-                    .flat_map(NodeRef::exprs)
-                    .map(|arg| self.expr(arg))
-                    .collect();
+                let start = self.ids.len();
+                for arg in arg_list.into_iter().flat_map(NodeRef::exprs) {
+                    let arg = self.expr(arg);
+                    self.ids.push(arg);
+                }
                 Expr::Call(Box::new(CallExpr {
                     name: SmolStr::new(node.call_name()),
-                    args,
+                    args: take_from(&mut self.ids, start),
                     expand: arg_list.is_some_and(|list| list.token(&[SyntaxKind::DOT3]).is_some()),
                 }))
             }
@@ -700,27 +723,30 @@ impl Lowerer {
             };
             return self.alloc(Expr::String(text), range);
         }
-        let lowered = self.template_parts(parts, decode);
-        match lowered.as_slice() {
+        let start = self.ids.len();
+        self.template_parts(parts, decode);
+        match self.ids[start..] {
             [] => self.alloc(Expr::String(SmolStr::default()), range),
             [single] if self.exprs[single.0 as usize].is_literal() => {
+                self.ids.truncate(start);
                 let expr = self.exprs[single.0 as usize].clone();
                 self.alloc(expr, range)
             }
-            _ => self.alloc(Expr::Template(lowered.into()), range),
+            _ => {
+                let parts = take_from(&mut self.ids, start);
+                self.alloc(Expr::Template(parts), range)
+            }
         }
     }
 
-    fn template_parts(&mut self, parts: Vec<ElementRef<'_>>, decode: &Decode<'_>) -> Vec<ExprId> {
-        let mut res: Vec<ExprId> = Vec::new();
+    /// Lower a template's parts onto `ids`.
+    fn template_parts(&mut self, parts: Vec<ElementRef<'_>>, decode: &Decode<'_>) {
         let mut text = String::new();
         let mut text_range: Option<TextRange> = None;
-        let flush = |this: &mut Lowerer,
-                     res: &mut Vec<ExprId>,
-                     text: &mut String,
-                     range: &mut Option<TextRange>| {
+        let flush = |this: &mut Lowerer, text: &mut String, range: &mut Option<TextRange>| {
             if let Some(r) = range.take() {
-                res.push(this.alloc(Expr::String(SmolStr::new(std::mem::take(text))), r));
+                let literal = this.alloc(Expr::String(SmolStr::new(std::mem::take(text))), r);
+                this.ids.push(literal);
             }
         };
         for part in parts {
@@ -733,7 +759,7 @@ impl Lowerer {
                 }
                 NodeOrToken::Node(node) => node,
             };
-            flush(self, &mut res, &mut text, &mut text_range);
+            flush(self, &mut text, &mut text_range);
             let range = node.text_range();
             match node.kind() {
                 SyntaxKind::TEMPLATE_IF => {
@@ -745,14 +771,15 @@ impl Lowerer {
                     let (then, otherwise) = (branches.next(), branches.next());
                     let then = self.branch(then, range, decode);
                     let otherwise = self.branch(otherwise, range, decode);
-                    res.push(self.alloc(
+                    let conditional = self.alloc(
                         Expr::Conditional {
                             cond,
                             then,
                             otherwise,
                         },
                         range,
-                    ));
+                    );
+                    self.ids.push(conditional);
                 }
                 SyntaxKind::TEMPLATE_FOR => {
                     let directive = node.child(SyntaxKind::TEMPLATE_FOR_DIRECTIVE);
@@ -776,13 +803,16 @@ impl Lowerer {
                         None => Expr::Missing,
                     };
                     let for_id = self.alloc(lowered, range);
-                    res.push(self.alloc(Expr::TemplateJoin(for_id), range));
+                    let join = self.alloc(Expr::TemplateJoin(for_id), range);
+                    self.ids.push(join);
                 }
-                _ => res.push(self.expr_opt(node.first_expr(), node)),
+                _ => {
+                    let interpolated = self.expr_opt(node.first_expr(), node);
+                    self.ids.push(interpolated);
+                }
             }
         }
-        flush(self, &mut res, &mut text, &mut text_range);
-        res
+        flush(self, &mut text, &mut text_range);
     }
 
     /// One branch of a template directive, as a template of its own (`""` when absent).

@@ -245,6 +245,9 @@ pub(crate) struct Infer<'db> {
     pub(crate) diagnostics_only: bool,
     /// The references and literals it left so, by expression (empty until the first).
     pub(crate) deferred: Vec<Option<crate::reference_fit::Deferred<'db>>>,
+    /// The literals it went into, by expression: how, and against what type, which
+    /// `check_value` then asks again (empty until the first).
+    pub(crate) descents: Vec<Option<(Ty<'db>, Descent<'db>)>>,
 }
 
 impl<'db> Infer<'db> {
@@ -269,6 +272,7 @@ impl<'db> Infer<'db> {
             parts: Vec::new(),
             diagnostics_only: false,
             deferred: Vec::new(),
+            descents: Vec::new(),
         }
     }
 
@@ -796,7 +800,13 @@ impl<'db> Infer<'db> {
             return true;
         }
         let body = self.body;
-        match (self.descent(id, expected), body.expr(id)) {
+        // `expr_to_check` went into it before, against the same type.
+        let remembered = self.descents.get_mut(id.0 as usize).and_then(Option::take);
+        let descent = match remembered {
+            Some((against, descent)) if against == expected => descent,
+            _ => self.descent(id, expected),
+        };
+        match (descent, body.expr(id)) {
             (Descent::Fields(fields), Expr::Object(items)) => {
                 return self.check_object_fields(id, items, fields, what);
             }
@@ -920,6 +930,7 @@ impl<'db> Infer<'db> {
 }
 
 /// How a literal is checked against an expected type ([`Infer::descent`]).
+#[derive(Clone, Copy)]
 pub(crate) enum Descent<'db> {
     Fields(&'db [(pcl_types::Name, Ty<'db>)]),
     Elements(Ty<'db>),

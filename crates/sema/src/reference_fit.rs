@@ -82,7 +82,11 @@ impl<'db> Infer<'db> {
             self.defer(id, Deferred::Literal);
             return;
         }
-        match (self.descent(id, expected), body.expr(id)) {
+        let descent = self.descent(id, expected);
+        if !matches!(descent, Descent::Whole) {
+            self.remember_descent(id, expected, descent);
+        }
+        match (descent, body.expr(id)) {
             (Descent::Fields(fields), Expr::Object(items)) => {
                 for &(key, value) in items.iter() {
                     self.expr(key);
@@ -111,6 +115,14 @@ impl<'db> Infer<'db> {
                 self.expr(id);
             }
         }
+    }
+
+    /// Keep how `check_value` goes into `id` against `expected`, as it will ask.
+    fn remember_descent(&mut self, id: ExprId, expected: Ty<'db>, descent: Descent<'db>) {
+        if self.descents.is_empty() {
+            self.descents.resize(self.body.exprs.len(), None);
+        }
+        self.descents[id.0 as usize] = Some((expected, descent));
     }
 
     /// Leave `id` for `check_value` to type (`type_to_check`).

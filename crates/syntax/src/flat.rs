@@ -512,12 +512,42 @@ impl<'a> NodeRef<'a> {
 
     /// The first child node of `kind`.
     pub fn child(self, kind: SyntaxKind) -> Option<NodeRef<'a>> {
-        self.children().find(|child| child.kind() == kind)
+        let (index, start) = self.first_child(|e| e.node && e.kind == kind)?;
+        Some(NodeRef {
+            index,
+            start,
+            ..self
+        })
     }
 
     /// The first child token whose kind is in `kinds`.
     pub fn token(self, kinds: &[SyntaxKind]) -> Option<TokenRef<'a>> {
-        self.tokens().find(|token| kinds.contains(&token.kind()))
+        let (index, start) = self.first_child(|e| !e.node && kinds.contains(&e.kind))?;
+        let (tree, base) = (self.tree, self.base);
+        Some(TokenRef {
+            tree,
+            index,
+            start,
+            base,
+        })
+    }
+
+    /// The index and start of the first child that `wanted` picks: a walk over the
+    /// elements alone, for the lookups lowering makes at every node (`child`, `token`,
+    /// `first_expr`), which the iterators of children cost several times over.
+    fn first_child(self, wanted: impl Fn(&Element) -> bool) -> Option<(u32, TextSize)> {
+        let elements = &self.tree.elements;
+        let end = self.index as usize + self.element().size as usize;
+        let (mut next, mut offset) = (self.index as usize + 1, self.start);
+        while next < end {
+            let element = &elements[next];
+            if wanted(element) {
+                return Some((next as u32, offset));
+            }
+            next += element.size as usize;
+            offset += TextSize::from(element.len);
+        }
+        None
     }
 
     /// The child nodes that are expressions, in order: what the typed AST's accessors pick
@@ -528,7 +558,12 @@ impl<'a> NodeRef<'a> {
     }
 
     pub fn first_expr(self) -> Option<NodeRef<'a>> {
-        self.exprs().next()
+        let (index, start) = self.first_child(|e| e.node && ast::Expr::can_cast(e.kind))?;
+        Some(NodeRef {
+            index,
+            start,
+            ..self
+        })
     }
 
     /// The parts of a template node (quoted, heredoc or a directive branch), in order: its

@@ -373,14 +373,14 @@ impl<'db> Ty<'db> {
         }
     }
 
-    /// Whether this is `dynamic`.
+    /// Whether this is `dynamic` (interned once: the same type, without reading a kind).
     pub fn is_dynamic(self, db: &'db dyn Db) -> bool {
-        matches!(self.kind(db), TyKind::Dynamic)
+        self == Ty::dynamic(db)
     }
 
     /// Whether this is `none`.
     pub fn is_none(self, db: &'db dyn Db) -> bool {
-        matches!(self.kind(db), TyKind::None)
+        self == Ty::none(db)
     }
 }
 
