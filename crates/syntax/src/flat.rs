@@ -84,22 +84,19 @@ impl FlatBuilder {
         });
     }
 
-    pub(crate) fn token(&mut self, kind: SyntaxKind, bytes: &[u8]) {
-        if bytes.len() == crate::INVOKE.len()
-            && kind == SyntaxKind::IDENT
-            && bytes == crate::INVOKE.as_bytes()
-        {
-            self.item_invokes = true;
-        }
+    /// A token of `len` bytes; `names_invoke` when it is the identifier `invoke`.
+    pub(crate) fn token(&mut self, kind: SyntaxKind, len: u32, names_invoke: bool) {
+        self.item_invokes |= names_invoke;
         self.elements.push(Element {
             kind,
             node: false,
-            len: bytes.len() as u32,
+            len,
             size: 1,
         });
-        self.offset += bytes.len() as u32;
+        self.offset += len;
     }
 
+    #[inline]
     pub(crate) fn finish_node(&mut self) {
         let Some((index, start)) = self.open.pop() else {
             return;

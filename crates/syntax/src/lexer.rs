@@ -81,6 +81,11 @@ impl<'a> LexedText<'a> {
         &self.text.as_bytes()[self.range_usize(idx)]
     }
 
+    /// The length of token `idx`.
+    pub(crate) fn len_of(&self, idx: usize) -> u32 {
+        self.starts[idx + 1] - self.starts[idx]
+    }
+
     pub fn range(&self, idx: usize) -> TextRange {
         TextRange::new(
             TextSize::new(self.starts[idx]),

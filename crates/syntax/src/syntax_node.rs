@@ -64,14 +64,20 @@ impl Sink {
     /// The next run of events; the first of them is event number `base` of the parse. A
     /// forward parent always lies in the same run as the node it encloses.
     pub(crate) fn feed(&mut self, events: &mut [Event], base: u32, lexed: &LexedText<'_>) {
+        // Each event is read once, in order; only the forward parents, which lie ahead,
+        // are marked as read (`Tombstone`).
         for idx in 0..events.len() {
-            match std::mem::replace(&mut events[idx], Event::Tombstone) {
+            match events[idx] {
                 Event::Start {
                     kind,
-                    forward_parent,
+                    forward_parent: None,
+                } => self.start_node(kind, lexed),
+                Event::Start {
+                    kind,
+                    forward_parent: Some(first),
                 } => {
                     self.forward_kinds.push(kind);
-                    let mut next = forward_parent;
+                    let mut next = Some(first);
                     while let Some(fwd) = next {
                         let at = (fwd.get() - base) as usize;
                         next = match std::mem::replace(&mut events[at], Event::Tombstone) {
@@ -145,17 +151,21 @@ impl Sink {
     }
 
     fn eat_trivia(&mut self, lexed: &LexedText<'_>) {
-        while self.raw_pos < lexed.len() {
-            let kind = lexed.kind(self.raw_pos);
-            if !kind.is_trivia() {
-                break;
-            }
+        while let Some(&kind) = lexed.kinds().get(self.raw_pos)
+            && kind.is_trivia()
+        {
             self.raw_token(kind, lexed);
         }
     }
 
+    #[inline]
     fn raw_token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        self.builder.token(kind, lexed.bytes(self.raw_pos));
+        let len = lexed.len_of(self.raw_pos);
+        // The text is read only where it may be `invoke`.
+        let names_invoke = kind == SyntaxKind::IDENT
+            && len as usize == crate::INVOKE.len()
+            && lexed.bytes(self.raw_pos) == crate::INVOKE.as_bytes();
+        self.builder.token(kind, len, names_invoke);
         self.raw_pos += 1;
     }
 }

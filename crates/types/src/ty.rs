@@ -191,12 +191,17 @@ impl Clone for TypeCache {
 }
 
 impl<'db> Ty<'db> {
-    /// The primitive `kind` (`slot` is its place in [`PrimitiveTypes`]).
-    fn primitive(db: &'db dyn Db, slot: usize, kind: TyKind<'db>) -> Ty<'db> {
+    /// The primitive type `kind` makes (`slot` is its place in [`PrimitiveTypes`]). The
+    /// kind is made only to be interned: one made at each call and dropped (a `TyKind`
+    /// has heap-owning variants, so dropping one is a call) cost as much as the lookup.
+    #[inline]
+    fn primitive(db: &'db dyn Db, slot: usize, kind: fn() -> TyKind<'db>) -> Ty<'db> {
         use salsa::plumbing::{AsId, FromId};
         match db.primitive_types() {
-            Some(cache) => Ty::from_id(*cache.ids[slot].get_or_init(|| Ty::new(db, kind).as_id())),
-            None => Ty::new(db, kind),
+            Some(cache) => {
+                Ty::from_id(*cache.ids[slot].get_or_init(|| Ty::new(db, kind()).as_id()))
+            }
+            None => Ty::new(db, kind()),
         }
     }
 
@@ -221,32 +226,39 @@ impl<'db> Ty<'db> {
         ty
     }
 
+    #[inline]
     pub fn none(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 0, TyKind::None)
+        Ty::primitive(db, 0, || TyKind::None)
     }
 
+    #[inline]
     pub fn bool(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 1, TyKind::Bool)
+        Ty::primitive(db, 1, || TyKind::Bool)
     }
 
+    #[inline]
     pub fn int(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 2, TyKind::Int)
+        Ty::primitive(db, 2, || TyKind::Int)
     }
 
+    #[inline]
     pub fn number(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 3, TyKind::Number)
+        Ty::primitive(db, 3, || TyKind::Number)
     }
 
+    #[inline]
     pub fn string(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 4, TyKind::String)
+        Ty::primitive(db, 4, || TyKind::String)
     }
 
+    #[inline]
     pub fn id(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 5, TyKind::Id)
+        Ty::primitive(db, 5, || TyKind::Id)
     }
 
+    #[inline]
     pub fn dynamic(db: &'db dyn Db) -> Ty<'db> {
-        Ty::primitive(db, 6, TyKind::Dynamic)
+        Ty::primitive(db, 6, || TyKind::Dynamic)
     }
 
     pub fn opaque(db: &'db dyn Db, name: &str) -> Ty<'db> {
