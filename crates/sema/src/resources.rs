@@ -230,7 +230,7 @@ fn schema_input<'db>(db: &'db dyn pcl_types::Db, property: &'db Property<'db>) -
             .any(|m| matches!(m.kind(db), TyKind::Const(..))),
         _ => false,
     };
-    if is_const(property.ty) {
+    if input.required && is_const(property.ty) {
         input.required = false;
     }
     input

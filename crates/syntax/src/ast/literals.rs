@@ -26,7 +26,7 @@ pub struct NumberValue {
 impl NumberValue {
     /// Parses a number literal (`digits ("." digits)? ([eE] [+-]? digits)?`).
     pub fn parse(text: &str) -> Result<NumberValue, String> {
-        let (significand, exp_text) = match text.find(['e', 'E']) {
+        let (significand, exp_text) = match text.bytes().position(|b| matches!(b, b'e' | b'E')) {
             Some(idx) => (&text[..idx], Some(&text[idx + 1..])),
             None => (text, None),
         };
@@ -188,8 +188,9 @@ impl LiteralExpr {
 /// Decodes the text of a quoted-template chunk: escapes, `$${` and `%%{`. Invalid escapes
 /// (already reported by the lexer) are kept as written.
 pub fn unescape_quoted(text: &str) -> Cow<'_, str> {
-    // Most chunks have nothing to decode: no copy for them.
-    if !text.contains(['\\', '$', '%']) {
+    // Most chunks have nothing to decode: no copy for them (a byte scan: a search for
+    // any of several chars goes char by char through a general matcher).
+    if !text.bytes().any(|b| matches!(b, b'\\' | b'$' | b'%')) {
         return Cow::Borrowed(text);
     }
     let mut res = String::with_capacity(text.len());
