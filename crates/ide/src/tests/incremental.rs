@@ -331,6 +331,26 @@ fn a_declaration_inserted_before_others_leaves_their_inputs_alone() {
 }
 
 #[test]
+fn a_file_read_again_keeps_the_inputs_of_the_items_it_kept() {
+    // From disk (no editor's earlier parse to reparse from): the file is parsed whole,
+    // and its items are matched with the inputs it had.
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", MAIN)]);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    log.take();
+    let reread = format!(
+        "first = 1\n{}",
+        edit(MAIN, "unrelated = \"x\"", "unrelated = \"y\"")
+    );
+    set_program(&mut host, "prog", &[("main.pp", reread.as_str())]);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    let infers: Vec<String> = (log.take().into_iter())
+        .filter(|q| q.starts_with("infer("))
+        .collect();
+    assert_eq!(infers.len(), 2, "first and unrelated only: {infers:#?}");
+}
+
+#[test]
 fn schemas_and_type_relations_survive_program_edits() {
     let (mut host, log, id) = main_opened_and_checked();
     host.set_file_text(
