@@ -254,11 +254,16 @@ impl<'db> Infer<'db> {
     pub(crate) fn new(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Infer<'db> {
         let body = body(db, decl);
         let leniency = leniency(db);
+        let bindings = bind(db, decl);
+        // Room for every declaration it may read, up front: grown from empty, the map
+        // rehashed for most declarations.
+        let referenced =
+            FxHashMap::with_capacity_and_hasher(bindings.dependencies.len(), Default::default());
         Infer {
             db,
             decl,
             body,
-            bindings: bind(db, decl),
+            bindings,
             types: vec![Ty::dynamic(db); body.exprs.len()],
             diagnostics: Vec::new(),
             locals: Vec::new(),
@@ -267,7 +272,7 @@ impl<'db> Infer<'db> {
             skip_traversal_errors: leniency.skip_resource_typecheck,
             leniency,
             demote_value_checks: false,
-            referenced: FxHashMap::default(),
+            referenced,
             own_cycle: None,
             parts: Vec::new(),
             diagnostics_only: false,
@@ -314,7 +319,7 @@ impl<'db> Infer<'db> {
     /// The severity of a check Pulumi's binder does not make: an error, a warning under
     /// `--lenient` (each such check has its row in `docs/deviations.md`).
     pub(crate) fn beyond_go_severity(&self) -> Severity {
-        if crate::input::leniency(self.db).beyond_go {
+        if self.leniency.beyond_go {
             Severity::Warning
         } else {
             Severity::Error

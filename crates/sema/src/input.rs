@@ -161,11 +161,6 @@ pub fn leniency(db: &dyn salsa::Database) -> Leniency {
     CheckOptions::try_get(db).map_or_else(Leniency::default, |options| options.leniency(db))
 }
 
-/// Whether resource typechecking is skipped (false when no options were set).
-pub fn skip_resource_typecheck(db: &dyn salsa::Database) -> bool {
-    leniency(db).skip_resource_typecheck
-}
-
 /// The program in directory `dir` (normalised), if the driver registered it. One query
 /// per directory, so registering another program does not disturb its readers.
 pub fn program_at(db: &dyn salsa::Database, dir: &str) -> Option<Program> {

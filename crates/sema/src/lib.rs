@@ -58,7 +58,7 @@ pub use hir::{
 pub use inference::{InferenceResult, decl_ty, expr_ty, file_check, infer};
 pub use input::{
     CheckOptions, File, ItemSource, Leniency, Program, ReparseBase, Workspace, join_dir, leniency,
-    program_at, skip_resource_typecheck,
+    program_at,
 };
 pub use items::{
     CachedPackage, DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse,

@@ -14,7 +14,7 @@ use crate::hir::{AttrId, BlockId, Body, Expr, ExprId, push_children};
 use crate::inference::{
     Infer, InputAttr, accepts_none, collection_types, infer, lift, wrap_iterable,
 };
-use crate::input::{Program, join_dir, program_at, skip_resource_typecheck};
+use crate::input::{Program, join_dir, program_at};
 use crate::items::{DeclKind, token_package};
 use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
@@ -259,7 +259,7 @@ fn resolve_resource<'db>(
 ) -> Option<&'db ResourceTypes<'db>> {
     let db = infer.db;
     let site = Site::Label(BlockId::ROOT, 1);
-    let skip = skip_resource_typecheck(db);
+    let skip = infer.leniency.skip_resource_typecheck;
     let severity = if skip {
         Severity::Warning
     } else {
