@@ -297,7 +297,9 @@ fn lower<'db>(
         _ => {}
     }
     let lowered = lower.finish();
-    SPARE_LOWERER.set(Some(lower));
+    if lower.exprs.capacity() <= SPARE_EXPRS {
+        SPARE_LOWERER.set(Some(lower));
+    }
     lowered
 }
 
@@ -307,6 +309,10 @@ thread_local! {
     /// their exact size when it is done).
     static SPARE_LOWERER: std::cell::Cell<Option<Lowerer>> = const { std::cell::Cell::new(None) };
 }
+
+/// The most expressions a spare lowerer has room for: one that lowered a larger body (a
+/// list of thousands) is dropped, not kept for the thread's life.
+const SPARE_EXPRS: usize = 4096;
 
 /// How a template's literal chunks are decoded (quoted strings and heredocs differ).
 type Decode<'a> = dyn for<'t> Fn(TokenRef<'t>) -> Cow<'t, str> + 'a;
