@@ -57,13 +57,17 @@ enum Strip {
     Promises,
 }
 
+/// What the memos compute: [`at_a_glance`]'s answer, else the type rebuilt around its
+/// resolved insides.
 fn resolve<'db>(db: &'db dyn Db, ty: Ty<'db>, strip: Strip) -> Ty<'db> {
+    if let Some(resolved) = at_a_glance(db, ty, strip) {
+        return resolved;
+    }
     let again = |t: Ty<'db>| match strip {
         Strip::OutputsAndPromises => resolve_outputs(db, t),
         Strip::Promises => resolve_promises(db, t),
     };
     match ty.kind(db) {
-        TyKind::Output(element) if strip == Strip::OutputsAndPromises => *element,
         TyKind::Promise(element) => again(*element),
         TyKind::List(element) => Ty::list(db, again(*element)),
         TyKind::Map(element) => Ty::map(db, again(*element)),
@@ -74,9 +78,8 @@ fn resolve<'db>(db: &'db dyn Db, ty: Ty<'db>, strip: Strip) -> Ty<'db> {
             db,
             properties.iter().map(|(name, t)| (name.clone(), again(*t))),
         ),
-        TyKind::Named(object) if object.input(db) && strip == Strip::OutputsAndPromises => {
-            Ty::named(db, object.plain(db))
-        }
+        // An input flavour, resolving outputs (`at_a_glance` answered for the others).
+        TyKind::Named(object) => Ty::named(db, object.plain(db)),
         _ => ty,
     }
 }
