@@ -15,21 +15,42 @@ use crate::ast::{self, AstNode};
 use crate::syntax_node::TreeBuilder;
 use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
-/// One node or token of a flat tree.
+/// One node or token of a flat tree: eight bytes (a 10 MB file makes six million; at
+/// twelve, with the size as wide as the length, they were a third of a check's memory).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Element {
     kind: SyntaxKind,
     node: bool,
+    /// How many elements its subtree has, itself included (one for a token); [`BIG`]
+    /// when that does not fit, and then it is in the tree's `big_sizes`.
+    size: u16,
     /// The length of its text.
     len: u32,
-    /// How many elements its subtree has, itself included (one for a token).
-    size: u32,
 }
 
-/// A parsed text as a flat tree: its elements in preorder, and the text.
+const _: () = assert!(std::mem::size_of::<Element>() == 8);
+
+/// The size of a node with more elements than `Element::size` holds: a file's root and
+/// body, a long list.
+const BIG: u16 = u16::MAX;
+
+/// A parsed text as a flat tree: its elements in preorder, the sizes too big for their
+/// element (by index, ascending), and the text.
 pub(crate) struct FlatTree {
     elements: Vec<Element>,
+    big_sizes: Box<[(u32, u32)]>,
     text: Box<str>,
+}
+
+/// Sets the size of the node at `index`, in the element when it fits.
+fn set_size(elements: &mut [Element], big_sizes: &mut Vec<(u32, u32)>, index: usize, size: u32) {
+    match u16::try_from(size) {
+        Ok(small) if small != BIG => elements[index].size = small,
+        _ => {
+            elements[index].size = BIG;
+            big_sizes.push((index as u32, size));
+        }
+    }
 }
 
 /// Open nodes (the file and its body) when a top-level item ends.
@@ -44,6 +65,7 @@ const ELEMENTS_PER_BYTE: (usize, usize) = (2, 3);
 /// Builds a flat tree from the parser's sink.
 pub(crate) struct FlatBuilder {
     elements: Vec<Element>,
+    big_sizes: Vec<(u32, u32)>,
     /// The open nodes: their index and where they start.
     open: Vec<(u32, u32)>,
     offset: u32,
@@ -61,6 +83,7 @@ impl FlatBuilder {
         let (per, bytes) = ELEMENTS_PER_BYTE;
         FlatBuilder {
             elements: Vec::with_capacity(text_len / bytes * per + 16),
+            big_sizes: Vec::new(),
             open: Vec::new(),
             offset: 0,
             bodies: 0,
@@ -79,8 +102,8 @@ impl FlatBuilder {
         self.elements.push(Element {
             kind,
             node: true,
-            len: 0,
             size: 0,
+            len: 0,
         });
     }
 
@@ -90,8 +113,8 @@ impl FlatBuilder {
         self.elements.push(Element {
             kind,
             node: false,
-            len,
             size: 1,
+            len,
         });
         self.offset += len;
     }
@@ -102,9 +125,14 @@ impl FlatBuilder {
             return;
         };
         let size = self.elements.len() as u32 - index;
+        set_size(
+            &mut self.elements,
+            &mut self.big_sizes,
+            index as usize,
+            size,
+        );
         let element = &mut self.elements[index as usize];
         element.len = self.offset - start;
-        element.size = size;
         let kind = element.kind;
         if self.open.len() == ITEM_DEPTH
             && self.bodies == 1
@@ -117,8 +145,12 @@ impl FlatBuilder {
 
     /// The tree of `text` (the text the tokens were of) and its file body's items.
     pub(crate) fn finish(self, text: &str) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
+        let mut big_sizes = self.big_sizes;
+        // Nodes finish after the nodes inside them.
+        big_sizes.sort_unstable();
         let tree = Arc::new(FlatTree {
             elements: self.elements,
+            big_sizes: big_sizes.into_boxed_slice(),
             text: text.into(),
         });
         let items = (self.items.into_iter())
@@ -145,6 +177,32 @@ enum AtNode<'i> {
 }
 
 impl FlatTree {
+    /// The size of the subtree of `element`, the element at `index`.
+    #[inline]
+    fn size(&self, index: usize, element: &Element) -> usize {
+        match element.size {
+            BIG => self.big_size(index),
+            size => size as usize,
+        }
+    }
+
+    #[cold]
+    fn big_size(&self, index: usize) -> usize {
+        let found = (self.big_sizes).binary_search_by_key(&(index as u32), |&(at, _)| at);
+        found.map_or(1, |at| self.big_sizes[at].1 as usize)
+    }
+
+    /// The sizes too big for their elements among the elements from `first` to `end`.
+    fn big_sizes_in(&self, first: usize, end: usize) -> &[(u32, u32)] {
+        let from = self
+            .big_sizes
+            .partition_point(|&(at, _)| (at as usize) < first);
+        let to = self
+            .big_sizes
+            .partition_point(|&(at, _)| (at as usize) < end);
+        &self.big_sizes[from..to]
+    }
+
     /// The text's length.
     pub(crate) fn text_len(&self) -> TextSize {
         TextSize::from(self.text.len() as u32)
@@ -183,7 +241,7 @@ impl FlatTree {
         builder: &mut TreeBuilder,
         at_node: &mut dyn FnMut(usize) -> AtNode<'i>,
     ) {
-        let end = first + self.elements.get(first).map_or(0, |e| e.size as usize);
+        let end = first + self.elements.get(first).map_or(0, |e| self.size(first, e));
         // The open nodes: where each ends, and the handle to keep it in.
         let mut open: Vec<(usize, Option<&'i ItemSyntax>)> = Vec::new();
         let mut at = first;
@@ -210,11 +268,11 @@ impl FlatTree {
                 AtNode::Built(green) => {
                     builder.node(green);
                     offset += element.len as usize;
-                    at += element.size as usize;
+                    at += self.size(at, &element);
                 }
                 AtNode::Build(keep) => {
                     builder.start_node(rowan::SyntaxKind(element.kind as u16));
-                    open.push((at + element.size as usize, keep));
+                    open.push((at + self.size(at, &element), keep));
                     at += 1;
                 }
             }
@@ -276,6 +334,7 @@ impl ItemSyntax {
     /// The handle of `green`, an item's rowan node (its view made from it).
     pub fn from_green(green: &GreenNodeData, may_invoke: bool) -> ItemSyntax {
         let mut elements = Vec::new();
+        let mut big_sizes = Vec::new();
         let mut text = String::new();
         let mut stack = vec![NodeOrToken::Node(green)];
         while let Some(element) = stack.pop() {
@@ -285,8 +344,8 @@ impl ItemSyntax {
                     elements.push(Element {
                         kind: SyntaxKind::from_raw(node.kind().0),
                         node: true,
-                        len: u32::from(node.text_len()),
                         size: 0,
+                        len: u32::from(node.text_len()),
                     });
                     // Its size once its subtree is in: a marker after its children.
                     stack.push(NodeOrToken::Token(Err(index)));
@@ -300,18 +359,21 @@ impl ItemSyntax {
                     elements.push(Element {
                         kind: SyntaxKind::from_raw(token.kind().0),
                         node: false,
-                        len: u32::from(token.text_len()),
                         size: 1,
+                        len: u32::from(token.text_len()),
                     });
                     text.push_str(token.text());
                 }
                 NodeOrToken::Token(Err(index)) => {
-                    elements[index].size = (elements.len() - index) as u32;
+                    let size = (elements.len() - index) as u32;
+                    set_size(&mut elements, &mut big_sizes, index, size);
                 }
             }
         }
+        big_sizes.sort_unstable();
         let tree = Arc::new(FlatTree {
             elements,
+            big_sizes: big_sizes.into_boxed_slice(),
             text: text.into(),
         });
         ItemSyntax(Arc::new(ItemData {
@@ -337,9 +399,11 @@ impl ItemSyntax {
         self.0.tree.elements[self.0.index as usize]
     }
 
-    fn elements(&self) -> &[Element] {
-        let index = self.0.index as usize;
-        &self.0.tree.elements[index..index + self.element().size as usize]
+    /// Its elements, and the sizes too big for them.
+    fn elements(&self) -> (&[Element], &[(u32, u32)]) {
+        let (tree, index) = (&self.0.tree, self.0.index as usize);
+        let end = index + tree.size(index, &self.element());
+        (&tree.elements[index..end], tree.big_sizes_in(index, end))
     }
 
     fn text(&self) -> &str {
@@ -350,7 +414,17 @@ impl ItemSyntax {
 
 impl PartialEq for ItemSyntax {
     fn eq(&self, other: &ItemSyntax) -> bool {
-        self.is(other) || (self.elements() == other.elements() && self.text() == other.text())
+        if self.is(other) {
+            return true;
+        }
+        let ((elements, big), (other_elements, other_big)) = (self.elements(), other.elements());
+        // Equal elements put the big sizes at the same places: only their values differ.
+        elements == other_elements
+            && big
+                .iter()
+                .map(|(_, size)| size)
+                .eq(other_big.iter().map(|(_, size)| size))
+            && self.text() == other.text()
     }
 }
 
@@ -413,7 +487,7 @@ impl<'a> Iterator for Children<'a> {
         }
         let element = self.tree.elements[self.next];
         let (index, start) = (self.next as u32, self.offset);
-        self.next += element.size as usize;
+        self.next += self.tree.size(self.next, &element);
         self.offset += TextSize::from(element.len);
         let (tree, base) = (self.tree, self.base);
         Some(match element.node {
@@ -438,6 +512,12 @@ impl<'a> NodeRef<'a> {
         self.tree.elements[self.index as usize]
     }
 
+    /// The index after its subtree's last element.
+    fn end(self) -> usize {
+        let index = self.index as usize;
+        index + self.tree.size(index, &self.tree.elements[index])
+    }
+
     pub fn kind(self) -> SyntaxKind {
         self.element().kind
     }
@@ -459,7 +539,7 @@ impl<'a> NodeRef<'a> {
         Children {
             tree: self.tree,
             next: first,
-            end: self.index as usize + self.element().size as usize,
+            end: self.end(),
             offset: self.start,
             base: self.base,
         }
@@ -474,8 +554,7 @@ impl<'a> NodeRef<'a> {
     /// Call `found` with each node of `kind` in this subtree (this node included), in
     /// preorder, each placed as a root (its offsets relative to itself).
     pub fn for_each_of_kind(self, kind: SyntaxKind, mut found: impl FnMut(NodeRef<'a>)) {
-        let first = self.index as usize;
-        let end = first + self.element().size as usize;
+        let (first, end) = (self.index as usize, self.end());
         let mut offset = self.base + u32::from(self.start);
         for (index, element) in self.tree.elements[first..end].iter().enumerate() {
             if element.node && element.kind == kind {
@@ -534,14 +613,14 @@ impl<'a> NodeRef<'a> {
     /// `first_expr`), which the iterators of children cost several times over.
     fn first_child(self, wanted: impl Fn(&Element) -> bool) -> Option<(u32, TextSize)> {
         let elements = &self.tree.elements;
-        let end = self.index as usize + self.element().size as usize;
+        let end = self.end();
         let (mut next, mut offset) = (self.index as usize + 1, self.start);
         while next < end {
             let element = &elements[next];
             if wanted(element) {
                 return Some((next as u32, offset));
             }
-            next += element.size as usize;
+            next += self.tree.size(next, element);
             offset += TextSize::from(element.len);
         }
         None
@@ -777,6 +856,42 @@ mod tests {
             2,
             "the items naming `invoke`"
         );
+    }
+
+    /// Nodes of more elements than an element's size holds (a list of 30,000 numbers: its
+    /// tuple, the item and the file) are walked, built and compared as the others: their
+    /// sizes live beside the elements.
+    #[test]
+    fn nodes_too_big_for_their_element_keep_their_size() {
+        let list = |n: usize, last: &str| format!("[{}{last}]", "1, ".repeat(n));
+        let text = format!("a = {}\nb = 2\n", list(30_000, "1"));
+        let parse = crate::parse(&text);
+        assert!(parse.errors().is_empty());
+        let items = parse.item_syntaxes().into_owned();
+        assert_eq!(items.len(), 2);
+        let tuple = items[0].root().first_expr().expect("the list");
+        assert_eq!(tuple.kind(), SyntaxKind::TUPLE_EXPR);
+        assert_eq!(tuple.exprs().count(), 30_001);
+        assert!(
+            tuple.tree.big_sizes.len() >= 3,
+            "{:?}",
+            tuple.tree.big_sizes
+        );
+        // Walking past the list reaches what follows it.
+        assert_eq!(
+            items[1].root().first_expr().map(|e| e.kind()),
+            Some(SyntaxKind::LITERAL_EXPR)
+        );
+        let root = parse.syntax_node();
+        let in_file = (root.descendants()).find(|n| n.kind() == SyntaxKind::TUPLE_EXPR);
+        assert_eq!(
+            Some(tuple.to_syntax_node().green()),
+            in_file.as_ref().map(|n| n.green())
+        );
+        let again = ItemSyntax::from_green(items[0].green(), false);
+        assert_eq!(again, items[0]);
+        let shorter = crate::parse(&format!("a = {}\n", list(29_999, "1")));
+        assert_ne!(shorter.item_syntaxes()[0], items[0]);
     }
 
     /// A node's syntax tree alone is the typed AST's node of the same place.
