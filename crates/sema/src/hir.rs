@@ -464,8 +464,16 @@ impl Lowerer {
         }
     }
 
+    /// Where `node` is, for the source map (nothing without one).
+    fn range_of(&self, node: NodeRef<'_>) -> TextRange {
+        match self.with_source_map {
+            true => node.text_range(),
+            false => TextRange::default(),
+        }
+    }
+
     fn expr(&mut self, node: NodeRef<'_>) -> ExprId {
-        let range = node.text_range();
+        let range = self.range_of(node);
         let lowered = match node.kind() {
             SyntaxKind::PAREN_EXPR => return self.expr_opt(node.first_expr(), node),
             SyntaxKind::LITERAL_EXPR => literal_expr(node),
@@ -482,7 +490,7 @@ impl Lowerer {
                         .map(|(token, text)| (token.text_range().start(), text))
                         .collect();
                 // In document order: found by where the chunk starts in the heredoc.
-                let start = range.start();
+                let start = node.text_range().start();
                 return self.template(node.template_parts(), range, &|token| {
                     let relative = token.text_range().start() - start;
                     match texts.binary_search_by_key(&relative, |(at, _)| *at) {
@@ -759,14 +767,17 @@ impl Lowerer {
             let node = match part {
                 NodeOrToken::Token(token) => {
                     text.push_str(&decode(token));
-                    let r = token.text_range();
+                    let r = match self.with_source_map {
+                        true => token.text_range(),
+                        false => TextRange::default(),
+                    };
                     text_range = Some(text_range.map_or(r, |old| old.cover(r)));
                     continue;
                 }
                 NodeOrToken::Node(node) => node,
             };
             flush(self, &mut text, &mut text_range);
-            let range = node.text_range();
+            let range = self.range_of(node);
             match node.kind() {
                 SyntaxKind::TEMPLATE_IF => {
                     let cond = (node.child(SyntaxKind::TEMPLATE_IF_DIRECTIVE))

@@ -269,8 +269,9 @@ fn types_through_a_handles_cache_are_the_interners() {
     let strings = Ty::list(&db, Ty::string(&db));
     assert_eq!(strings.kind(&db), &kind);
     assert_eq!(Ty::new(&db, kind.clone()), strings);
-    // Relations and traversals keyed through the cache agree with the clone's.
-    fn relations(db: &TestDb) -> (crate::Conversion, salsa::Id, salsa::Id) {
+    // Relations, traversals and optional types keyed through the cache agree with the
+    // clone's, and optional types with the unions they stand for.
+    fn relations(db: &TestDb) -> (crate::Conversion, salsa::Id, salsa::Id, salsa::Id) {
         let list = Ty::list(db, Ty::int(db));
         let object = Ty::object(db, [("a", list)]);
         let step = crate::traverse(db, object, crate::TraverseKey::Attr("a".into()));
@@ -279,10 +280,14 @@ fn types_through_a_handles_cache_are_the_interners() {
             crate::conversion(db, list, object),
             step.ty.as_id(),
             unified.as_id(),
+            Ty::optional(db, list).as_id(),
         )
     }
     assert_eq!(relations(&db), relations(&clone));
     assert_eq!(relations(&db).1, list.as_id());
+    let optional = Ty::union(&db, [list, Ty::none(&db)]);
+    assert_eq!(relations(&db).3, optional.as_id());
+    assert_eq!(Ty::optional(&db, optional), optional);
 }
 
 #[test]

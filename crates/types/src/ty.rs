@@ -141,11 +141,11 @@ pub struct PrimitiveTypes {
 
 const PRIMITIVES: usize = 7;
 
-/// The types, pairs of types and traversal steps one database handle interned: its own
-/// view in front of salsa's interners, whose shard locks two checking threads otherwise
-/// take turns at (interning was 12% of the samples of a check of 31k resources on two
-/// threads, 6% on one). A handle's clones start with an empty one (each checking worker
-/// has its own handle), so it is never shared. Sound because all three are immortal: an
+/// The types, pairs of types, traversal steps and optional types one database handle
+/// interned: its own view in front of salsa's interners, whose shard locks two checking
+/// threads otherwise take turns at (interning was 12% of the samples of a check of 31k
+/// resources on two threads, 6% on one). A handle's clones start with an empty one (each
+/// checking worker has its own handle), so it is never shared. Sound because all are immortal: an
 /// id, once interned, means the same value for the life of the database and its clones,
 /// and salsa records no dependency edge on interning an immortal value (only the current
 /// revision, for ids that may be reused, which immortal ones never are).
@@ -157,6 +157,10 @@ pub struct TypeCache {
     pairs: RefCell<FxHashMap<(salsa::Id, salsa::Id), salsa::Id>>,
     /// Traversal steps by the hash of receiver and key.
     pub(crate) steps: IdsByHash,
+    /// `union(T, none)` by `T`: normalising a union sorts its members by their display
+    /// strings, a memo lookup each (a twelfth of checking a resource's inputs, where every
+    /// `==` takes an optional operand).
+    optionals: RefCell<FxHashMap<salsa::Id, salsa::Id>>,
 }
 
 /// Interned ids by the hash of their value; a hash shared by two values keeps the later,
@@ -328,9 +332,19 @@ impl<'db> Ty<'db> {
         Ty::interned(db, TyKind::Union(flat.into_boxed_slice()))
     }
 
-    /// `union(T, none)`.
+    /// `union(T, none)`, through the handle's [`TypeCache`] when it has one.
     pub fn optional(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
-        Ty::union(db, [ty, Ty::none(db)])
+        use salsa::plumbing::{AsId, FromId};
+        let Some(cache) = db.type_cache() else {
+            return Ty::union(db, [ty, Ty::none(db)]);
+        };
+        let cached = cache.optionals.borrow().get(&ty.as_id()).copied();
+        if let Some(id) = cached {
+            return Ty::from_id(id);
+        }
+        let optional = Ty::union(db, [ty, Ty::none(db)]);
+        (cache.optionals.borrow_mut()).insert(ty.as_id(), optional.as_id());
+        optional
     }
 
     /// `output(T)`, with every output and promise inside `T` resolved first.
