@@ -27,7 +27,7 @@ pub fn parse(db: &dyn salsa::Database, file: File) -> Parse {
     let text = file.text(db);
     match file.reparse_base(db) {
         Some(base) => base.parse.reparse_changed(&base.text, text, base.changed),
-        None => pcl_syntax::parse(text),
+        None => pcl_syntax::parse_shared(text),
     }
 }
 

@@ -39,7 +39,7 @@ const BIG: u16 = u16::MAX;
 pub(crate) struct FlatTree {
     elements: Vec<Element>,
     big_sizes: Box<[(u32, u32)]>,
-    text: Box<str>,
+    text: Arc<String>,
 }
 
 /// Sets the size of the node at `index`, in the element when it fits.
@@ -144,14 +144,14 @@ impl FlatBuilder {
     }
 
     /// The tree of `text` (the text the tokens were of) and its file body's items.
-    pub(crate) fn finish(self, text: &str) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
+    pub(crate) fn finish(self, text: Arc<String>) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
         let mut big_sizes = self.big_sizes;
         // Nodes finish after the nodes inside them.
         big_sizes.sort_unstable();
         let tree = Arc::new(FlatTree {
             elements: self.elements,
             big_sizes: big_sizes.into_boxed_slice(),
-            text: text.into(),
+            text,
         });
         let items = (self.items.into_iter())
             .map(|(index, start, may_invoke)| {
@@ -374,7 +374,7 @@ impl ItemSyntax {
         let tree = Arc::new(FlatTree {
             elements,
             big_sizes: big_sizes.into_boxed_slice(),
-            text: text.into(),
+            text: Arc::new(text),
         });
         ItemSyntax(Arc::new(ItemData {
             tree,

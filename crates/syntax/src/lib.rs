@@ -337,8 +337,39 @@ pub fn debug_tree(root: &SyntaxNode) -> String {
 }
 
 /// Parses `text` as an HCL/PCL file. Never fails: broken input gives a tree and errors.
+/// The tree keeps a copy of the text.
 pub fn parse(text: &str) -> Parse {
-    parse_with_step_limit(text, parser::PARSER_STEP_LIMIT)
+    parse_with_step_limit(Source::Copied(text), parser::PARSER_STEP_LIMIT)
+}
+
+/// [`parse`] of a text the tree keeps a reference to, not a copy (a checked file's text,
+/// which its owner keeps as long: 10 MB of a 10 MB file's check).
+pub fn parse_shared(text: &Arc<String>) -> Parse {
+    parse_with_step_limit(Source::Shared(text), parser::PARSER_STEP_LIMIT)
+}
+
+/// A text to parse, and how the tree keeps it.
+#[derive(Clone, Copy)]
+enum Source<'t> {
+    Copied(&'t str),
+    Shared(&'t Arc<String>),
+}
+
+impl<'t> Source<'t> {
+    fn text(self) -> &'t str {
+        match self {
+            Source::Copied(text) => text,
+            Source::Shared(text) => text,
+        }
+    }
+
+    /// The text for the tree to keep.
+    fn kept(self) -> Arc<String> {
+        match self {
+            Source::Copied(text) => Arc::new(text.to_owned()),
+            Source::Shared(text) => text.clone(),
+        }
+    }
 }
 
 /// The syntax errors of `text`, as `parse(text).errors()` has them, without building the
@@ -364,8 +395,8 @@ pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
 const WINDOWED_FROM: usize = 512 * 1024;
 
 /// [`parse`] with a given step limit: tests force the limit with a small one.
-fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
-    if text.len() >= WINDOWED_FROM
+fn parse_with_step_limit(text: Source<'_>, step_limit: u32) -> Parse {
+    if text.text().len() >= WINDOWED_FROM
         && let Some(parse) = parse_windowed(text, step_limit, parser::Window::LARGE_FILES)
     {
         return parse;
@@ -380,7 +411,7 @@ fn parse_with_step_limit(text: &str, step_limit: u32) -> Parse {
 fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
     match brackets_balanced_before {
         true => parse(text),
-        false => parse_whole(text, parser::PARSER_STEP_LIMIT),
+        false => parse_whole(Source::Copied(text), parser::PARSER_STEP_LIMIT),
     }
 }
 
@@ -388,8 +419,12 @@ fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
 /// which changes how the parser recovers from errors (it would have to know from the
 /// start), so the text is parsed again whole. The tree and the errors are those of the
 /// whole text's parse (`tests::windowed_parses_equal_whole_ones`).
-fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option<Parse> {
-    let parse = build(text, parser::Input::windowed(text, window), step_limit);
+fn parse_windowed(text: Source<'_>, step_limit: u32, window: parser::Window) -> Option<Parse> {
+    let parse = build(
+        text,
+        parser::Input::windowed(text.text(), window),
+        step_limit,
+    );
     parse.brackets_balance.then_some(parse)
 }
 
@@ -399,21 +434,21 @@ fn parse_windowed(text: &str, step_limit: u32, window: parser::Window) -> Option
 /// large file is then parsed whole).
 pub fn parse_in_windows(text: &str, step: usize, drop_after: usize) -> Option<Parse> {
     let window = parser::Window { step, drop_after };
-    parse_windowed(text, parser::PARSER_STEP_LIMIT, window)
+    parse_windowed(Source::Copied(text), parser::PARSER_STEP_LIMIT, window)
 }
 
 /// [`parse`] from all of `text`'s tokens at once.
-fn parse_whole(text: &str, step_limit: u32) -> Parse {
-    build(text, parser::Input::new(text), step_limit)
+fn parse_whole(text: Source<'_>, step_limit: u32) -> Parse {
+    build(text, parser::Input::new(text.text()), step_limit)
 }
 
 /// Parses `input` (of `text`) into a tree.
-fn build(text: &str, input: parser::Input<'_>, step_limit: u32) -> Parse {
+fn build(text: Source<'_>, input: parser::Input<'_>, step_limit: u32) -> Parse {
     let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
     let (builder, parse_errors, input) = parser.finish_tree();
     let errors = all_errors(input.lexed(), parse_errors);
-    let (tree, items) = builder.finish(text);
+    let (tree, items) = builder.finish(text.kept());
     Parse::flat(
         tree,
         items,

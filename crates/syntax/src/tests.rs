@@ -314,7 +314,10 @@ const SMALL_WINDOWS: [(usize, usize); 3] = [(1, 1), (3, 7), (16, 64)];
 /// Parsing `text` from a window gives the tree and the errors of parsing it whole, unless
 /// the brackets do not balance (then the windowed parse is not used).
 fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, usize)) {
-    let whole = crate::parse_whole(text, crate::parser::PARSER_STEP_LIMIT);
+    let whole = crate::parse_whole(
+        crate::Source::Copied(text),
+        crate::parser::PARSER_STEP_LIMIT,
+    );
     match crate::parse_in_windows(text, step, drop_after) {
         Some(windowed) => {
             assert!(
@@ -445,7 +448,10 @@ fn large_files_with_unbalanced_brackets_parse_as_whole_ones() {
         ),
         format!("{}}}\n{}", &program[..=line], &program[line + 1..]),
     ] {
-        let whole = crate::parse_whole(&text, crate::parser::PARSER_STEP_LIMIT);
+        let whole = crate::parse_whole(
+            crate::Source::Copied(&text),
+            crate::parser::PARSER_STEP_LIMIT,
+        );
         assert!(!whole.brackets_balance, "the brackets balance");
         assert!(!whole.errors().is_empty());
         assert!(crate::parse_in_windows(&text, 16 * 1024, 64 * 1024).is_none());
@@ -524,7 +530,7 @@ fn deep_recovery_near_the_nesting_limit_makes_progress() {
 fn the_step_limit_stops_parsing_with_an_error() {
     let text = "a = [1, 2, {b = 3}]\nc \"d\" {\n  e = f(g)\n}\n";
     for limit in [1, 2, 3, 5] {
-        let parse = crate::parse_with_step_limit(text, limit);
+        let parse = crate::parse_with_step_limit(crate::Source::Copied(text), limit);
         assert_lossless(text, &parse);
         let stopped: Vec<_> = parse
             .errors()
