@@ -71,10 +71,18 @@ pub(crate) struct FlatBuilder {
     offset: u32,
     /// How many `BODY` nodes the file has opened (the first is the file's body).
     bodies: u32,
-    /// Whether the top-level item being built has an identifier `invoke`.
-    item_invokes: bool,
-    /// The file body's items: their index, start, and whether they name `invoke`.
-    items: Vec<(u32, u32, bool)>,
+    /// What the top-level item being built has shown so far.
+    item_facts: ItemFacts,
+    /// The file body's items: their index, start, and facts.
+    items: Vec<(u32, u32, ItemFacts)>,
+}
+
+/// What the builder notes of a top-level item as it goes, for the passes over every item
+/// ([`ItemSyntax::may_invoke`], [`ItemSyntax::has_nested_blocks`]).
+#[derive(Clone, Copy, Default)]
+struct ItemFacts {
+    may_invoke: bool,
+    nested_blocks: bool,
 }
 
 impl FlatBuilder {
@@ -87,7 +95,7 @@ impl FlatBuilder {
             open: Vec::new(),
             offset: 0,
             bodies: 0,
-            item_invokes: false,
+            item_facts: ItemFacts::default(),
             items: Vec::new(),
         }
     }
@@ -95,7 +103,10 @@ impl FlatBuilder {
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
         match self.open.len() {
             1 if kind == SyntaxKind::BODY => self.bodies += 1,
-            ITEM_DEPTH => self.item_invokes = false,
+            ITEM_DEPTH => self.item_facts = ItemFacts::default(),
+            depth if depth > ITEM_DEPTH && kind == SyntaxKind::BLOCK => {
+                self.item_facts.nested_blocks = true;
+            }
             _ => {}
         }
         self.open.push((self.elements.len() as u32, self.offset));
@@ -109,7 +120,7 @@ impl FlatBuilder {
 
     /// A token of `len` bytes; `names_invoke` when it is the identifier `invoke`.
     pub(crate) fn token(&mut self, kind: SyntaxKind, len: u32, names_invoke: bool) {
-        self.item_invokes |= names_invoke;
+        self.item_facts.may_invoke |= names_invoke;
         self.elements.push(Element {
             kind,
             node: false,
@@ -139,7 +150,7 @@ impl FlatBuilder {
             && matches!(kind, SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK)
             && self.elements[self.open[1].0 as usize].kind == SyntaxKind::BODY
         {
-            self.items.push((index, start, self.item_invokes));
+            self.items.push((index, start, self.item_facts));
         }
     }
 
@@ -154,12 +165,12 @@ impl FlatBuilder {
             text,
         });
         let items = (self.items.into_iter())
-            .map(|(index, start, may_invoke)| {
+            .map(|(index, start, facts)| {
                 ItemSyntax(Arc::new(ItemData {
                     tree: tree.clone(),
                     index,
                     start,
-                    may_invoke,
+                    facts,
                     green: OnceLock::new(),
                 }))
             })
@@ -295,7 +306,7 @@ struct ItemData {
     tree: Arc<FlatTree>,
     index: u32,
     start: u32,
-    may_invoke: bool,
+    facts: ItemFacts,
     green: OnceLock<GreenNode>,
 }
 
@@ -328,7 +339,14 @@ impl ItemSyntax {
     /// Whether the item has an identifier `invoke`: the item outline looks for the
     /// packages of `invoke` calls only in those that do.
     pub fn may_invoke(&self) -> bool {
-        self.0.may_invoke
+        self.0.facts.may_invoke
+    }
+
+    /// Whether the item has a block inside it: the item outline looks for an `options`
+    /// block only in those that do (a walk over a block's children, each a cache miss in a
+    /// large file).
+    pub fn has_nested_blocks(&self) -> bool {
+        self.0.facts.nested_blocks
     }
 
     /// The handle of `green`, an item's rowan node (its view made from it).
@@ -336,13 +354,16 @@ impl ItemSyntax {
         let mut elements = Vec::new();
         let mut big_sizes = Vec::new();
         let mut text = String::new();
+        let mut nested_blocks = false;
         let mut stack = vec![NodeOrToken::Node(green)];
         while let Some(element) = stack.pop() {
             match element {
                 NodeOrToken::Node(node) => {
                     let index = elements.len();
+                    let kind = SyntaxKind::from_raw(node.kind().0);
+                    nested_blocks |= index > 0 && kind == SyntaxKind::BLOCK;
                     elements.push(Element {
-                        kind: SyntaxKind::from_raw(node.kind().0),
+                        kind,
                         node: true,
                         size: 0,
                         len: u32::from(node.text_len()),
@@ -380,7 +401,10 @@ impl ItemSyntax {
             tree,
             index: 0,
             start: 0,
-            may_invoke,
+            facts: ItemFacts {
+                may_invoke,
+                nested_blocks,
+            },
             green: OnceLock::from(green.to_owned()),
         }))
     }
@@ -741,7 +765,7 @@ mod tests {
     use crate::{SyntaxKind, TextRange};
 
     const TEXT: &str = concat!(
-        "resource r \"pkg:index:Type\" {\n  a = ns::invoke(1)\n}\n",
+        "resource r \"pkg:index:Type\" {\n  a = ns::invoke(1)\n  options { range = 2 }\n}\n",
         "resource \"s\" \"a\\\"b\" {}\n",
         "output o \"\" {}\n",
         "b = invoke(\"x\")\n",
@@ -845,6 +869,7 @@ mod tests {
             assert_eq!(parse.item_may_invoke(node), item.may_invoke());
             let again = ItemSyntax::from_green(node, item.may_invoke());
             assert_eq!(&again, item);
+            assert_eq!(again.has_nested_blocks(), item.has_nested_blocks());
             assert!(!again.is(item));
         }
         let starts: Vec<_> = (parse.top_level_items().into_iter())
@@ -855,6 +880,11 @@ mod tests {
             (items.iter()).filter(|item| item.may_invoke()).count(),
             2,
             "the items naming `invoke`"
+        );
+        let nested: Vec<_> = (items.iter()).map(ItemSyntax::has_nested_blocks).collect();
+        assert_eq!(
+            nested,
+            [true, false, false, false, false, false, false, false]
         );
     }
 
