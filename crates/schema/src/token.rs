@@ -51,11 +51,12 @@ impl ModuleFormat {
 /// The parts of a token: package, module and member. `pkg:member` has module `index`,
 /// and so does an empty module (`pkg::member`).
 pub fn decompose(token: &str) -> Result<(&str, &str, &str), String> {
-    let parts: Vec<&str> = token.split(':').collect();
-    match parts.as_slice() {
-        [package, member] => Ok((package, "index", member)),
-        [package, "", member] => Ok((package, "index", member)),
-        [package, module, member] => Ok((package, module, member)),
+    // Without collecting the parts: every resource's token is decomposed, twice.
+    let mut parts = token.split(':');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(package), Some(member), None, None) => Ok((package, "index", member)),
+        (Some(package), Some(""), Some(member), None) => Ok((package, "index", member)),
+        (Some(package), Some(module), Some(member), None) => Ok((package, module, member)),
         _ => Err(format!(
             "malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
         )),

@@ -715,23 +715,25 @@ impl Lowerer {
     }
 
     /// A template from its parts; `decode` turns a chunk's text into its value.
-    fn template(
+    /// A template of `parts` (walked again as needed: no list of them is made).
+    fn template<'t>(
         &mut self,
-        parts: Vec<ElementRef<'_>>,
+        parts: impl Iterator<Item = ElementRef<'t>> + Clone,
         range: TextRange,
         decode: &Decode<'_>,
     ) -> ExprId {
-        if let [NodeOrToken::Node(interp)] = parts.as_slice()
+        let mut first_two = parts.clone();
+        let (first, second) = (first_two.next(), first_two.next());
+        if let (Some(NodeOrToken::Node(interp)), None) = (first, second)
             && interp.kind() == SyntaxKind::TEMPLATE_INTERP
         {
-            return self.expr_opt(interp.first_expr(), *interp);
+            return self.expr_opt(interp.first_expr(), interp);
         }
         // Only text (most strings): one literal, without lowering the parts.
-        if parts.iter().all(|p| p.as_token().is_some()) {
-            let text = match parts.as_slice() {
-                [NodeOrToken::Token(only)] => SmolStr::new(decode(*only)),
-                _ => (parts.iter())
-                    .filter_map(|part| part.as_token().map(|token| decode(*token)))
+        if parts.clone().all(|p| p.as_token().is_some()) {
+            let text = match (first, second) {
+                (Some(NodeOrToken::Token(only)), None) => SmolStr::new(decode(only)),
+                _ => (parts.filter_map(|part| part.into_token().map(|token| decode(token))))
                     .collect::<String>()
                     .into(),
             };
@@ -754,7 +756,11 @@ impl Lowerer {
     }
 
     /// Lower a template's parts onto `ids`.
-    fn template_parts(&mut self, parts: Vec<ElementRef<'_>>, decode: &Decode<'_>) {
+    fn template_parts<'t>(
+        &mut self,
+        parts: impl Iterator<Item = ElementRef<'t>>,
+        decode: &Decode<'_>,
+    ) {
         let mut text = String::new();
         let mut text_range: Option<TextRange> = None;
         let flush = |this: &mut Lowerer, text: &mut String, range: &mut Option<TextRange>| {

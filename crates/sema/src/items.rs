@@ -259,7 +259,13 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
         let Some((kind, name, label)) = &outline.declares else {
             continue;
         };
-        packages.extend(outline.packages.iter().cloned());
+        // Sorted and deduplicated below; runs of items naming the same package (most
+        // resources of a file) go in once.
+        for package in &outline.packages {
+            if packages.last() != Some(package) {
+                packages.push(package.clone());
+            }
+        }
         if *kind == DeclKind::Component
             && let Some(dir) = label
         {

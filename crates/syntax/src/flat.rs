@@ -53,7 +53,12 @@ fn set_size(elements: &mut [Element], big_sizes: &mut Vec<(u32, u32)>, index: us
 }
 
 #[cold]
-fn set_big_size(elements: &mut [Element], big_sizes: &mut Vec<(u32, u32)>, index: usize, size: u32) {
+fn set_big_size(
+    elements: &mut [Element],
+    big_sizes: &mut Vec<(u32, u32)>,
+    index: usize,
+    size: u32,
+) {
     elements[index].size = BIG;
     big_sizes.push((index as u32, size));
 }
@@ -500,6 +505,7 @@ impl std::fmt::Debug for FlatTree {
 pub type ElementRef<'a> = NodeOrToken<NodeRef<'a>, TokenRef<'a>>;
 
 /// The children of a node, in order.
+#[derive(Clone)]
 struct Children<'a> {
     tree: &'a FlatTree,
     next: usize,
@@ -565,7 +571,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The children, nodes and tokens, in order.
-    pub fn children_with_tokens(self) -> impl Iterator<Item = ElementRef<'a>> {
+    pub fn children_with_tokens(self) -> impl Iterator<Item = ElementRef<'a>> + Clone {
         let first = self.index as usize + 1;
         Children {
             tree: self.tree,
@@ -675,10 +681,8 @@ impl<'a> NodeRef<'a> {
 
     /// The parts of a template node (quoted, heredoc or a directive branch), in order: its
     /// literal chunks, interpolations and directives (`ast::TemplatePart`).
-    pub fn template_parts(self) -> Vec<ElementRef<'a>> {
-        (self.children_with_tokens())
-            .filter(is_template_part)
-            .collect()
+    pub fn template_parts(self) -> impl Iterator<Item = ElementRef<'a>> + Clone {
+        self.children_with_tokens().filter(is_template_part)
     }
 
     /// A quoted template's decoded text when it is literal text alone
