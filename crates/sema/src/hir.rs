@@ -733,7 +733,7 @@ impl Lowerer {
         if parts.clone().all(|p| p.as_token().is_some()) {
             let text = match (first, second) {
                 (Some(NodeOrToken::Token(only)), None) => SmolStr::new(decode(only)),
-                _ => (parts.filter_map(|part| part.into_token().map(|token| decode(token))))
+                _ => (parts.filter_map(|part| part.into_token().map(decode)))
                     .collect::<String>()
                     .into(),
             };
