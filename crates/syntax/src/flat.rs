@@ -42,24 +42,19 @@ pub(crate) struct FlatTree {
     text: Arc<String>,
 }
 
-/// Sets the size of the node at `index`, in the element when it fits.
+/// Sets the size of `element`, the node at `index`: in the element when it fits.
 #[inline]
-fn set_size(elements: &mut [Element], big_sizes: &mut Vec<(u32, u32)>, index: usize, size: u32) {
+fn set_size(element: &mut Element, big_sizes: &mut Vec<(u32, u32)>, index: usize, size: u32) {
     if size < u32::from(BIG) {
-        elements[index].size = size as u16;
+        element.size = size as u16;
     } else {
-        set_big_size(elements, big_sizes, index, size);
+        set_big_size(element, big_sizes, index, size);
     }
 }
 
 #[cold]
-fn set_big_size(
-    elements: &mut [Element],
-    big_sizes: &mut Vec<(u32, u32)>,
-    index: usize,
-    size: u32,
-) {
-    elements[index].size = BIG;
+fn set_big_size(element: &mut Element, big_sizes: &mut Vec<(u32, u32)>, index: usize, size: u32) {
+    element.size = BIG;
     big_sizes.push((index as u32, size));
 }
 
@@ -147,14 +142,9 @@ impl FlatBuilder {
             return;
         };
         let size = self.elements.len() as u32 - index;
-        set_size(
-            &mut self.elements,
-            &mut self.big_sizes,
-            index as usize,
-            size,
-        );
         let element = &mut self.elements[index as usize];
         element.len = self.offset - start;
+        set_size(element, &mut self.big_sizes, index as usize, size);
         let kind = element.kind;
         if self.open.len() == ITEM_DEPTH
             && self.bodies == 1
@@ -398,7 +388,7 @@ impl ItemSyntax {
                 }
                 NodeOrToken::Token(Err(index)) => {
                     let size = (elements.len() - index) as u32;
-                    set_size(&mut elements, &mut big_sizes, index, size);
+                    set_size(&mut elements[index], &mut big_sizes, index, size);
                 }
             }
         }
@@ -624,6 +614,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The first child node of `kind`.
+    #[inline]
     pub fn child(self, kind: SyntaxKind) -> Option<NodeRef<'a>> {
         let (index, start) = self.first_child(|e| e.node && e.kind == kind)?;
         Some(NodeRef {
@@ -634,6 +625,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The first child token whose kind is in `kinds`.
+    #[inline]
     pub fn token(self, kinds: &[SyntaxKind]) -> Option<TokenRef<'a>> {
         let (index, start) = self.first_child(|e| !e.node && kinds.contains(&e.kind))?;
         let (tree, base) = (self.tree, self.base);
@@ -648,6 +640,9 @@ impl<'a> NodeRef<'a> {
     /// The index and start of the first child that `wanted` picks: a walk over the
     /// elements alone, for the lookups lowering makes at every node (`child`, `token`,
     /// `first_expr`), which the iterators of children cost several times over.
+    // Inlined into each lookup, and those into their callers (as they were before an
+    // element's size could be too big for it, which made them calls in the dist build).
+    #[inline(always)]
     fn first_child(self, wanted: impl Fn(&Element) -> bool) -> Option<(u32, TextSize)> {
         let elements = &self.tree.elements;
         let end = self.end();
@@ -670,6 +665,7 @@ impl<'a> NodeRef<'a> {
         self.children_where(<ast::Expr as AstNode>::can_cast)
     }
 
+    #[inline]
     pub fn first_expr(self) -> Option<NodeRef<'a>> {
         let (index, start) = self.first_child(|e| e.node && ast::Expr::can_cast(e.kind))?;
         Some(NodeRef {
