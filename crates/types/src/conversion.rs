@@ -45,10 +45,12 @@ pub(crate) fn conversion_in_mode<'db>(
     if dest == src || dest.is_dynamic(db) {
         return Conversion::Safe;
     }
-    if is_primitive(db, dest) {
-        match src.kind(db) {
+    // Each kind read once (a read is a lookup in salsa's table, 2% of a check).
+    let (dest_kind, src_kind) = (dest.kind(db), src.kind(db));
+    if is_primitive_kind(dest_kind) {
+        match src_kind {
             kind if is_primitive_kind(kind) || matches!(kind, TyKind::None | TyKind::Opaque(_)) => {
-                return primitive_conversion(db, dest, src, true);
+                return primitive_conversion(dest_kind, kind, true);
             }
             // As `compound_conversion` answers it, without a memo for every literal.
             TyKind::Const(underlying, _) => {
@@ -61,8 +63,7 @@ pub(crate) fn conversion_in_mode<'db>(
     // among its members (an input's `T | output(T)` given an output), and a union, output
     // or promise destination of a primitive or constant source (by the kind rule, as
     // `compound_conversion` applies it; the members are primitive, mostly).
-    let src_kind = src.kind(db);
-    match dest.kind(db) {
+    match dest_kind {
         TyKind::Union(members)
             if !matches!(src_kind, TyKind::Union(_) | TyKind::Dynamic)
                 && members.contains(&src) =>
@@ -152,8 +153,9 @@ fn union_source<'db>(
 /// The rule of the destination's kind, after the common prefix.
 fn kind_rule<'db>(db: &'db dyn Db, dest: Ty<'db>, src: Ty<'db>, unifying: bool) -> Conversion {
     let from = |d: Ty<'db>, s: Ty<'db>| conversion_in_mode(db, d, s, unifying);
-    match (dest.kind(db), src.kind(db)) {
-        _ if is_primitive(db, dest) => primitive_conversion(db, dest, src, true),
+    let (dest_kind, src_kind) = (dest.kind(db), src.kind(db));
+    match (dest_kind, src_kind) {
+        _ if is_primitive_kind(dest_kind) => primitive_conversion(dest_kind, src_kind, true),
         (TyKind::Const(underlying, _), _) => weaken(conversion(db, *underlying, src)),
         (TyKind::Enum(enumeration), TyKind::Const(underlying, value))
             if *underlying != enumeration.underlying && enumeration.values.contains(value) =>
@@ -270,10 +272,6 @@ fn weaken(kind: Conversion) -> Conversion {
 }
 
 /// The types the primitive conversion table covers.
-fn is_primitive(db: &dyn Db, ty: Ty<'_>) -> bool {
-    is_primitive_kind(ty.kind(db))
-}
-
 fn is_primitive_kind(kind: &TyKind<'_>) -> bool {
     matches!(
         kind,
@@ -281,31 +279,28 @@ fn is_primitive_kind(kind: &TyKind<'_>) -> bool {
     )
 }
 
-/// The primitive conversion table. `check_unsafe` enables the unsafe conversions
-/// through a string or number form, as the reference's `checkUnsafe` flag does.
-fn primitive_conversion<'db>(
-    db: &'db dyn Db,
-    dest: Ty<'db>,
-    src: Ty<'db>,
-    check_unsafe: bool,
-) -> Conversion {
+/// The primitive conversion table, between the kinds of a primitive destination and its
+/// source (equal kinds are equal types: they are interned). `check_unsafe` enables the
+/// unsafe conversions through a string or number form, as the reference's `checkUnsafe`
+/// flag does.
+fn primitive_conversion(dest: &TyKind<'_>, src: &TyKind<'_>, check_unsafe: bool) -> Conversion {
     if dest == src {
         return Conversion::Safe;
     }
-    let from = |d: Ty<'db>, check: bool| primitive_conversion(db, d, src, check);
-    match dest.kind(db) {
-        TyKind::Number => match from(Ty::int(db), false) {
-            Conversion::None if check_unsafe && from(Ty::string(db), false).exists() => {
+    let from = |d: &TyKind<'_>, check: bool| primitive_conversion(d, src, check);
+    match dest {
+        TyKind::Number => match from(&TyKind::Int, false) {
+            Conversion::None if check_unsafe && from(&TyKind::String, false).exists() => {
                 Conversion::Unsafe
             }
             kind => kind,
         },
         TyKind::Int | TyKind::Bool if !check_unsafe => Conversion::None,
-        TyKind::Int if from(Ty::number(db), true).exists() => Conversion::Unsafe,
-        TyKind::Bool if from(Ty::string(db), false).exists() => Conversion::Unsafe,
-        TyKind::String if matches!(src.kind(db), TyKind::Id) => Conversion::Safe,
-        TyKind::String => from(Ty::bool(db), false).max(from(Ty::number(db), false)),
-        TyKind::Id => from(Ty::string(db), check_unsafe),
+        TyKind::Int if from(&TyKind::Number, true).exists() => Conversion::Unsafe,
+        TyKind::Bool if from(&TyKind::String, false).exists() => Conversion::Unsafe,
+        TyKind::String if matches!(src, TyKind::Id) => Conversion::Safe,
+        TyKind::String => from(&TyKind::Bool, false).max(from(&TyKind::Number, false)),
+        TyKind::Id => from(&TyKind::String, check_unsafe),
         _ => Conversion::None,
     }
 }
