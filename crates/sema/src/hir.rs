@@ -464,16 +464,16 @@ impl Lowerer {
         }
     }
 
-    /// Where `node` is, for the source map (nothing without one).
-    fn range_of(&self, node: NodeRef<'_>) -> TextRange {
+    /// A range for the source map, read only when there is one.
+    fn kept_range(&self, range: impl FnOnce() -> TextRange) -> TextRange {
         match self.with_source_map {
-            true => node.text_range(),
+            true => range(),
             false => TextRange::default(),
         }
     }
 
     fn expr(&mut self, node: NodeRef<'_>) -> ExprId {
-        let range = self.range_of(node);
+        let range = self.kept_range(|| node.text_range());
         let lowered = match node.kind() {
             SyntaxKind::PAREN_EXPR => return self.expr_opt(node.first_expr(), node),
             SyntaxKind::LITERAL_EXPR => literal_expr(node),
@@ -714,8 +714,8 @@ impl Lowerer {
         }))
     }
 
-    /// A template from its parts; `decode` turns a chunk's text into its value.
-    /// A template of `parts` (walked again as needed: no list of them is made).
+    /// A template from its parts (walked again as needed: no list of them is made);
+    /// `decode` turns a chunk's text into its value.
     fn template<'t>(
         &mut self,
         parts: impl Iterator<Item = ElementRef<'t>> + Clone,
@@ -773,17 +773,14 @@ impl Lowerer {
             let node = match part {
                 NodeOrToken::Token(token) => {
                     text.push_str(&decode(token));
-                    let r = match self.with_source_map {
-                        true => token.text_range(),
-                        false => TextRange::default(),
-                    };
+                    let r = self.kept_range(|| token.text_range());
                     text_range = Some(text_range.map_or(r, |old| old.cover(r)));
                     continue;
                 }
                 NodeOrToken::Node(node) => node,
             };
             flush(self, &mut text, &mut text_range);
-            let range = self.range_of(node);
+            let range = self.kept_range(|| node.text_range());
             match node.kind() {
                 SyntaxKind::TEMPLATE_IF => {
                     let cond = (node.child(SyntaxKind::TEMPLATE_IF_DIRECTIVE))

@@ -198,6 +198,12 @@ impl FlatTree {
         }
     }
 
+    /// The index after the last element of the subtree at `index`.
+    #[inline]
+    fn end_of(&self, index: usize) -> usize {
+        index + self.size(index, &self.elements[index])
+    }
+
     #[cold]
     fn big_size(&self, index: usize) -> usize {
         let found = (self.big_sizes).binary_search_by_key(&(index as u32), |&(at, _)| at);
@@ -427,7 +433,7 @@ impl ItemSyntax {
     /// Its elements, and the sizes too big for them.
     fn elements(&self) -> (&[Element], &[(u32, u32)]) {
         let (tree, index) = (&self.0.tree, self.0.index as usize);
-        let end = index + tree.size(index, &self.element());
+        let end = tree.end_of(index);
         (&tree.elements[index..end], tree.big_sizes_in(index, end))
     }
 
@@ -540,9 +546,9 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The index after its subtree's last element.
+    #[inline]
     fn end(self) -> usize {
-        let index = self.index as usize;
-        index + self.tree.size(index, &self.tree.elements[index])
+        self.tree.end_of(self.index as usize)
     }
 
     pub fn kind(self) -> SyntaxKind {

@@ -145,10 +145,10 @@ const PRIMITIVES: usize = 7;
 /// interned: its own view in front of salsa's interners, whose shard locks two checking
 /// threads otherwise take turns at (interning was 12% of the samples of a check of 31k
 /// resources on two threads, 6% on one). A handle's clones start with an empty one (each
-/// checking worker has its own handle), so it is never shared. Sound because all are immortal: an
-/// id, once interned, means the same value for the life of the database and its clones,
-/// and salsa records no dependency edge on interning an immortal value (only the current
-/// revision, for ids that may be reused, which immortal ones never are).
+/// checking worker has its own handle), so it is never shared. Sound because all are
+/// immortal: an id, once interned, means the same value for the life of the database and
+/// its clones, and salsa records no dependency edge on interning an immortal value (only
+/// the current revision, for ids that may be reused, which immortal ones never are).
 #[derive(Default, Debug)]
 pub struct TypeCache {
     /// Types by the hash of their kind.
