@@ -340,6 +340,9 @@ struct Lowerer {
     pairs: Vec<(ExprId, ExprId)>,
     attr_ids: Vec<AttrId>,
     block_ids: Vec<BlockId>,
+    /// The text of a template's literal chunks between two interpolations, gathered
+    /// here (emptied after each), not in a string of its own per chunk.
+    chunk_text: String,
 }
 
 /// The items of `items` from `start` on, taken off it into a block of their size: a
@@ -761,11 +764,13 @@ impl Lowerer {
         parts: impl Iterator<Item = ElementRef<'t>>,
         decode: &Decode<'_>,
     ) {
-        let mut text = String::new();
+        // The thread's buffer, put back when done (a template inside one takes a new).
+        let mut text = std::mem::take(&mut self.chunk_text);
         let mut text_range: Option<TextRange> = None;
         let flush = |this: &mut Lowerer, text: &mut String, range: &mut Option<TextRange>| {
             if let Some(r) = range.take() {
-                let literal = this.alloc(Expr::String(SmolStr::new(std::mem::take(text))), r);
+                let literal = this.alloc(Expr::String(SmolStr::new(&*text)), r);
+                text.clear();
                 this.ids.push(literal);
             }
         };
@@ -833,6 +838,7 @@ impl Lowerer {
             }
         }
         flush(self, &mut text, &mut text_range);
+        self.chunk_text = text;
     }
 
     /// One branch of a template directive, as a template of its own (`""` when absent).
@@ -937,7 +943,13 @@ pub(crate) fn push_children(expr: &Expr, stack: &mut Vec<ExprId>) {
         Expr::Template(parts) | Expr::Tuple(parts) => stack.extend_from_slice(parts),
         Expr::Call(call) => stack.extend_from_slice(&call.args),
         Expr::TemplateJoin(inner) => stack.push(*inner),
-        Expr::Object(items) => stack.extend(items.iter().flat_map(|(k, v)| [*k, *v])),
+        Expr::Object(items) => {
+            // Reserved at once: a flattened iterator does not say how long it is.
+            stack.reserve(2 * items.len());
+            for &(key, value) in items.iter() {
+                stack.extend([key, value]);
+            }
+        }
         Expr::GetAttr { base, .. } => stack.push(*base),
         Expr::Index { base, key } => stack.extend([*base, *key]),
         Expr::Splat { source, each } => stack.extend([*source, *each]),

@@ -327,6 +327,7 @@ impl<'db> Infer<'db> {
     }
 
     /// Report a problem with the program's expressions (a warning when lenient).
+    #[cold]
     pub(crate) fn report(
         &mut self,
         code: Code,
@@ -337,6 +338,7 @@ impl<'db> Infer<'db> {
     }
 
     /// Report a problem whatever the leniency (block structure, options).
+    #[cold]
     pub(crate) fn push(
         &mut self,
         code: Code,

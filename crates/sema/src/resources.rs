@@ -463,9 +463,10 @@ fn check_inputs<'db>(
     let db = infer.db;
     let body = infer.body;
     // The names given, sorted once the loop is done (a block has a few: no hashing).
-    let mut given: Vec<&str> = Vec::new();
+    let attrs = &body.block(BlockId::ROOT).attrs;
+    let mut given: Vec<&str> = Vec::with_capacity(attrs.len());
     let mut any_unknown = false;
-    for &attr in body.block(BlockId::ROOT).attrs.iter() {
+    for &attr in attrs.iter() {
         let data = body.attr(attr);
         if data.name == "__logicalName" {
             literal_string(infer, data.value, "__logicalName");

@@ -165,11 +165,11 @@ pub(crate) fn declared_names(db: &dyn salsa::Database, program: Program) -> Cand
 pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'db> {
     let scope = program_scope(db, decl.program(db));
     let body = body(db, decl);
-    let mut names: Distinct<SmolStr> = Distinct::default();
+    // Borrowed from the body while they are told apart: a name is copied once, not at
+    // each use.
+    let mut names: Distinct<&SmolStr> = Distinct::default();
+    for_each_used_name(body, |name| names.insert(name));
     let mut dependencies = Distinct::default();
-    for name in used_names(body) {
-        names.insert(name);
-    }
     let mut names: Vec<(SmolStr, Resolution<'db>)> = (names.items.into_iter())
         .map(|name| {
             let target =
@@ -181,7 +181,7 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
                 }
                 None => Resolution::Unresolved,
             };
-            (name, resolution)
+            (name.clone(), resolution)
         })
         .collect();
     let dependencies = dependencies.items;
@@ -205,10 +205,15 @@ struct Distinct<T> {
 impl<T> Default for Distinct<T> {
     fn default() -> Self {
         Distinct {
-            items: Vec::new(),
+            items: Vec::with_capacity(Self::CAPACITY),
             seen: FxHashSet::default(),
         }
     }
+}
+
+impl<T> Distinct<T> {
+    /// Room for as many as most bodies use, so the list is not grown step by step.
+    const CAPACITY: usize = 8;
 }
 
 impl<T: Clone + Eq + std::hash::Hash> Distinct<T> {
@@ -229,37 +234,37 @@ impl<T: Clone + Eq + std::hash::Hash> Distinct<T> {
     }
 }
 
-/// The root names of a body's expressions, in source order, outside the property-list
+/// Each root name of a body's expressions, in source order, outside the property-list
 /// options.
-fn used_names(body: &Body) -> Vec<SmolStr> {
-    let mut skipped: FxHashSet<ExprId> = FxHashSet::default();
+fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b SmolStr)) {
+    // Rare (a resource's `options`), and few when there are any.
+    let mut skipped: Vec<ExprId> = Vec::new();
     for options in body.find_blocks(BlockId::ROOT, "options") {
         for &attr in body.block(options).attrs.iter() {
             if PROPERTY_LIST_OPTIONS.contains(&body.attr(attr).name.as_str()) {
-                skipped.insert(body.attr(attr).value);
+                skipped.push(body.attr(attr).value);
             }
         }
     }
-    let mut roots: Vec<ExprId> = body.value.into_iter().collect();
-    roots.extend(
-        body.attrs
-            .iter()
-            .map(|a| a.value)
-            .filter(|v| !skipped.contains(v)),
-    );
-    let mut names = Vec::new();
-    let mut stack: Vec<ExprId> = roots.into_iter().rev().collect();
+    // The roots go on the stack last first: the value, then the attributes in order.
+    let mut stack: Vec<ExprId> = Vec::with_capacity(STACK_CAPACITY);
+    let attrs = body.attrs.iter().rev().map(|a| a.value);
+    stack.extend(attrs.filter(|v| !skipped.contains(v)));
+    stack.extend(body.value);
     while let Some(id) = stack.pop() {
         let expr = body.expr(id);
         if let Expr::Name(name) = expr {
-            names.push(name.clone());
+            used(name);
         }
         let from = stack.len();
         push_children(expr, &mut stack);
         stack[from..].reverse();
     }
-    names
 }
+
+/// Room for the expressions waiting to be visited in most bodies, so the stack is not
+/// grown step by step.
+const STACK_CAPACITY: usize = 32;
 
 /// The declarations of a program in dependency order, and its reference cycles.
 #[derive(Clone, PartialEq, Eq, Debug, Default, salsa::SalsaValue)]
