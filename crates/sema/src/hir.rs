@@ -138,6 +138,29 @@ impl Number {
         }
     }
 
+    /// The value of a number literal's text (`None` when no value holds it): plain digits,
+    /// as most literals are, read here without the big integer `NumberValue::parse` makes.
+    pub fn parse(text: &str) -> Option<Number> {
+        match plain_digits(text) {
+            Some((mantissa, exponent)) => Some(Number::Small { mantissa, exponent }),
+            None => NumberValue::parse(text).ok().map(Number::new),
+        }
+    }
+
+    /// The negated value.
+    pub fn negate(&self) -> Number {
+        match self {
+            Number::Small { mantissa, exponent } => match mantissa.checked_neg() {
+                Some(mantissa) => Number::Small {
+                    mantissa,
+                    exponent: *exponent,
+                },
+                None => Number::new(self.value().negate()),
+            },
+            Number::Big(value) => Number::new(value.negate()),
+        }
+    }
+
     pub fn value(&self) -> NumberValue {
         match self {
             Number::Small { mantissa, exponent } => {
@@ -154,6 +177,24 @@ impl Number {
             Number::Big(value) => value.is_integer(),
         }
     }
+}
+
+/// The normalised mantissa and exponent of a literal of at most 18 decimal digits and
+/// nothing else (as `NumberValue::parse` gives them: trailing zeros go to the exponent).
+fn plain_digits(text: &str) -> Option<(i64, i32)> {
+    const MOST_DIGITS: usize = 18;
+    if text.is_empty() || text.len() > MOST_DIGITS || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut mantissa = text
+        .bytes()
+        .fold(0i64, |value, digit| value * 10 + i64::from(digit - b'0'));
+    let mut exponent = 0;
+    while mantissa != 0 && mantissa % 10 == 0 {
+        mantissa /= 10;
+        exponent += 1;
+    }
+    Some((mantissa, exponent))
 }
 
 /// A call of a built-in function (`Expr::Call`); `expand` when the last argument ends
@@ -606,7 +647,7 @@ impl Lowerer {
                 let number = (operand.filter(|o| o.kind() == SyntaxKind::LITERAL_EXPR))
                     .and_then(number_value);
                 match number {
-                    Some(Ok(number)) if negate => Expr::Number(Number::new(number.negate())),
+                    Some(Some(number)) if negate => Expr::Number(number.negate()),
                     _ => {
                         let operand = self.expr_opt(operand, node);
                         let op = if negate {
@@ -639,9 +680,9 @@ impl Lowerer {
     fn number_token(&mut self, token: Option<TokenRef<'_>>, parent: NodeRef<'_>) -> ExprId {
         match token {
             Some(token) => {
-                let value = match NumberValue::parse(token.text()) {
-                    Ok(number) => Expr::Number(Number::new(number)),
-                    Err(_) => Expr::BadNumber,
+                let value = match Number::parse(token.text()) {
+                    Some(number) => Expr::Number(number),
+                    None => Expr::BadNumber,
                 };
                 self.alloc(value, token.text_range())
             }
@@ -891,10 +932,11 @@ fn literal_token(literal: NodeRef<'_>) -> Option<TokenRef<'_>> {
     ])
 }
 
-/// The exact value of a number literal; `None` for `true`, `false` and `null`.
-fn number_value(literal: NodeRef<'_>) -> Option<Result<NumberValue, String>> {
+/// The exact value of a number literal; `None` for `true`, `false` and `null`, `Some(None)`
+/// for a number no value holds (the parser reported it).
+fn number_value(literal: NodeRef<'_>) -> Option<Option<Number>> {
     let token = literal_token(literal).filter(|t| t.kind() == SyntaxKind::NUMBER)?;
-    Some(NumberValue::parse(token.text()))
+    Some(Number::parse(token.text()))
 }
 
 fn literal_expr(literal: NodeRef<'_>) -> Expr {
@@ -903,7 +945,7 @@ fn literal_expr(literal: NodeRef<'_>) -> Expr {
         Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),
         Some(SyntaxKind::NULL_KW) => Expr::Null,
         _ => match number_value(literal) {
-            Some(Ok(number)) => Expr::Number(Number::new(number)),
+            Some(Some(number)) => Expr::Number(number),
             _ => Expr::BadNumber,
         },
     }
@@ -966,5 +1008,42 @@ pub(crate) fn push_children(expr: &Expr, stack: &mut Vec<ExprId>) {
         } => stack.extend([*cond, *then, *otherwise]),
         Expr::Unary { operand, .. } => stack.push(*operand),
         Expr::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Number;
+    use pcl_syntax::ast::NumberValue;
+
+    /// Plain digits are read without a big integer, to the same value and representation
+    /// as through `NumberValue::parse`; negating does as `NumberValue::negate` does.
+    #[test]
+    fn plain_literals_read_as_number_values_do() {
+        let texts = [
+            "0",
+            "00",
+            "7",
+            "007",
+            "761",
+            "7600",
+            "100000000000000000",
+            "999999999999999999",
+            "1000000000000000000",
+            "9223372036854775807",
+            "9223372036854775808",
+            "1.5",
+            "15e3",
+            "0.0",
+        ];
+        for text in texts {
+            let through_value = NumberValue::parse(text).ok().map(Number::new);
+            assert_eq!(Number::parse(text), through_value, "{text}");
+            let negated = NumberValue::parse(text)
+                .ok()
+                .map(|v| Number::new(v.negate()));
+            assert_eq!(Number::parse(text).map(|n| n.negate()), negated, "-{text}");
+        }
+        assert_eq!(Number::parse("1e99999999999999999999"), None);
     }
 }
