@@ -156,9 +156,11 @@ fn item_outlines<'db>(db: &'db dyn salsa::Database, chunk: ItemChunk<'db>) -> Bo
     let items = chunk.file(db).items(db);
     let start = (chunk.start(db) as usize).min(items.len());
     let end = (start + OUTLINE_CHUNK).min(items.len());
-    (items[start..end].iter())
-        .map(|&source| item_outline(source.syntax(db)))
-        .collect()
+    let syntaxes: Vec<&ItemSyntax> = (items[start..end].iter())
+        .map(|&source| source.syntax(db))
+        .collect();
+    ItemSyntax::warm(&syntaxes);
+    syntaxes.into_iter().map(item_outline).collect()
 }
 
 /// How many items one memo of [`item_outlines`] outlines.
