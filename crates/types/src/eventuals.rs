@@ -87,8 +87,17 @@ fn resolve<'db>(db: &'db dyn Db, ty: Ty<'db>, strip: Strip) -> Ty<'db> {
 /// `In(T)`: the type of a value that may be given where `T` is expected, either
 /// directly or as an output. Applied inside promises, maps, lists, unions and objects
 /// (not sets, tuples, constants or enums); `dynamic`, `none` and outputs are unchanged.
-#[salsa::tracked(returns(copy))]
+/// Through the handle's `TypeCache` when it has one (checking asks for every input).
 pub fn input_type<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    match db.type_cache() {
+        Some(cache) => cache.input_type(db, ty, input_type_query),
+        None => input_type_query(db, ty),
+    }
+}
+
+/// [`input_type`], memoized.
+#[salsa::tracked(returns(copy))]
+fn input_type_query<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
     let direct = match ty.kind(db) {
         TyKind::Dynamic | TyKind::None | TyKind::Output(_) => return ty,
         TyKind::Promise(element) => Ty::promise(db, input_type(db, *element)),

@@ -269,9 +269,16 @@ fn types_through_a_handles_cache_are_the_interners() {
     let strings = Ty::list(&db, Ty::string(&db));
     assert_eq!(strings.kind(&db), &kind);
     assert_eq!(Ty::new(&db, kind.clone()), strings);
-    // Relations, traversals and optional types keyed through the cache agree with the
-    // clone's, and optional types with the unions they stand for.
-    fn relations(db: &TestDb) -> (crate::Conversion, salsa::Id, salsa::Id, salsa::Id) {
+    // Relations, traversals, optional and input types keyed through the cache agree with
+    // the clone's, and optional types with the unions they stand for.
+    type Relations = (
+        crate::Conversion,
+        salsa::Id,
+        salsa::Id,
+        salsa::Id,
+        salsa::Id,
+    );
+    fn relations(db: &TestDb) -> Relations {
         let list = Ty::list(db, Ty::int(db));
         let object = Ty::object(db, [("a", list)]);
         let step = crate::traverse(db, object, crate::TraverseKey::Attr("a".into()));
@@ -281,9 +288,21 @@ fn types_through_a_handles_cache_are_the_interners() {
             step.ty.as_id(),
             unified.as_id(),
             Ty::optional(db, list).as_id(),
+            crate::input_type(db, list).as_id(),
         )
     }
     assert_eq!(relations(&db), relations(&clone));
+    assert_eq!(
+        relations(&db),
+        relations(&db),
+        "asked again, from the cache"
+    );
+    let input = crate::input_type(&db, list);
+    assert_eq!(input.as_id(), relations(&db).4);
+    assert_eq!(
+        crate::display(&db, input),
+        "union(list(union(int, output(int))), output(list(int)))"
+    );
     assert_eq!(relations(&db).1, list.as_id());
     let optional = Ty::union(&db, [list, Ty::none(&db)]);
     assert_eq!(relations(&db).3, optional.as_id());

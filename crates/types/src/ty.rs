@@ -141,7 +141,7 @@ pub struct PrimitiveTypes {
 
 const PRIMITIVES: usize = 7;
 
-/// The types, pairs of types, traversal steps and optional types one database handle
+/// The types, pairs of types, traversal steps, optional and input types one database handle
 /// interned: its own view in front of salsa's interners, whose shard locks two checking
 /// threads otherwise take turns at (interning was 12% of the samples of a check of 31k
 /// resources on two threads, 6% on one). A handle's clones start with an empty one (each
@@ -161,6 +161,28 @@ pub struct TypeCache {
     /// strings, a memo lookup each (a twelfth of checking a resource's inputs, where every
     /// `==` takes an optional operand).
     optionals: RefCell<FxHashMap<salsa::Id, salsa::Id>>,
+    /// `In(T)` by `T` (`eventuals::input_type`): checking asks for it at every input and
+    /// at every property of an object given to one.
+    input_types: RefCell<FxHashMap<salsa::Id, salsa::Id>>,
+}
+
+impl TypeCache {
+    /// `In(ty)`, from this cache or from `compute` (its memo), kept here.
+    pub(crate) fn input_type<'db>(
+        &self,
+        db: &'db dyn Db,
+        ty: Ty<'db>,
+        compute: fn(&'db dyn Db, Ty<'db>) -> Ty<'db>,
+    ) -> Ty<'db> {
+        use salsa::plumbing::{AsId, FromId};
+        let cached = self.input_types.borrow().get(&ty.as_id()).copied();
+        if let Some(id) = cached {
+            return Ty::from_id(id);
+        }
+        let input = compute(db, ty);
+        (self.input_types.borrow_mut()).insert(ty.as_id(), input.as_id());
+        input
+    }
 }
 
 /// Interned ids by the hash of their value; a hash shared by two values keeps the later,
