@@ -51,16 +51,32 @@ impl ModuleFormat {
 /// The parts of a token: package, module and member. `pkg:member` has module `index`,
 /// and so does an empty module (`pkg::member`).
 pub fn decompose(token: &str) -> Result<(&str, &str, &str), String> {
-    // Without collecting the parts: every resource's token is decomposed, twice.
-    let mut parts = token.split(':');
-    match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some(package), Some(member), None, None) => Ok((package, "index", member)),
-        (Some(package), Some(""), Some(member), None) => Ok((package, "index", member)),
-        (Some(package), Some(module), Some(member), None) => Ok((package, module, member)),
-        _ => Err(format!(
-            "malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
-        )),
+    // The colons found byte by byte (tokens are short; `split` searches char by char, and
+    // every resource's token is decomposed, twice), at most two of them.
+    let mut colons = [0usize; 2];
+    let mut count = 0;
+    for (at, _) in token.bytes().enumerate().filter(|&(_, byte)| byte == b':') {
+        if count == colons.len() {
+            return Err(malformed_token(token));
+        }
+        colons[count] = at;
+        count += 1;
     }
+    let [first, second] = colons;
+    match count {
+        1 => Ok((&token[..first], "index", &token[first + 1..])),
+        2 if second == first + 1 => Ok((&token[..first], "index", &token[second + 1..])),
+        2 => Ok((
+            &token[..first],
+            &token[first + 1..second],
+            &token[second + 1..],
+        )),
+        _ => Err(malformed_token(token)),
+    }
+}
+
+fn malformed_token(token: &str) -> String {
+    format!("malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'")
 }
 
 /// The canonical form of a token of package `package` under `format` (the default
@@ -107,6 +123,12 @@ mod tests {
             )
         );
         assert!(decompose("nocolon").is_err());
+        assert_eq!(decompose(":"), Ok(("", "index", "")));
+        assert_eq!(decompose("a::"), Ok(("a", "index", "")));
+        assert_eq!(decompose("::"), Ok(("", "index", "")));
+        assert_eq!(decompose("a:b:"), Ok(("a", "b", "")));
+        assert!(decompose(":::").is_err());
+        assert_eq!(decompose("é:ü/m:Ñ"), Ok(("é", "ü/m", "Ñ")));
         assert_eq!(package_of("pulumi:providers:aws"), Some("aws"));
         assert_eq!(package_of("aws:s3/bucket:Bucket"), Some("aws"));
     }

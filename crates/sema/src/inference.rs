@@ -1027,20 +1027,42 @@ fn literal_target_element<'db>(
 pub(crate) fn plain_alternatives<'db>(
     db: &'db dyn pcl_types::Db,
     ty: Ty<'db>,
-) -> impl Iterator<Item = Ty<'db>> + 'db {
+) -> PlainAlternatives<'db> {
     let (members, alone): (&'db [Ty<'db>], Option<Ty<'db>>) = match ty.kind(db) {
         TyKind::Union(members) => (members, None),
         TyKind::Output(_) | TyKind::Promise(_) | TyKind::None => (&[], None),
         _ => (&[], Some(ty)),
     };
-    (members.iter().copied())
-        .filter(move |m| {
+    PlainAlternatives {
+        db,
+        members: members.iter(),
+        alone,
+    }
+}
+
+/// The iterator of [`plain_alternatives`]: a union's members, or the type alone (not a
+/// chain of the two, whose state checks cost as much as the kinds they yield).
+pub(crate) struct PlainAlternatives<'db> {
+    db: &'db dyn pcl_types::Db,
+    members: std::slice::Iter<'db, Ty<'db>>,
+    alone: Option<Ty<'db>>,
+}
+
+impl<'db> Iterator for PlainAlternatives<'db> {
+    type Item = Ty<'db>;
+
+    fn next(&mut self) -> Option<Ty<'db>> {
+        if let Some(alone) = self.alone.take() {
+            return Some(alone);
+        }
+        let db = self.db;
+        (self.members.by_ref()).copied().find(|member| {
             !matches!(
-                m.kind(db),
+                member.kind(db),
                 TyKind::None | TyKind::Output(_) | TyKind::Promise(_) | TyKind::Dynamic
             )
         })
-        .chain(alone)
+    }
 }
 
 /// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages
