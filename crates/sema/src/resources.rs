@@ -450,6 +450,10 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
     options
 }
 
+/// How many names a block may give for its inputs to be looked for among them one by
+/// one (a block gives a few: sorting them cost more than the comparisons).
+const SCANNED_NAMES: usize = 16;
+
 /// Type the block's inputs and check them against `inputs` (when known); `alone`: each
 /// known input that reads a name in its own memo (`input_check`). An input that reads
 /// none changes only with its block's syntax (or the schema), which checks the block
@@ -462,7 +466,7 @@ fn check_inputs<'db>(
 ) {
     let db = infer.db;
     let body = infer.body;
-    // The names given, sorted once the loop is done (a block has a few: no hashing).
+    // The names given (a block has a few: no hashing).
     let attrs = &body.block(BlockId::ROOT).attrs;
     let mut given: Vec<&str> = Vec::with_capacity(attrs.len());
     let mut any_unknown = false;
@@ -490,8 +494,15 @@ fn check_inputs<'db>(
         }
     }
     let Some(inputs) = inputs else { return };
-    given.sort_unstable();
-    let is_given = |name: &str| given.binary_search(&name).is_ok();
+    // A few are compared one by one; many (a generated block) are sorted first.
+    let scanned = given.len() <= SCANNED_NAMES;
+    if !scanned {
+        given.sort_unstable();
+    }
+    let is_given = |name: &str| match scanned {
+        true => given.contains(&name),
+        false => given.binary_search(&name).is_ok(),
+    };
     // Go's `AllowMissingProperties` makes every schema property optional; a block without
     // its `{` has a syntax error, which is the one to report.
     let opened = body.block(BlockId::ROOT).opened;
