@@ -344,3 +344,29 @@ fn two_jobs_check_as_one_does() {
     );
     assert_eq!(run(2), (one, one_edited));
 }
+
+/// A block's given names are looked for one by one when there are few and through a
+/// sorted list when there are many: either way only the input not given is missing.
+#[test]
+fn required_inputs_are_found_among_few_and_many_given_names() {
+    for extra in [0, 20] {
+        let mut text = String::from("resource \"page\" \"web:index:Page\" {\n");
+        for i in 0..extra {
+            let _ = writeln!(text, "  extra{i} = {i}");
+        }
+        text.push_str("  key    = \"index.html\"\n  bucket = \"site\"\n}\n");
+        let (mut host, _log) = logged_host();
+        let id = set_program(&mut host, "given", &[("main.pp", &text)]);
+        let found = summary(&diagnostics(&host, &id));
+        let missing: Vec<&str> = (found.lines())
+            .filter(|line| line.contains("is missing the required input"))
+            .collect();
+        assert_eq!(
+            missing,
+            ["PCL4007 resource 'web:index:Page' is missing the required input 'content'"],
+            "{extra} extra names:\n{found}"
+        );
+        let unknown = found.lines().filter(|line| line.contains("extra")).count();
+        assert_eq!(unknown, extra, "{found}");
+    }
+}
