@@ -248,10 +248,12 @@ fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b SmolStr)) {
             }
         }
     }
+    // Sorted, so a block of thousands of them is not searched through for every root.
+    skipped.sort_unstable();
     // The roots go on the stack last first: the value, then the attributes in order.
     let mut stack: Vec<ExprId> = Vec::with_capacity(STACK_CAPACITY);
     let attrs = body.attrs.iter().rev().map(|a| a.value);
-    stack.extend(attrs.filter(|v| !skipped.contains(v)));
+    stack.extend(attrs.filter(|v| skipped.binary_search(v).is_err()));
     stack.extend(body.value);
     while let Some(id) = stack.pop() {
         let expr = body.expr(id);
