@@ -141,7 +141,7 @@ impl Number {
     /// The value of a number literal's text (`None` when no value holds it): plain digits,
     /// as most literals are, read here without the big integer `NumberValue::parse` makes.
     pub fn parse(text: &str) -> Option<Number> {
-        match plain_digits(text) {
+        match NumberValue::plain_small_parts(text) {
             Some((mantissa, exponent)) => Some(Number::Small { mantissa, exponent }),
             None => NumberValue::parse(text).ok().map(Number::new),
         }
@@ -177,24 +177,6 @@ impl Number {
             Number::Big(value) => value.is_integer(),
         }
     }
-}
-
-/// The normalised mantissa and exponent of a literal of at most 18 decimal digits and
-/// nothing else (as `NumberValue::parse` gives them: trailing zeros go to the exponent).
-fn plain_digits(text: &str) -> Option<(i64, i32)> {
-    const MOST_DIGITS: usize = 18;
-    if text.is_empty() || text.len() > MOST_DIGITS || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let mut mantissa = text
-        .bytes()
-        .fold(0i64, |value, digit| value * 10 + i64::from(digit - b'0'));
-    let mut exponent = 0;
-    while mantissa != 0 && mantissa % 10 == 0 {
-        mantissa /= 10;
-        exponent += 1;
-    }
-    Some((mantissa, exponent))
 }
 
 /// A call of a built-in function (`Expr::Call`); `expand` when the last argument ends

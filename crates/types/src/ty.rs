@@ -160,28 +160,32 @@ pub struct TypeCache {
     /// `union(T, none)` by `T`: normalising a union sorts its members by their display
     /// strings, a memo lookup each (a twelfth of checking a resource's inputs, where every
     /// `==` takes an optional operand).
-    optionals: RefCell<FxHashMap<salsa::Id, salsa::Id>>,
+    optionals: TypesByType,
     /// `In(T)` by `T` (`eventuals::input_type`): checking asks for it at every input and
     /// at every property of an object given to one.
-    input_types: RefCell<FxHashMap<salsa::Id, salsa::Id>>,
+    pub(crate) input_types: TypesByType,
 }
 
-impl TypeCache {
-    /// `In(ty)`, from this cache or from `compute` (its memo), kept here.
-    pub(crate) fn input_type<'db>(
+/// A function of one type, kept by the type it was asked of.
+#[derive(Default, Debug)]
+pub(crate) struct TypesByType(RefCell<FxHashMap<salsa::Id, salsa::Id>>);
+
+impl TypesByType {
+    /// The type kept for `ty`, else `compute`'s, kept (not borrowed while it computes,
+    /// which may ask again for other types).
+    pub(crate) fn get_or_compute<'db>(
         &self,
-        db: &'db dyn Db,
         ty: Ty<'db>,
-        compute: fn(&'db dyn Db, Ty<'db>) -> Ty<'db>,
+        compute: impl FnOnce() -> Ty<'db>,
     ) -> Ty<'db> {
         use salsa::plumbing::{AsId, FromId};
-        let cached = self.input_types.borrow().get(&ty.as_id()).copied();
+        let cached = self.0.borrow().get(&ty.as_id()).copied();
         if let Some(id) = cached {
             return Ty::from_id(id);
         }
-        let input = compute(db, ty);
-        (self.input_types.borrow_mut()).insert(ty.as_id(), input.as_id());
-        input
+        let computed = compute();
+        (self.0.borrow_mut()).insert(ty.as_id(), computed.as_id());
+        computed
     }
 }
 
@@ -356,17 +360,11 @@ impl<'db> Ty<'db> {
 
     /// `union(T, none)`, through the handle's [`TypeCache`] when it has one.
     pub fn optional(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
-        use salsa::plumbing::{AsId, FromId};
-        let Some(cache) = db.type_cache() else {
-            return Ty::union(db, [ty, Ty::none(db)]);
-        };
-        let cached = cache.optionals.borrow().get(&ty.as_id()).copied();
-        if let Some(id) = cached {
-            return Ty::from_id(id);
+        let optional = || Ty::union(db, [ty, Ty::none(db)]);
+        match db.type_cache() {
+            Some(cache) => cache.optionals.get_or_compute(ty, optional),
+            None => optional(),
         }
-        let optional = Ty::union(db, [ty, Ty::none(db)]);
-        (cache.optionals.borrow_mut()).insert(ty.as_id(), optional.as_id());
-        optional
     }
 
     /// `output(T)`, with every output and promise inside `T` resolved first.

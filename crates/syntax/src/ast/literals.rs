@@ -73,6 +73,26 @@ impl NumberValue {
         Ok(NumberValue { mantissa, exponent })
     }
 
+    /// [`NumberValue::parse`] followed by [`NumberValue::small_parts`], for a literal of
+    /// at most 18 decimal digits and nothing else (most literals), without the big
+    /// integer: the same normalisation (trailing zeros go to the exponent). `None` for
+    /// any other text.
+    pub fn plain_small_parts(text: &str) -> Option<(i64, i32)> {
+        const MOST_DIGITS: usize = 18;
+        if text.is_empty() || text.len() > MOST_DIGITS || !text.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let mut mantissa =
+            (text.bytes()).fold(0i64, |value, digit| value * 10 + i64::from(digit - b'0'));
+        let mut exponent = 0;
+        while mantissa != 0 && mantissa % 10 == 0 {
+            mantissa /= 10;
+            exponent += 1;
+        }
+        Some((mantissa, exponent))
+    }
+
     /// Parses a number with an optional leading `-` (as JSON, cty and type strings write
     /// numbers; in HCL the minus is an operator).
     pub fn parse_signed(text: &str) -> Result<NumberValue, String> {
