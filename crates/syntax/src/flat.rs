@@ -354,8 +354,9 @@ impl ItemSyntax {
     /// misses overlap, and what then outlines the items one by one (long after a large
     /// file's parse wrote them) finds the labels cached.
     pub fn warm(items: &[&ItemSyntax]) {
-        /// About two cache lines of elements and of text: a block's type and labels.
-        const AHEAD: usize = 8;
+        // Two cache lines of elements and two of text: a block's type and labels.
+        const LINE: usize = 64;
+        const ELEMENTS_PER_LINE: usize = LINE / std::mem::size_of::<Element>();
         let touched = (items.iter())
             .map(|item| {
                 let (tree, index, start) = (&item.0.tree, item.0.index as usize, item.0.start);
@@ -363,9 +364,9 @@ impl ItemSyntax {
                 let byte = |at: usize| tree.text.as_bytes().get(at).copied().unwrap_or(0);
                 let text = start as usize;
                 element(index)
-                    ^ element(index + AHEAD)
+                    ^ element(index + ELEMENTS_PER_LINE)
                     ^ u32::from(byte(text))
-                    ^ u32::from(byte(text + 8 * AHEAD))
+                    ^ u32::from(byte(text + LINE))
             })
             .fold(0u32, |all, touched| all ^ touched);
         std::hint::black_box(touched);
