@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use rowan::{GreenNode, GreenNodeData, NodeOrToken};
+use rowan::{GreenNode, GreenNodeData, GreenTokenData, NodeOrToken};
 
 use crate::ast::{self, AstNode};
 use crate::syntax_node::TreeBuilder;
@@ -17,10 +17,15 @@ use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// One node or token of a flat tree: eight bytes (a 10 MB file makes six million; at
 /// twelve, with the size as wide as the length, they were a third of a check's memory).
+/// A blank (a `WHITESPACE` token) of at most [`MAX_LEAD`] bytes before a node or token is
+/// no element of its own but that one's lead: blanks (indentation, the spaces around `=`)
+/// were a quarter of the elements, and no walk over a flat tree looks at them; the rowan
+/// trees made from it have them back (`FlatTree::feed`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Element {
     kind: SyntaxKind,
-    node: bool,
+    /// [`NODE`] when it is a node, and the length of the blank before it.
+    flags: u8,
     /// How many elements its subtree has, itself included (one for a token); [`BIG`]
     /// when that does not fit, and then it is in the tree's `big_sizes`.
     size: u16,
@@ -29,6 +34,71 @@ struct Element {
 }
 
 const _: () = assert!(std::mem::size_of::<Element>() == 8);
+
+/// The flag of an element that is a node.
+const NODE: u8 = 0x80;
+
+/// The longest blank an element takes as its lead; a longer one is an element.
+const MAX_LEAD: u32 = (NODE - 1) as u32;
+
+/// The length of a token of `kind` and `len` bytes as the next element's lead: a blank
+/// of at most [`MAX_LEAD`] bytes.
+#[inline(always)]
+pub(crate) fn as_lead(kind: SyntaxKind, len: u32) -> Option<u8> {
+    match kind == SyntaxKind::WHITESPACE && (1..=MAX_LEAD).contains(&len) {
+        true => Some(len as u8),
+        false => None,
+    }
+}
+
+/// Whether a rowan token is a blank the next element takes as its lead ([`as_lead`]).
+fn is_green_lead(token: &GreenTokenData) -> bool {
+    as_lead(
+        SyntaxKind::from_raw(token.kind().0),
+        token.text_len().into(),
+    )
+    .is_some()
+}
+
+impl Element {
+    fn node(kind: SyntaxKind, lead: u8) -> Element {
+        Element {
+            kind,
+            flags: NODE | lead,
+            size: 0,
+            len: 0,
+        }
+    }
+
+    fn token(kind: SyntaxKind, lead: u8, len: u32) -> Element {
+        Element {
+            kind,
+            flags: lead,
+            size: 1,
+            len,
+        }
+    }
+
+    #[inline]
+    fn is_node(&self) -> bool {
+        self.flags & NODE != 0
+    }
+
+    /// The length of the blank before it, in its parent.
+    #[inline]
+    fn lead(&self) -> u32 {
+        u32::from(self.flags & !NODE)
+    }
+
+    /// The element without the blank before it: an item's root equals another whatever
+    /// blank precedes it.
+    fn without_lead(self) -> Element {
+        Element {
+            flags: self.flags & NODE,
+            ..self
+        }
+    }
+}
 
 /// The size of a node with more elements than `Element::size` holds: a file's root and
 /// body, a long list.
@@ -62,7 +132,7 @@ fn set_big_size(element: &mut Element, big_sizes: &mut Vec<(u32, u32)>, index: u
 const ITEM_DEPTH: usize = 2;
 
 /// About how many elements a byte of text makes, over: programs generated for benchmarks
-/// make 0.62, hand-written ones fewer (longer names, more blank space). Room for them all
+/// make 0.47 (0.62 before blanks were leads), hand-written ones fewer (longer names). Room for them all
 /// up front spares growing the array (copying it, and touching new pages each time); room
 /// left over is address space, not memory, until it is written.
 const ELEMENTS_PER_BYTE: (usize, usize) = (2, 3);
@@ -105,7 +175,9 @@ impl FlatBuilder {
         }
     }
 
-    pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
+    /// A node after a blank of `lead` bytes (its lead: [`Element`]).
+    #[inline(always)]
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lead: u8) {
         match self.open.len() {
             1 if kind == SyntaxKind::BODY => self.bodies += 1,
             ITEM_DEPTH => self.item_facts = ItemFacts::default(),
@@ -114,25 +186,18 @@ impl FlatBuilder {
             }
             _ => {}
         }
+        self.offset += u32::from(lead);
         self.open.push((self.elements.len() as u32, self.offset));
-        self.elements.push(Element {
-            kind,
-            node: true,
-            size: 0,
-            len: 0,
-        });
+        self.elements.push(Element::node(kind, lead));
     }
 
-    /// A token of `len` bytes; `names_invoke` when it is the identifier `invoke`.
-    pub(crate) fn token(&mut self, kind: SyntaxKind, len: u32, names_invoke: bool) {
+    /// A token of `len` bytes after a blank of `lead` (its lead: [`Element`]); `names_invoke`
+    /// when it is the identifier `invoke`.
+    #[inline(always)]
+    pub(crate) fn token(&mut self, kind: SyntaxKind, lead: u8, len: u32, names_invoke: bool) {
         self.item_facts.may_invoke |= names_invoke;
-        self.elements.push(Element {
-            kind,
-            node: false,
-            size: 1,
-            len,
-        });
-        self.offset += len;
+        self.elements.push(Element::token(kind, lead, len));
+        self.offset += u32::from(lead) + len;
     }
 
     // Always inlined (into the sink): a call per node costs a fifth of the node.
@@ -274,7 +339,14 @@ impl FlatTree {
                 }
             }
             let element = self.elements[at];
-            if !element.node {
+            // The blank before the subtree's root is its parent's.
+            if element.lead() > 0 && at > first {
+                let text = &self.text[offset..offset + element.lead() as usize];
+                let kind = rowan::SyntaxKind(SyntaxKind::WHITESPACE as u16);
+                builder.token(kind, text.as_bytes(), || text);
+                offset += text.len();
+            }
+            if !element.is_node() {
                 let text = &self.text[offset..offset + element.len as usize];
                 let kind = rowan::SyntaxKind(element.kind as u16);
                 builder.token(kind, text.as_bytes(), || text);
@@ -379,43 +451,60 @@ impl ItemSyntax {
         self.0.facts.nested_blocks
     }
 
-    /// The handle of `green`, an item's rowan node (its view made from it).
+    /// The handle of `green`, an item's rowan node (its view made from it, blanks taken as
+    /// leads as the builder takes them).
     pub fn from_green(green: &GreenNodeData, may_invoke: bool) -> ItemSyntax {
+        /// What is left to visit: a node or token with the blank it takes as its lead, or
+        /// the end of the node at an index.
+        enum Visit<'g> {
+            Node(&'g GreenNodeData, &'g str),
+            Token(&'g GreenTokenData, &'g str),
+            End(usize),
+        }
         let mut elements = Vec::new();
         let mut big_sizes = Vec::new();
         let mut text = String::new();
         let mut nested_blocks = false;
-        let mut stack = vec![NodeOrToken::Node(green)];
-        while let Some(element) = stack.pop() {
-            match element {
-                NodeOrToken::Node(node) => {
+        let mut stack = vec![Visit::Node(green, "")];
+        let mut children = Vec::new();
+        while let Some(visit) = stack.pop() {
+            match visit {
+                Visit::Node(node, blank) => {
+                    text.push_str(blank);
                     let index = elements.len();
                     let kind = SyntaxKind::from_raw(node.kind().0);
                     nested_blocks |= index > 0 && kind == SyntaxKind::BLOCK;
-                    elements.push(Element {
-                        kind,
-                        node: true,
-                        size: 0,
-                        len: u32::from(node.text_len()),
-                    });
+                    let mut element = Element::node(kind, blank.len() as u8);
+                    element.len = u32::from(node.text_len());
+                    elements.push(element);
                     // Its size once its subtree is in: a marker after its children.
-                    stack.push(NodeOrToken::Token(Err(index)));
-                    let children: Vec<_> = node.children().collect();
-                    stack.extend(children.into_iter().rev().map(|child| match child {
-                        NodeOrToken::Node(node) => NodeOrToken::Node(node),
-                        NodeOrToken::Token(token) => NodeOrToken::Token(Ok(token)),
-                    }));
+                    stack.push(Visit::End(index));
+                    let mut waiting: Option<&GreenTokenData> = None;
+                    for child in node.children() {
+                        let blank = match child {
+                            NodeOrToken::Token(token) if is_green_lead(token) => {
+                                // A blank after a blank: the first is an element.
+                                let before = waiting.replace(token);
+                                children.extend(before.map(|t| Visit::Token(t, "")));
+                                continue;
+                            }
+                            _ => waiting.take().map_or("", |token| token.text()),
+                        };
+                        children.push(match child {
+                            NodeOrToken::Token(token) => Visit::Token(token, blank),
+                            NodeOrToken::Node(node) => Visit::Node(node, blank),
+                        });
+                    }
+                    children.extend(waiting.map(|t| Visit::Token(t, "")));
+                    stack.extend(children.drain(..).rev());
                 }
-                NodeOrToken::Token(Ok(token)) => {
-                    elements.push(Element {
-                        kind: SyntaxKind::from_raw(token.kind().0),
-                        node: false,
-                        size: 1,
-                        len: u32::from(token.text_len()),
-                    });
+                Visit::Token(token, blank) => {
+                    text.push_str(blank);
+                    let (kind, len) = (SyntaxKind::from_raw(token.kind().0), token.text_len());
+                    elements.push(Element::token(kind, blank.len() as u8, u32::from(len)));
                     text.push_str(token.text());
                 }
-                NodeOrToken::Token(Err(index)) => {
+                Visit::End(index) => {
                     let size = (elements.len() - index) as u32;
                     set_size(&mut elements[index], &mut big_sizes, index, size);
                 }
@@ -473,7 +562,10 @@ impl PartialEq for ItemSyntax {
         }
         let ((elements, big), (other_elements, other_big)) = (self.elements(), other.elements());
         // Equal elements put the big sizes at the same places: only their values differ.
-        elements == other_elements
+        // The blank before the item is the file body's.
+        let root = |elements: &[Element]| elements.first().map(|root| root.without_lead());
+        root(elements) == root(other_elements)
+            && elements.get(1..) == other_elements.get(1..)
             && big
                 .iter()
                 .map(|(_, size)| size)
@@ -542,11 +634,12 @@ impl<'a> Iterator for Children<'a> {
             return None;
         }
         let element = self.tree.elements[self.next];
-        let (index, start) = (self.next as u32, self.offset);
+        let start = self.offset + TextSize::from(element.lead());
+        let index = self.next as u32;
         self.next += self.tree.size(self.next, &element);
-        self.offset += TextSize::from(element.len);
+        self.offset = start + TextSize::from(element.len);
         let (tree, base) = (self.tree, self.base);
-        Some(match element.node {
+        Some(match element.is_node() {
             true => NodeOrToken::Node(NodeRef {
                 tree,
                 index,
@@ -589,7 +682,8 @@ impl<'a> NodeRef<'a> {
         SyntaxNode::new_root(self.tree.subtree_green(self.index as usize, offset))
     }
 
-    /// The children, nodes and tokens, in order.
+    /// The children, nodes and tokens, in order: blanks short enough to lead the next
+    /// child ([`MAX_LEAD`]) are not among them.
     pub fn children_with_tokens(self) -> impl Iterator<Item = ElementRef<'a>> + Clone {
         let first = self.index as usize + 1;
         Children {
@@ -613,7 +707,11 @@ impl<'a> NodeRef<'a> {
         let (first, end) = (self.index as usize, self.end());
         let mut offset = self.base + u32::from(self.start);
         for (index, element) in self.tree.elements[first..end].iter().enumerate() {
-            if element.node && element.kind == kind {
+            // The blank before this node is its parent's.
+            if index > 0 {
+                offset += element.lead();
+            }
+            if element.is_node() && element.kind == kind {
                 found(NodeRef {
                     tree: self.tree,
                     index: (first + index) as u32,
@@ -622,7 +720,7 @@ impl<'a> NodeRef<'a> {
                 });
             }
             // A node's first child starts where it does; a token ends where the next starts.
-            if !element.node {
+            if !element.is_node() {
                 offset += element.len;
             }
         }
@@ -645,7 +743,7 @@ impl<'a> NodeRef<'a> {
     /// The first child node of `kind`.
     #[inline]
     pub fn child(self, kind: SyntaxKind) -> Option<NodeRef<'a>> {
-        let (index, start) = self.first_child(|e| e.node && e.kind == kind)?;
+        let (index, start) = self.first_child(|e| e.is_node() && e.kind == kind)?;
         Some(NodeRef {
             index,
             start,
@@ -656,7 +754,7 @@ impl<'a> NodeRef<'a> {
     /// The first child token whose kind is in `kinds`.
     #[inline]
     pub fn token(self, kinds: &[SyntaxKind]) -> Option<TokenRef<'a>> {
-        let (index, start) = self.first_child(|e| !e.node && kinds.contains(&e.kind))?;
+        let (index, start) = self.first_child(|e| !e.is_node() && kinds.contains(&e.kind))?;
         let (tree, base) = (self.tree, self.base);
         Some(TokenRef {
             tree,
@@ -678,6 +776,7 @@ impl<'a> NodeRef<'a> {
         let (mut next, mut offset) = (self.index as usize + 1, self.start);
         while next < end {
             let element = &elements[next];
+            offset += TextSize::from(element.lead());
             if wanted(element) {
                 return Some((next as u32, offset));
             }
@@ -696,7 +795,7 @@ impl<'a> NodeRef<'a> {
 
     #[inline]
     pub fn first_expr(self) -> Option<NodeRef<'a>> {
-        let (index, start) = self.first_child(|e| e.node && ast::Expr::can_cast(e.kind))?;
+        let (index, start) = self.first_child(|e| e.is_node() && ast::Expr::can_cast(e.kind))?;
         Some(NodeRef {
             index,
             start,
@@ -973,5 +1072,60 @@ mod tests {
             let in_file = in_file.expect("the node is in the file's tree");
             assert_eq!(alone.green(), in_file.green());
         }
+    }
+
+    /// Blanks of at most `MAX_LEAD` bytes are the next element's lead, not elements: the
+    /// text stays whole, every node and token of a walk keeps its range, a subtree's
+    /// syntax tree is the file's, a handle made from a node equals the flat one, and an
+    /// item equals itself whatever blank is before it.
+    #[test]
+    fn blanks_lead_the_next_element_and_every_range_stays() {
+        let long = " ".repeat(super::MAX_LEAD as usize + 1);
+        let text = format!(
+            "  a = 1\nresource r \"t\" {{\n\t b ={long}[1,  2 ]   # note\n  c = {{ x  =  \"y\" }}  \n}}\n  "
+        );
+        let parse = crate::parse(&text);
+        assert_eq!(parse.syntax_node().to_string(), text);
+        let items = parse.item_syntaxes().into_owned();
+        assert_eq!(items.len(), 2);
+        // The long blank and the one ending the file (after the last item) are elements.
+        let tree = &items[0].0.tree;
+        let blanks: Vec<u32> = (tree.elements.iter())
+            .filter(|e| e.kind == SyntaxKind::WHITESPACE)
+            .map(|e| e.len)
+            .collect();
+        assert_eq!(blanks, [super::MAX_LEAD + 1, 2]);
+        let root = parse.syntax_node();
+        let key = |kind: SyntaxKind, range: TextRange| (range.start(), range.end(), kind);
+        let mut flat: Vec<_> = (nodes(&items).into_iter())
+            .map(|(node, range)| key(node.kind(), range))
+            .collect();
+        let mut expected: Vec<_> = (root.descendants())
+            .filter(|n| (n.ancestors()).any(|a| crate::is_top_level_item(a.green().as_ref())))
+            .map(|n| key(n.kind(), n.text_range()))
+            .collect();
+        flat.sort();
+        expected.sort();
+        assert_eq!(flat, expected);
+        for (node, range) in nodes(&items) {
+            for token in node.tokens() {
+                let at = token.text_range() + (range.start() - node.text_range().start());
+                assert_eq!(token.text(), &text[at], "{:?}", token.kind());
+            }
+            let in_file = (root.descendants())
+                .find(|n| n.text_range() == range && n.kind() == node.kind())
+                .expect("the node is in the file's tree");
+            assert_eq!(node.to_syntax_node().green(), in_file.green());
+        }
+        for item in &items {
+            assert_eq!(&ItemSyntax::from_green(item.green(), false), item);
+        }
+        let indented = crate::parse("   \ta = 1\n");
+        let plain = crate::parse("a = 1\n");
+        assert_eq!(indented.item_syntaxes()[0], plain.item_syntaxes()[0]);
+        assert_ne!(
+            crate::parse("a =  1\n").item_syntaxes()[0],
+            plain.item_syntaxes()[0]
+        );
     }
 }

@@ -8,7 +8,7 @@ use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, Language, Node
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::SyntaxKind;
-use crate::flat::FlatBuilder;
+use crate::flat::{self, FlatBuilder};
 use crate::lexer::LexedText;
 use crate::parser::Event;
 
@@ -117,56 +117,82 @@ impl Sink {
         self.builder
     }
 
+    #[inline(always)]
     fn start_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        if self.depth > 0 {
-            self.eat_trivia(lexed);
-        }
+        let lead = match self.depth {
+            0 => 0,
+            _ => self.eat_trivia(lexed),
+        };
         self.depth += 1;
-        self.builder.start_node(kind);
+        self.builder.start_node(kind, lead);
     }
 
     fn finish_node(&mut self, lexed: &LexedText<'_>) {
         self.depth -= 1;
         if self.depth == 0 {
             // The root: everything left over goes in, so the tree stays lossless.
-            while self.raw_pos < lexed.len() {
-                let kind = lexed.kind(self.raw_pos);
-                if kind.is_trivia() {
-                    self.raw_token(kind, lexed);
-                } else {
-                    self.builder.start_node(SyntaxKind::ERROR);
-                    self.raw_token(kind, lexed);
-                    self.builder.finish_node();
+            loop {
+                let lead = self.eat_trivia(lexed);
+                if self.raw_pos >= lexed.len() {
+                    self.push_blank(lead);
+                    break;
                 }
+                self.builder.start_node(SyntaxKind::ERROR, lead);
+                self.raw_token(lexed.kind(self.raw_pos), 0, lexed);
+                self.builder.finish_node();
             }
         }
         self.builder.finish_node();
     }
 
+    #[inline(always)]
     fn token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        self.eat_trivia(lexed);
-        if self.raw_pos < lexed.len() {
-            self.raw_token(kind, lexed);
+        let lead = self.eat_trivia(lexed);
+        match self.raw_pos < lexed.len() {
+            true => self.raw_token(kind, lead, lexed),
+            false => self.push_blank(lead),
         }
     }
 
-    fn eat_trivia(&mut self, lexed: &LexedText<'_>) {
+    /// A blank of `len` bytes (none when 0) as an element of its own: nothing comes after
+    /// it to take it as its lead.
+    fn push_blank(&mut self, len: u8) {
+        if len > 0 {
+            (self.builder).token(SyntaxKind::WHITESPACE, 0, len.into(), false);
+        }
+    }
+
+    /// Put the trivia before the next token or node in the tree but a last blank short
+    /// enough to be the next element's lead (`flat::Element`), whose length it returns.
+    // Always inlined, as `raw_token`: it runs before every token and node.
+    #[inline(always)]
+    fn eat_trivia(&mut self, lexed: &LexedText<'_>) -> u8 {
+        let mut lead = 0;
         while let Some(&kind) = lexed.kinds().get(self.raw_pos)
             && kind.is_trivia()
         {
-            self.raw_token(kind, lexed);
+            let len = lexed.len_of(self.raw_pos);
+            if let Some(blank) = flat::as_lead(kind, len) {
+                // A blank after a blank: the first is an element.
+                self.push_blank(lead);
+                lead = blank;
+                self.raw_pos += 1;
+            } else {
+                self.raw_token(kind, std::mem::take(&mut lead), lexed);
+            }
         }
+        lead
     }
 
     // Always inlined: a call per token (most tokens) costs as much as the token.
     #[inline(always)]
-    fn raw_token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
+    fn raw_token(&mut self, kind: SyntaxKind, lead: u8, lexed: &LexedText<'_>) {
         let len = lexed.len_of(self.raw_pos);
         // The text is read only where it may be `invoke`.
         let names_invoke = kind == SyntaxKind::IDENT
             && len as usize == crate::INVOKE.len()
             && lexed.bytes(self.raw_pos) == crate::INVOKE.as_bytes();
-        self.builder.token(kind, len, names_invoke);
+        self.builder.token(kind, lead, len, names_invoke);
         self.raw_pos += 1;
     }
 }
