@@ -143,7 +143,6 @@ pub(crate) struct FlatBuilder {
     big_sizes: Vec<(u32, u32)>,
     /// The open nodes: their index and where they start.
     open: Vec<(u32, u32)>,
-    offset: u32,
     /// How many `BODY` nodes the file has opened (the first is the file's body).
     bodies: u32,
     /// What the top-level item being built has shown so far.
@@ -168,16 +167,16 @@ impl FlatBuilder {
             elements: Vec::with_capacity(text_len / bytes * per + 16),
             big_sizes: Vec::new(),
             open: Vec::new(),
-            offset: 0,
             bodies: 0,
             item_facts: ItemFacts::default(),
             items: Vec::new(),
         }
     }
 
-    /// A node after a blank of `lead` bytes (its lead: [`Element`]).
+    /// A node starting at `at` in the text, after a blank of `lead` bytes (its lead:
+    /// [`Element`]).
     #[inline(always)]
-    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lead: u8) {
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lead: u8, at: u32) {
         match self.open.len() {
             1 if kind == SyntaxKind::BODY => self.bodies += 1,
             ITEM_DEPTH => self.item_facts = ItemFacts::default(),
@@ -186,8 +185,7 @@ impl FlatBuilder {
             }
             _ => {}
         }
-        self.offset += u32::from(lead);
-        self.open.push((self.elements.len() as u32, self.offset));
+        self.open.push((self.elements.len() as u32, at));
         self.elements.push(Element::node(kind, lead));
     }
 
@@ -197,18 +195,18 @@ impl FlatBuilder {
     pub(crate) fn token(&mut self, kind: SyntaxKind, lead: u8, len: u32, names_invoke: bool) {
         self.item_facts.may_invoke |= names_invoke;
         self.elements.push(Element::token(kind, lead, len));
-        self.offset += u32::from(lead) + len;
     }
 
+    /// The last node open ends at `at` in the text.
     // Always inlined (into the sink): a call per node costs a fifth of the node.
     #[inline(always)]
-    pub(crate) fn finish_node(&mut self) {
+    pub(crate) fn finish_node(&mut self, at: u32) {
         let Some((index, start)) = self.open.pop() else {
             return;
         };
         let size = self.elements.len() as u32 - index;
         let element = &mut self.elements[index as usize];
-        element.len = self.offset - start;
+        element.len = at - start;
         set_size(element, &mut self.big_sizes, index as usize, size);
         let kind = element.kind;
         if self.open.len() == ITEM_DEPTH

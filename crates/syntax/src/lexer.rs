@@ -81,6 +81,11 @@ impl<'a> LexedText<'a> {
         &self.text.as_bytes()[self.range_usize(idx)]
     }
 
+    /// Where token `idx` starts in the text; at `len()`, where the last one ends.
+    pub(crate) fn start_of(&self, idx: usize) -> u32 {
+        self.starts[idx]
+    }
+
     /// The length of token `idx`.
     pub(crate) fn len_of(&self, idx: usize) -> u32 {
         self.starts[idx + 1] - self.starts[idx]

@@ -124,7 +124,7 @@ impl Sink {
             _ => self.eat_trivia(lexed),
         };
         self.depth += 1;
-        self.builder.start_node(kind, lead);
+        (self.builder).start_node(kind, lead, lexed.start_of(self.raw_pos));
     }
 
     fn finish_node(&mut self, lexed: &LexedText<'_>) {
@@ -137,12 +137,13 @@ impl Sink {
                     self.push_blank(lead);
                     break;
                 }
-                self.builder.start_node(SyntaxKind::ERROR, lead);
+                let at = lexed.start_of(self.raw_pos);
+                self.builder.start_node(SyntaxKind::ERROR, lead, at);
                 self.raw_token(lexed.kind(self.raw_pos), 0, lexed);
-                self.builder.finish_node();
+                self.builder.finish_node(lexed.start_of(self.raw_pos));
             }
         }
-        self.builder.finish_node();
+        self.builder.finish_node(lexed.start_of(self.raw_pos));
     }
 
     #[inline(always)]
