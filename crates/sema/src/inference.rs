@@ -769,7 +769,7 @@ impl<'db> Infer<'db> {
             _ => None,
         };
         // One value where a list of them is expected: the fix wraps it in `[ ]`.
-        let wraps = plain_alternatives(db, expected).any(|alternative| {
+        let wraps = pcl_types::plain_alternatives(db, expected).any(|alternative| {
             matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
                 if conversion(db, input_type(db, *e), actual).exists())
         });
@@ -858,9 +858,13 @@ impl<'db> Infer<'db> {
             Expr::Object(items) if items.iter().all(|(k, _)| self.body.expr(*k).is_literal()) => {
                 literal_target_fields(db, expected)
                     .map(Descent::Fields)
-                    .or_else(|| literal_target_element(db, expected, true).map(Descent::Elements))
+                    .or_else(|| {
+                        pcl_types::literal_element_target(db, expected, true).map(Descent::Elements)
+                    })
             }
-            Expr::Tuple(_) => literal_target_element(db, expected, false).map(Descent::Elements),
+            Expr::Tuple(_) => {
+                pcl_types::literal_element_target(db, expected, false).map(Descent::Elements)
+            }
             _ => None,
         };
         found.unwrap_or(Descent::Whole)
@@ -990,79 +994,8 @@ pub(crate) fn literal_target_fields<'db>(
     db: &'db dyn pcl_types::Db,
     expected: Ty<'db>,
 ) -> Option<&'db [(pcl_types::Name, Ty<'db>)]> {
-    let mut found = None;
-    for member in plain_alternatives(db, expected) {
-        if let Some(fields) = pcl_types::object_properties(db, member) {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(fields);
-        }
-    }
-    found
-}
-
-/// The element type a tuple literal (`map` false: list or set) or an object literal
-/// (`map` true) assigned to `expected` is checked against.
-fn literal_target_element<'db>(
-    db: &'db dyn pcl_types::Db,
-    expected: Ty<'db>,
-    map: bool,
-) -> Option<Ty<'db>> {
-    let mut found = None;
-    for member in plain_alternatives(db, expected) {
-        let element = match (member.kind(db), map) {
-            (TyKind::Map(e), true) | (TyKind::List(e) | TyKind::Set(e), false) => *e,
-            _ => continue,
-        };
-        if found.is_some() {
-            return None;
-        }
-        found = Some(element);
-    }
-    found
-}
-
-/// The members of `ty` that are not `none`, eventual or `dynamic`.
-pub(crate) fn plain_alternatives<'db>(
-    db: &'db dyn pcl_types::Db,
-    ty: Ty<'db>,
-) -> PlainAlternatives<'db> {
-    let (members, alone): (&'db [Ty<'db>], Option<Ty<'db>>) = match ty.kind(db) {
-        TyKind::Union(members) => (members, None),
-        TyKind::Output(_) | TyKind::Promise(_) | TyKind::None => (&[], None),
-        _ => (&[], Some(ty)),
-    };
-    PlainAlternatives {
-        db,
-        members: members.iter(),
-        alone,
-    }
-}
-
-/// The iterator of [`plain_alternatives`]: a union's members, or the type alone (not a
-/// chain of the two, whose state checks cost as much as the kinds they yield).
-pub(crate) struct PlainAlternatives<'db> {
-    db: &'db dyn pcl_types::Db,
-    members: std::slice::Iter<'db, Ty<'db>>,
-    alone: Option<Ty<'db>>,
-}
-
-impl<'db> Iterator for PlainAlternatives<'db> {
-    type Item = Ty<'db>;
-
-    fn next(&mut self) -> Option<Ty<'db>> {
-        if let Some(alone) = self.alone.take() {
-            return Some(alone);
-        }
-        let db = self.db;
-        (self.members.by_ref()).copied().find(|member| {
-            !matches!(
-                member.kind(db),
-                TyKind::None | TyKind::Output(_) | TyKind::Promise(_) | TyKind::Dynamic
-            )
-        })
-    }
+    pcl_types::literal_object_target(db, expected)
+        .and_then(|object| pcl_types::object_properties(db, object))
 }
 
 /// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages

@@ -1400,7 +1400,7 @@ pub fn fields_owner<'db>(
         ty = field_type(db, ty, segment)?;
     }
     let mut owners =
-        crate::inference::plain_alternatives(db, ty).filter_map(|member| match member.kind(db) {
+        pcl_types::plain_alternatives(db, ty).filter_map(|member| match member.kind(db) {
             TyKind::Named(object) => Some(object.plain(db)),
             _ => None,
         });

@@ -20,6 +20,7 @@
 mod assignable;
 mod conversion;
 mod eventuals;
+mod literal_targets;
 mod named;
 mod parse;
 mod render;
@@ -35,6 +36,9 @@ mod tests;
 pub use assignable::assignable;
 pub use conversion::{Conversion, conversion};
 pub use eventuals::{input_type, resolve_outputs, resolve_promises};
+pub use literal_targets::{
+    PlainAlternatives, literal_element_target, literal_object_target, plain_alternatives,
+};
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty, readable};

@@ -842,6 +842,58 @@ fn mutated_type_strings() {
     }
 }
 
+/// A literal's targets: the one object type among a type's plain alternatives (literal or
+/// named, not behind an output), the one list or set element type, the one map element
+/// type; none when there are several. Asked again they come from the handle's cache, and
+/// a clone (whose cache starts empty) finds the same.
+#[test]
+fn literal_targets_are_the_one_object_or_element_type() {
+    fn targets(db: &TestDb, text: &str) -> [Option<String>; 3] {
+        let ty = ty_of(db, text);
+        let shown = |target: Option<Ty<'_>>| target.map(|t| display(db, t).to_string());
+        [
+            shown(crate::literal_object_target(db, ty)),
+            shown(crate::literal_element_target(db, ty, false)),
+            shown(crate::literal_element_target(db, ty, true)),
+        ]
+    }
+    let some = |text: &str| Some(text.to_owned());
+    let cases = [
+        ("object({a = int})", [some("object({a = int})"), None, None]),
+        ("optional(Tree)", [some("object(Tree)"), None, None]),
+        (
+            "union(object({a = int}), output(object({a = int})))",
+            [some("object({a = int})"), None, None],
+        ),
+        (
+            "union(object({a = int}), object({b = int}))",
+            [None, None, None],
+        ),
+        ("output(object({a = int}))", [None, None, None]),
+        (
+            "union(list(string), none, dynamic)",
+            [None, some("string"), None],
+        ),
+        ("set(bool)", [None, some("bool"), None]),
+        ("union(list(int), set(string))", [None, None, None]),
+        (
+            "union(map(int), object({a = int}))",
+            [some("object({a = int})"), None, some("int")],
+        ),
+        ("dynamic", [None, None, None]),
+    ];
+    let db = TestDb::default();
+    for (text, expected) in &cases {
+        assert_eq!(&targets(&db, text), expected, "{text}");
+        assert_eq!(&targets(&db, text), expected, "{text}, from the cache");
+    }
+    let clone = db.clone();
+    assert!(clone.type_cache.literal_targets.borrow().is_empty());
+    for (text, expected) in &cases {
+        assert_eq!(&targets(&clone, text), expected, "{text}, in a clone");
+    }
+}
+
 /// Asking a compound relation again is a memo hit: no query executes the second time.
 #[test]
 fn repeated_relations_are_memo_hits() {

@@ -141,8 +141,8 @@ pub struct PrimitiveTypes {
 
 const PRIMITIVES: usize = 7;
 
-/// The types, pairs of types, traversal steps, optional and input types one database handle
-/// interned: its own view in front of salsa's interners, whose shard locks two checking
+/// The types, pairs of types, traversal steps, optional and input types and literal
+/// targets one database handle interned or computed: its own view in front of salsa's interners, whose shard locks two checking
 /// threads otherwise take turns at (interning was 12% of the samples of a check of 31k
 /// resources on two threads, 6% on one). A handle's clones start with an empty one (each
 /// checking worker has its own handle), so it is never shared. Sound because all are
@@ -164,6 +164,10 @@ pub struct TypeCache {
     /// `In(T)` by `T` (`eventuals::input_type`): checking asks for it at every input and
     /// at every property of an object given to one.
     pub(crate) input_types: TypesByType,
+    /// What a literal given for a type is checked against, by the type and which target
+    /// (`literal_targets`): asked at every object and tuple literal given to an input.
+    pub(crate) literal_targets:
+        RefCell<FxHashMap<(salsa::Id, crate::literal_targets::LiteralTarget), Option<salsa::Id>>>,
 }
 
 /// A function of one type, kept by the type it was asked of.
