@@ -8,14 +8,13 @@ use std::fmt::Display;
 
 use pcl_diagnostics::{Severity, codes};
 use pcl_syntax::ast::NumberValue;
-use pcl_types::{ConstValue, Ty, TyKind, pretty};
+use pcl_types::{ConstValue, Ty, TyKind, plain_alternatives, pretty};
 
 use crate::diagnostics::Site;
 use crate::hir::{Body, Expr, ExprId};
 use crate::inference::{Infer, literal_value};
 use crate::items::DeclKind;
 use crate::scope::Resolution;
-use pcl_types::plain_alternatives;
 
 /// How far a chain of locals (`a = b`, `b = "x"`) is followed to its constant.
 const LOCAL_CHAIN_LIMIT: usize = 16;

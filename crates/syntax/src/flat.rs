@@ -132,9 +132,9 @@ fn set_big_size(element: &mut Element, big_sizes: &mut Vec<(u32, u32)>, index: u
 const ITEM_DEPTH: usize = 2;
 
 /// About how many elements a byte of text makes, over: programs generated for benchmarks
-/// make 0.47 (0.62 before blanks were leads), hand-written ones fewer (longer names). Room for them all
-/// up front spares growing the array (copying it, and touching new pages each time); room
-/// left over is address space, not memory, until it is written.
+/// make 0.47 (0.62 before blanks were leads), hand-written ones fewer (longer names).
+/// Room for them all up front spares growing the array (copying it, and touching new
+/// pages each time); room left over is address space, not memory, until it is written.
 const ELEMENTS_PER_BYTE: (usize, usize) = (2, 3);
 
 /// Builds a flat tree from the parser's sink.

@@ -90,7 +90,7 @@ fn resolve<'db>(db: &'db dyn Db, ty: Ty<'db>, strip: Strip) -> Ty<'db> {
 /// Through the handle's `TypeCache` when it has one (checking asks for every input).
 pub fn input_type<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
     match db.type_cache() {
-        Some(cache) => (cache.input_types).get_or_compute(ty, || input_type_query(db, ty)),
+        Some(cache) => (cache.input_types).type_or_compute(ty, || input_type_query(db, ty)),
         None => input_type_query(db, ty),
     }
 }

@@ -109,12 +109,6 @@ fn kept<'db>(
         return compute();
     };
     let key = (expected.as_id(), target);
-    let cached = cache.literal_targets.borrow().get(&key).copied();
-    if let Some(found) = cached {
-        return found.map(Ty::from_id);
-    }
-    // Not borrowed while it computes, as the cache's other maps are not.
-    let found = compute();
-    (cache.literal_targets.borrow_mut()).insert(key, found.map(|ty| ty.as_id()));
-    found
+    let found = (cache.literal_targets).get_or_compute(key, || compute().map(|ty| ty.as_id()));
+    found.map(Ty::from_id)
 }

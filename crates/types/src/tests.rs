@@ -888,7 +888,7 @@ fn literal_targets_are_the_one_object_or_element_type() {
         assert_eq!(&targets(&db, text), expected, "{text}, from the cache");
     }
     let clone = db.clone();
-    assert!(clone.type_cache.literal_targets.borrow().is_empty());
+    assert!(clone.type_cache.literal_targets.is_empty());
     for (text, expected) in &cases {
         assert_eq!(&targets(&clone, text), expected, "{text}, in a clone");
     }

@@ -142,10 +142,11 @@ pub struct PrimitiveTypes {
 const PRIMITIVES: usize = 7;
 
 /// The types, pairs of types, traversal steps, optional and input types and literal
-/// targets one database handle interned or computed: its own view in front of salsa's interners, whose shard locks two checking
-/// threads otherwise take turns at (interning was 12% of the samples of a check of 31k
-/// resources on two threads, 6% on one). A handle's clones start with an empty one (each
-/// checking worker has its own handle), so it is never shared. Sound because all are
+/// targets one database handle interned or computed: its own view in front of salsa's
+/// interners, whose shard locks two checking threads otherwise take turns at (interning
+/// was 12% of the samples of a check of 31k resources on two threads, 6% on one). A
+/// handle's clones start with an empty one (each checking worker has its own handle), so
+/// it is never shared. Sound because all are
 /// immortal: an id, once interned, means the same value for the life of the database and
 /// its clones, and salsa records no dependency edge on interning an immortal value (only
 /// the current revision, for ids that may be reused, which immortal ones never are).
@@ -167,29 +168,50 @@ pub struct TypeCache {
     /// What a literal given for a type is checked against, by the type and which target
     /// (`literal_targets`): asked at every object and tuple literal given to an input.
     pub(crate) literal_targets:
-        RefCell<FxHashMap<(salsa::Id, crate::literal_targets::LiteralTarget), Option<salsa::Id>>>,
+        Kept<(salsa::Id, crate::literal_targets::LiteralTarget), Option<salsa::Id>>,
+}
+
+/// Values of a function, kept by what they were asked of.
+#[derive(Debug)]
+pub(crate) struct Kept<K, V>(RefCell<FxHashMap<K, V>>);
+
+impl<K, V> Default for Kept<K, V> {
+    fn default() -> Kept<K, V> {
+        Kept(RefCell::new(FxHashMap::default()))
+    }
+}
+
+impl<K: Hash + Eq + Copy, V: Copy> Kept<K, V> {
+    /// The value kept for `key`, else `compute`'s, kept (not borrowed while it computes,
+    /// which may ask again for others).
+    pub(crate) fn get_or_compute(&self, key: K, compute: impl FnOnce() -> V) -> V {
+        let cached = self.0.borrow().get(&key).copied();
+        if let Some(value) = cached {
+            return value;
+        }
+        let computed = compute();
+        self.0.borrow_mut().insert(key, computed);
+        computed
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.borrow().is_empty()
+    }
 }
 
 /// A function of one type, kept by the type it was asked of.
-#[derive(Default, Debug)]
-pub(crate) struct TypesByType(RefCell<FxHashMap<salsa::Id, salsa::Id>>);
+pub(crate) type TypesByType = Kept<salsa::Id, salsa::Id>;
 
 impl TypesByType {
-    /// The type kept for `ty`, else `compute`'s, kept (not borrowed while it computes,
-    /// which may ask again for other types).
-    pub(crate) fn get_or_compute<'db>(
+    /// [`Kept::get_or_compute`] of a type.
+    pub(crate) fn type_or_compute<'db>(
         &self,
         ty: Ty<'db>,
         compute: impl FnOnce() -> Ty<'db>,
     ) -> Ty<'db> {
         use salsa::plumbing::{AsId, FromId};
-        let cached = self.0.borrow().get(&ty.as_id()).copied();
-        if let Some(id) = cached {
-            return Ty::from_id(id);
-        }
-        let computed = compute();
-        (self.0.borrow_mut()).insert(ty.as_id(), computed.as_id());
-        computed
+        Ty::from_id(self.get_or_compute(ty.as_id(), || compute().as_id()))
     }
 }
 
@@ -366,7 +388,7 @@ impl<'db> Ty<'db> {
     pub fn optional(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
         let optional = || Ty::union(db, [ty, Ty::none(db)]);
         match db.type_cache() {
-            Some(cache) => cache.optionals.get_or_compute(ty, optional),
+            Some(cache) => cache.optionals.type_or_compute(ty, optional),
             None => optional(),
         }
     }
