@@ -370,7 +370,7 @@ fn cycle_diagnostic<'db>(db: &'db RootDatabase, cycle: &[DeclId<'db>]) -> SemaDi
         let target = next.name(db);
         let body = pcl_sema::body(db, member);
         let reference = (body.exprs.iter().enumerate())
-            .find(|(_, e)| matches!(e, pcl_sema::Expr::Name(n) if n == target));
+            .find(|(_, e)| matches!(e, pcl_sema::Expr::Name(n) if body.str(*n) == target));
         if let Some((index, _)) = reference {
             let at = Located::new(member, Site::Expr(pcl_sema::ExprId(index as u32)));
             let label = match i + 1 == cycle.len() {
@@ -404,16 +404,18 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
         Site::AttrName(a) => *map.attr_names.get(a.0 as usize)?,
         Site::AttrStep(e) => {
             // The name is the end of the expression's text (no trivia after it).
-            let pcl_sema::Expr::GetAttr { name, .. } = pcl_sema::body(db, at.decl).expr(e) else {
+            let body = pcl_sema::body(db, at.decl);
+            let pcl_sema::Expr::GetAttr { name, .. } = body.expr(e) else {
                 return None;
             };
+            let name = body.str(*name);
             let whole = *map.exprs.get(e.0 as usize)?;
             let len = TextSize::from(u32::try_from(name.len()).ok()?);
             let step = TextRange::new(whole.end().checked_sub(len)?, whole.end());
             let text = at.decl.file(db).text(db);
             let absolute = step + TextSize::from(u32::from(offset));
             let written = text.get(usize::from(absolute.start())..usize::from(absolute.end()))?;
-            if written != name.as_str() {
+            if written != name {
                 return None;
             }
             step

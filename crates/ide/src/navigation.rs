@@ -192,10 +192,11 @@ fn referenced<'db>(
     decl: DeclId<'db>,
     id: pcl_sema::ExprId,
 ) -> Option<DeclId<'db>> {
-    let Expr::Name(name) = body(db, decl).expr(id) else {
+    let body = body(db, decl);
+    let Expr::Name(name) = body.expr(id) else {
         return None;
     };
-    match bind(db, decl).resolution(name)? {
+    match bind(db, decl).resolution(body.str(*name))? {
         Resolution::Decl(target) => Some(*target),
         Resolution::Unresolved => None,
     }
@@ -448,7 +449,7 @@ fn description_of(db: &RootDatabase, decl: DeclId<'_>) -> Option<String> {
     let body = body(db, decl);
     let attr = body.find_attr(pcl_sema::BlockId::ROOT, "description")?;
     match body.expr(body.attr(attr).value) {
-        Expr::String(text) => Some(text.to_string()),
+        Expr::String(text) => Some(body.str(*text).to_owned()),
         _ => None,
     }
 }
@@ -486,7 +487,7 @@ impl Analysis {
                 }
                 let body = body(db, decl);
                 for (i, expr) in body.exprs.iter().enumerate() {
-                    if matches!(expr, Expr::Name(n) if n == name) {
+                    if matches!(expr, Expr::Name(n) if body.str(*n) == name) {
                         let at = Located::new(decl, Site::Expr(pcl_sema::ExprId(i as u32)));
                         if let Some(range) = site_range(db, at) {
                             res.push(Reference {
@@ -882,7 +883,7 @@ impl Analysis {
             let Expr::Call(call) = call else {
                 return None;
             };
-            let (name, args) = (&call.name, &call.args);
+            let (name, args) = (&call.name, body.list(call.args));
             let (parameters, label) = pcl_sema::builtin_signature(db, name)?;
             let active = args
                 .iter()
@@ -1009,7 +1010,7 @@ fn component_output<'db>(
     let program = component_program(db, component)?;
     pcl_sema::program_scope(db, program)
         .outputs
-        .get(name.as_str())
+        .get(declared.str(*name))
         .copied()
 }
 

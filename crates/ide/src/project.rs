@@ -46,7 +46,7 @@ impl Analysis {
                 };
                 let name = decl.name(db).to_string();
                 let logical_name = match literal("__logicalName") {
-                    Some(Expr::String(s)) => s.to_string(),
+                    Some(Expr::String(s)) => body.str(*s).to_owned(),
                     _ => name.clone(),
                 };
                 let secret = matches!(literal("secret"), Some(Expr::Bool(true)));

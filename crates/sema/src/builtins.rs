@@ -353,7 +353,7 @@ fn output_if_eventual<'db>(db: &'db dyn pcl_types::Db, result: Ty<'db>, ty: Ty<'
 fn first_is_config(infer: &Infer<'_>, arg: ExprId) -> bool {
     match infer.body.expr(arg) {
         Expr::Name(name) => matches!(
-            infer.bindings_of(name),
+            infer.bindings_of(infer.body.str(*name)),
             Some(Resolution::Decl(decl)) if decl.kind(infer.db) == crate::items::DeclKind::Config
         ),
         _ => false,
@@ -696,7 +696,8 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         );
         return infer.dynamic();
     };
-    let Expr::String(token) = infer.body.expr(token_arg).clone() else {
+    let body = infer.body;
+    let Expr::String(token) = body.expr(token_arg) else {
         infer.push(
             codes::INVALID_ARGUMENT,
             Severity::Error,
@@ -705,7 +706,8 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         );
         return infer.dynamic();
     };
-    let Some(function) = schema_function(infer, token_arg, &token, None) else {
+    let token = body.str(*token);
+    let Some(function) = schema_function(infer, token_arg, token, None) else {
         // Without the function, the options are known only when written as an object
         // (a positional function takes them later).
         if let Some(&options) = args.get(2)
@@ -725,7 +727,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     }
     let result = function.result;
     if !function.multi_argument_inputs.is_empty() {
-        if positional_misuse(infer, id, &token, args, types, function) {
+        if positional_misuse(infer, id, token, args, types, function) {
             return infer.dynamic();
         }
         for (i, name) in function.multi_argument_inputs.iter().enumerate() {
@@ -780,13 +782,13 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         expected,
         &format_args!("the arguments of '{token}'"),
     );
-    if let Expr::Object(items) = infer.body.expr(args_arg) {
-        for &(key, value) in items.iter() {
-            let Expr::String(key) = infer.body.expr(key) else {
+    if let Expr::Object(items) = body.expr(args_arg) {
+        for &[key, value] in body.pairs(*items) {
+            let Expr::String(key) = body.expr(key) else {
                 continue;
             };
             let reference = (function.input_shape_inputs.iter())
-                .find(|p| *p.name == **key)
+                .find(|p| *p.name == *body.str(*key))
                 .and_then(|p| p.missing_package.clone());
             if let Some(reference) = reference {
                 let skip = infer.leniency.skip_invoke_typecheck;
@@ -898,7 +900,7 @@ fn single_resource<'db>(
         root = *base;
     }
     let from_declaration = match infer.body.expr(root) {
-        Expr::Name(name) => match infer.bindings_of(name) {
+        Expr::Name(name) => match infer.bindings_of(infer.body.str(*name)) {
             Some(Resolution::Decl(decl))
                 if matches!(
                     decl.kind(db),
@@ -941,7 +943,8 @@ fn method_call<'db>(
         );
         return infer.dynamic();
     }
-    let Expr::String(method) = infer.body.expr(args[1]).clone() else {
+    let body = infer.body;
+    let Expr::String(method) = body.expr(args[1]) else {
         infer.push(
             codes::INVALID_ARGUMENT,
             Severity::Error,
@@ -950,6 +953,7 @@ fn method_call<'db>(
         );
         return infer.dynamic();
     };
+    let method = body.str(*method);
     let Some(receiver) = single_resource(infer, args[0], types[0]) else {
         infer.report(
             codes::INVALID_ARGUMENT,

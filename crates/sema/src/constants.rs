@@ -40,15 +40,15 @@ impl<'db> Infer<'db> {
     /// The constant value of `id`, when it has one.
     pub(crate) fn constant_of(&self, id: ExprId) -> Option<ConstValue> {
         match self.body.expr(id) {
-            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == name) => {
-                match self.bindings_of(name)? {
+            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == self.body.str(*name)) => {
+                match self.bindings_of(self.body.str(*name))? {
                     Resolution::Decl(decl) if decl.kind(self.db) == DeclKind::Local => {
                         local_constant(self.db, decl, LOCAL_CHAIN_LIMIT)
                     }
                     _ => None,
                 }
             }
-            expr => literal_value(expr),
+            expr => literal_value(self.body, expr),
         }
     }
 
@@ -62,7 +62,7 @@ impl<'db> Infer<'db> {
             self.body.expr(id),
             Expr::String(_) | Expr::Number(_) | Expr::Bool(_) | Expr::Name(_)
         ) || !may_refuse_a_constant(self.db, expected)
-            || fits_at_a_glance(self.db, self.body.expr(id), expected)
+            || fits_at_a_glance(self.db, self.body, self.body.expr(id), expected)
         {
             return;
         }
@@ -184,12 +184,13 @@ pub(crate) fn may_refuse_a_constant<'db>(db: &'db dyn pcl_types::Db, expected: T
 /// without building the value.
 pub(crate) fn fits_at_a_glance<'db>(
     db: &'db dyn pcl_types::Db,
+    body: &Body,
     expr: &Expr,
     expected: Ty<'db>,
 ) -> bool {
     let fits = |ty: Ty<'db>| match (expr, ty.kind(db)) {
         (Expr::Number(_), TyKind::Number) | (Expr::Bool(_), TyKind::Bool) => true,
-        (Expr::Number(n), TyKind::Int) => n.is_integer(),
+        (Expr::Number(n), TyKind::Int) => body.number(*n).is_integer(),
         _ => false,
     };
     match expected.kind(db) {
@@ -207,15 +208,17 @@ fn local_constant<'db>(
     let body: &Body = crate::hir::body(db, decl);
     let value = body.value?;
     match body.expr(value) {
-        Expr::Name(name) if limit > 0 => match crate::scope::bind(db, decl).resolution(name) {
-            Some(Resolution::Decl(target))
-                if target.kind(db) == DeclKind::Local && *target != decl =>
-            {
-                local_constant(db, *target, limit - 1)
+        Expr::Name(name) if limit > 0 => {
+            match crate::scope::bind(db, decl).resolution(body.str(*name)) {
+                Some(Resolution::Decl(target))
+                    if target.kind(db) == DeclKind::Local && *target != decl =>
+                {
+                    local_constant(db, *target, limit - 1)
+                }
+                _ => None,
             }
-            _ => None,
-        },
-        expr => literal_value(expr),
+        }
+        expr => literal_value(body, expr),
     }
 }
 
@@ -380,7 +383,7 @@ impl<'db> Infer<'db> {
         if !has_attribute {
             return false;
         }
-        let base_name = base_name.clone();
+        let base_name = self.body.str(*base_name);
         let at = self.at(Site::Expr(id));
         let severity = self.beyond_go_severity();
         let one = format!("{base_name}{indexed}.{name}");

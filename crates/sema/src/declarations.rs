@@ -264,6 +264,7 @@ fn pulumi_block(infer: &mut Infer<'_>) {
                 &"`requiredVersionRange`",
             );
             if let Expr::String(range) = body.expr(data.value)
+                && let range = body.str(*range)
                 && let Err(why) = crate::version_range::check_range(range)
             {
                 infer
@@ -372,7 +373,7 @@ fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr,
     let literal = |block: BlockId, name: &str| {
         let attr = body.find_attr(block, name)?;
         match body.expr(body.attr(attr).value) {
-            Expr::String(text) => Some(text.clone()),
+            Expr::String(text) => Some(SmolStr::new(body.str(*text))),
             _ => None,
         }
     };

@@ -53,29 +53,78 @@ pub enum BinaryOp {
     Or,
 }
 
-/// An expression, without positions.
+/// A string of a body (`Body::str`), a name or a literal's text: where it is in the
+/// body's `text`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct StrId {
+    start: u32,
+    len: u32,
+}
+
+/// A number literal of a body (`Body::number`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct NumberId(u32);
+
+/// A list of expressions of a body (`Body::list`): a run of its `lists`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ExprList {
+    start: u32,
+    len: u32,
+}
+
+/// An object's key and value expressions (`Body::pairs`): a run of its `lists`, two ids
+/// a pair.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct PairList {
+    start: u32,
+    len: u32,
+}
+
+impl ExprList {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+impl PairList {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+/// An expression, without positions. Its strings, numbers and lists are in tables of its
+/// body, so each expression is 16 bytes and a body allocates a few arrays, not one per
+/// list, name or string.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Expr {
     /// Parse recovery: nothing usable was written.
     Missing,
     Null,
     Bool(bool),
-    Number(Number),
+    Number(NumberId),
     /// A number literal beyond what a value can hold (the parser reported it).
     BadNumber,
     /// Literal template text (a quoted string without interpolations is one).
-    String(SmolStr),
+    String(StrId),
     /// A template of several parts: `string`, lifted by its parts.
-    Template(Box<[ExprId]>),
+    Template(ExprList),
     /// `%{for}` in a template: the `for` expression whose elements are joined.
     TemplateJoin(ExprId),
-    Tuple(Box<[ExprId]>),
+    Tuple(ExprList),
     /// Key and value expressions; a literal key is a `String`, `Number`, `Bool` or `Null`.
-    Object(Box<[(ExprId, ExprId)]>),
-    Name(SmolStr),
+    Object(PairList),
+    Name(StrId),
     GetAttr {
         base: ExprId,
-        name: SmolStr,
+        name: StrId,
     },
     Index {
         base: ExprId,
@@ -87,7 +136,7 @@ pub enum Expr {
         each: ExprId,
     },
     SplatItem,
-    /// Boxed, as `Number`: the name and arguments would make every expression 48 bytes.
+    /// Boxed, as `For`: calls are few, and the name would make every expression larger.
     Call(Box<CallExpr>),
     /// `[for k, v in c: value if cond]`, or with `key` the object form `{for ..: key => value}`.
     /// Boxed: the largest variant otherwise, it would make every expression 80 bytes.
@@ -108,8 +157,8 @@ pub enum Expr {
     },
 }
 
-// Every expression of every body is one of these: keep large variants boxed.
-const _: () = assert!(std::mem::size_of::<Expr>() <= 32);
+// Every expression of every body is one of these: keep large variants boxed or in tables.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 16);
 
 impl Expr {
     /// Whether this is a literal (a constant key of an object constructor).
@@ -184,7 +233,7 @@ impl Number {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct CallExpr {
     pub name: SmolStr,
-    pub args: Box<[ExprId]>,
+    pub args: ExprList,
     pub expand: bool,
 }
 
@@ -223,6 +272,11 @@ pub struct BlockData {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Body {
     pub exprs: Box<[Expr]>,
+    /// The strings, numbers and lists the expressions name by index (`StrId`,
+    /// `NumberId`, `ExprList`, `PairList`): the strings one after another in one text.
+    pub text: Box<str>,
+    pub numbers: Box<[Number]>,
+    pub lists: Box<[ExprId]>,
     pub attrs: Box<[AttrData]>,
     pub blocks: Box<[BlockData]>,
     pub value: Option<ExprId>,
@@ -231,6 +285,26 @@ pub struct Body {
 impl Body {
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id.0 as usize]
+    }
+
+    pub fn str(&self, id: StrId) -> &str {
+        let start = id.start as usize;
+        &self.text[start..start + id.len as usize]
+    }
+
+    pub fn number(&self, id: NumberId) -> &Number {
+        &self.numbers[id.0 as usize]
+    }
+
+    pub fn list(&self, list: ExprList) -> &[ExprId] {
+        &self.lists[list.start as usize..][..list.len as usize]
+    }
+
+    /// An object's (key, value) pairs.
+    pub fn pairs(&self, list: PairList) -> &[[ExprId; 2]] {
+        self.lists[list.start as usize..][..2 * list.len as usize]
+            .as_chunks()
+            .0
     }
 
     pub fn attr(&self, id: AttrId) -> &AttrData {
@@ -347,6 +421,10 @@ type Decode<'a> = dyn for<'t> Fn(TokenRef<'t>) -> Cow<'t, str> + 'a;
 struct Lowerer {
     exprs: Vec<Expr>,
     expr_ranges: Vec<TextRange>,
+    /// The body's tables (`Body::text`, `numbers`, `lists`).
+    text: String,
+    numbers: Vec<Number>,
+    lists: Vec<ExprId>,
     attrs: Vec<AttrData>,
     attr_names: Vec<TextRange>,
     blocks: Vec<BlockData>,
@@ -358,14 +436,11 @@ struct Lowerer {
     with_source_map: bool,
     /// Stacks of the lists being lowered (elements, arguments, template parts; object
     /// items; a block's attributes and blocks): each list is pushed above the lists that
-    /// enclose it and taken off when done, so no list grows an array of its own.
+    /// enclose it and taken off when done (into `lists`, or an array of its own).
     ids: Vec<ExprId>,
-    pairs: Vec<(ExprId, ExprId)>,
+    pairs: Vec<[ExprId; 2]>,
     attr_ids: Vec<AttrId>,
     block_ids: Vec<BlockId>,
-    /// The text of a template's literal chunks between two interpolations, gathered
-    /// here (emptied after each), not in a string of its own per chunk.
-    chunk_text: String,
 }
 
 /// The items of `items` from `start` on, taken off it into a block of their size: a
@@ -381,9 +456,12 @@ impl Lowerer {
     fn finish(&mut self) -> BodyWithSourceMap {
         debug_assert!(self.ids.is_empty() && self.pairs.is_empty());
         debug_assert!(self.attr_ids.is_empty() && self.block_ids.is_empty());
-        BodyWithSourceMap {
+        let lowered = BodyWithSourceMap {
             body: Body {
                 exprs: take_from(&mut self.exprs, 0),
+                text: Box::from(self.text.as_str()),
+                numbers: take_from(&mut self.numbers, 0),
+                lists: take_from(&mut self.lists, 0),
                 attrs: take_from(&mut self.attrs, 0),
                 blocks: take_from(&mut self.blocks, 0),
                 value: self.value.take(),
@@ -395,7 +473,48 @@ impl Lowerer {
                 block_labels: take_from(&mut self.block_labels, 0),
                 block_opens: take_from(&mut self.block_opens, 0),
             },
+        };
+        self.text.clear();
+        lowered
+    }
+
+    /// `text` as a string of the body.
+    fn str(&mut self, text: &str) -> StrId {
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.str_from(start)
+    }
+
+    /// The body's text from `start` on, as a string of the body.
+    fn str_from(&self, start: usize) -> StrId {
+        StrId {
+            start: start as u32,
+            len: (self.text.len() - start) as u32,
         }
+    }
+
+    fn number(&mut self, number: Number) -> Expr {
+        self.numbers.push(number);
+        Expr::Number(NumberId(self.numbers.len() as u32 - 1))
+    }
+
+    /// The list on `ids` from `start` on, taken off it into the body's lists.
+    fn list_from(&mut self, start: usize) -> ExprList {
+        let at = self.lists.len() as u32;
+        self.lists.extend_from_slice(&self.ids[start..]);
+        let len = (self.ids.len() - start) as u32;
+        self.ids.truncate(start);
+        ExprList { start: at, len }
+    }
+
+    /// The pairs on `pairs` from `start` on, taken off it into the body's lists.
+    fn pairs_from(&mut self, start: usize) -> PairList {
+        let at = self.lists.len() as u32;
+        self.lists
+            .extend_from_slice(self.pairs[start..].as_flattened());
+        let len = (self.pairs.len() - start) as u32;
+        self.pairs.truncate(start);
+        PairList { start: at, len }
     }
 
     fn push_block(
@@ -502,7 +621,7 @@ impl Lowerer {
         let range = self.kept_range(|| node.text_range());
         let lowered = match node.kind() {
             SyntaxKind::PAREN_EXPR => return self.expr_opt(node.first_expr(), node),
-            SyntaxKind::LITERAL_EXPR => literal_expr(node),
+            SyntaxKind::LITERAL_EXPR => self.literal_expr(node),
             SyntaxKind::TEMPLATE_EXPR => {
                 return self.template(node.template_parts(), range, &|token| {
                     ast::unescape_quoted(token.text())
@@ -531,25 +650,28 @@ impl Lowerer {
                     let element = self.expr(element);
                     self.ids.push(element);
                 }
-                Expr::Tuple(take_from(&mut self.ids, start))
+                Expr::Tuple(self.list_from(start))
             }
             SyntaxKind::OBJECT_EXPR => {
                 let start = self.pairs.len();
                 for item in node.children_where(|kind| kind == SyntaxKind::OBJECT_ITEM) {
                     let key = match item.child(SyntaxKind::OBJECT_KEY) {
                         Some(key) => match literal_name(key) {
-                            Some(name) => self.alloc(Expr::String(name), key.text_range()),
+                            Some(name) => {
+                                let name = Expr::String(self.str(&name));
+                                self.alloc(name, key.text_range())
+                            }
                             None => self.expr_opt(key.first_expr(), key),
                         },
                         None => self.alloc(Expr::Missing, item.text_range()),
                     };
                     let value = self.expr_opt(item.first_expr(), item);
-                    self.pairs.push((key, value));
+                    self.pairs.push([key, value]);
                 }
-                Expr::Object(take_from(&mut self.pairs, start))
+                Expr::Object(self.pairs_from(start))
             }
             SyntaxKind::VARIABLE_EXPR => match node.token(&[SyntaxKind::IDENT]) {
-                Some(name) => Expr::Name(SmolStr::new(name.text())),
+                Some(name) => Expr::Name(self.str(name.text())),
                 None => Expr::Missing,
             },
             SyntaxKind::CALL_EXPR => {
@@ -561,7 +683,7 @@ impl Lowerer {
                 }
                 Expr::Call(Box::new(CallExpr {
                     name: SmolStr::new(node.call_name()),
-                    args: take_from(&mut self.ids, start),
+                    args: self.list_from(start),
                     expand: arg_list.is_some_and(|list| list.token(&[SyntaxKind::DOT3]).is_some()),
                 }))
             }
@@ -570,7 +692,7 @@ impl Lowerer {
                 match node.token(&[SyntaxKind::IDENT]) {
                     Some(name) => Expr::GetAttr {
                         base,
-                        name: SmolStr::new(name.text()),
+                        name: self.str(name.text()),
                     },
                     None => Expr::Missing,
                 }
@@ -629,7 +751,7 @@ impl Lowerer {
                 let number = (operand.filter(|o| o.kind() == SyntaxKind::LITERAL_EXPR))
                     .and_then(number_value);
                 match number {
-                    Some(Some(number)) if negate => Expr::Number(number.negate()),
+                    Some(Some(number)) if negate => self.number(number.negate()),
                     _ => {
                         let operand = self.expr_opt(operand, node);
                         let op = if negate {
@@ -659,11 +781,23 @@ impl Lowerer {
         self.alloc(lowered, range)
     }
 
+    fn literal_expr(&mut self, literal: NodeRef<'_>) -> Expr {
+        match literal_token(literal).map(|t| t.kind()) {
+            Some(SyntaxKind::TRUE_KW) => Expr::Bool(true),
+            Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),
+            Some(SyntaxKind::NULL_KW) => Expr::Null,
+            _ => match number_value(literal) {
+                Some(Some(number)) => self.number(number),
+                _ => Expr::BadNumber,
+            },
+        }
+    }
+
     fn number_token(&mut self, token: Option<TokenRef<'_>>, parent: NodeRef<'_>) -> ExprId {
         match token {
             Some(token) => {
                 let value = match Number::parse(token.text()) {
-                    Some(number) => Expr::Number(number),
+                    Some(number) => self.number(number),
                     None => Expr::BadNumber,
                 };
                 self.alloc(value, token.text_range())
@@ -684,7 +818,7 @@ impl Lowerer {
                 SyntaxKind::ATTR_STEP => match step.token(&[SyntaxKind::IDENT]) {
                     Some(name) => Expr::GetAttr {
                         base: current,
-                        name: SmolStr::new(name.text()),
+                        name: self.str(name.text()),
                     },
                     None => Expr::Missing,
                 },
@@ -758,24 +892,28 @@ impl Lowerer {
         // Only text (most strings): one literal, without lowering the parts.
         if parts.clone().all(|p| p.as_token().is_some()) {
             let text = match (first, second) {
-                (Some(NodeOrToken::Token(only)), None) => SmolStr::new(decode(only)),
-                _ => (parts.filter_map(|part| part.into_token().map(decode)))
-                    .collect::<String>()
-                    .into(),
+                (Some(NodeOrToken::Token(only)), None) => self.str(&decode(only)),
+                _ => {
+                    let start = self.text.len();
+                    for token in parts.filter_map(ElementRef::into_token) {
+                        self.text.push_str(&decode(token));
+                    }
+                    self.str_from(start)
+                }
             };
             return self.alloc(Expr::String(text), range);
         }
         let start = self.ids.len();
         self.template_parts(parts, decode);
         match self.ids[start..] {
-            [] => self.alloc(Expr::String(SmolStr::default()), range),
+            [] => self.alloc(Expr::String(StrId::default()), range),
             [single] if self.exprs[single.0 as usize].is_literal() => {
                 self.ids.truncate(start);
                 let expr = self.exprs[single.0 as usize].clone();
                 self.alloc(expr, range)
             }
             _ => {
-                let parts = take_from(&mut self.ids, start);
+                let parts = self.list_from(start);
                 self.alloc(Expr::Template(parts), range)
             }
         }
@@ -787,27 +925,28 @@ impl Lowerer {
         parts: impl Iterator<Item = ElementRef<'t>>,
         decode: &Decode<'_>,
     ) {
-        // The thread's buffer, put back when done (a template inside one takes a new).
-        let mut text = std::mem::take(&mut self.chunk_text);
-        let mut text_range: Option<TextRange> = None;
-        let flush = |this: &mut Lowerer, text: &mut String, range: &mut Option<TextRange>| {
-            if let Some(r) = range.take() {
-                let literal = this.alloc(Expr::String(SmolStr::new(&*text)), r);
-                text.clear();
+        // The literal chunks between two interpolations go into the body's text one
+        // after another, as one string: where it starts, and its range.
+        let mut chunk: Option<(usize, TextRange)> = None;
+        let flush = |this: &mut Lowerer, chunk: &mut Option<(usize, TextRange)>| {
+            if let Some((start, range)) = chunk.take() {
+                let text = this.str_from(start);
+                let literal = this.alloc(Expr::String(text), range);
                 this.ids.push(literal);
             }
         };
         for part in parts {
             let node = match part {
                 NodeOrToken::Token(token) => {
-                    text.push_str(&decode(token));
+                    let start = self.text.len();
+                    self.text.push_str(&decode(token));
                     let r = self.kept_range(|| token.text_range());
-                    text_range = Some(text_range.map_or(r, |old| old.cover(r)));
+                    chunk = Some(chunk.map_or((start, r), |(start, old)| (start, old.cover(r))));
                     continue;
                 }
                 NodeOrToken::Node(node) => node,
             };
-            flush(self, &mut text, &mut text_range);
+            flush(self, &mut chunk);
             let range = self.kept_range(|| node.text_range());
             match node.kind() {
                 SyntaxKind::TEMPLATE_IF => {
@@ -860,8 +999,7 @@ impl Lowerer {
                 }
             }
         }
-        flush(self, &mut text, &mut text_range);
-        self.chunk_text = text;
+        flush(self, &mut chunk);
     }
 
     /// One branch of a template directive, as a template of its own (`""` when absent).
@@ -874,7 +1012,7 @@ impl Lowerer {
         match parts {
             Some(parts) => self.template(parts.template_parts(), parts.text_range(), decode),
             None => self.alloc(
-                Expr::String(SmolStr::default()),
+                Expr::String(StrId::default()),
                 TextRange::empty(range.end()),
             ),
         }
@@ -883,12 +1021,12 @@ impl Lowerer {
 
 /// An object key as a literal name when it is one: a bare identifier (not parenthesised),
 /// a literal string, or a number (`0` gives `"0"`).
-fn literal_name(key: NodeRef<'_>) -> Option<SmolStr> {
+fn literal_name(key: NodeRef<'_>) -> Option<Cow<'_, str>> {
     let expr = key.first_expr()?;
     match expr.kind() {
-        SyntaxKind::VARIABLE_EXPR => Some(SmolStr::new(expr.token(&[SyntaxKind::IDENT])?.text())),
-        SyntaxKind::LITERAL_EXPR => Some(SmolStr::new(literal_token(expr)?.text())),
-        SyntaxKind::TEMPLATE_EXPR => expr.template_literal().map(SmolStr::from),
+        SyntaxKind::VARIABLE_EXPR => Some(expr.token(&[SyntaxKind::IDENT])?.text().into()),
+        SyntaxKind::LITERAL_EXPR => Some(literal_token(expr)?.text().into()),
+        SyntaxKind::TEMPLATE_EXPR => expr.template_literal(),
         _ => None,
     }
 }
@@ -921,18 +1059,6 @@ fn number_value(literal: NodeRef<'_>) -> Option<Option<Number>> {
     Some(Number::parse(token.text()))
 }
 
-fn literal_expr(literal: NodeRef<'_>) -> Expr {
-    match literal_token(literal).map(|t| t.kind()) {
-        Some(SyntaxKind::TRUE_KW) => Expr::Bool(true),
-        Some(SyntaxKind::FALSE_KW) => Expr::Bool(false),
-        Some(SyntaxKind::NULL_KW) => Expr::Null,
-        _ => match number_value(literal) {
-            Some(Some(number)) => Expr::Number(number),
-            _ => Expr::BadNumber,
-        },
-    }
-}
-
 fn binary_op(kind: SyntaxKind) -> Option<BinaryOp> {
     Some(match kind {
         SyntaxKind::PLUS => BinaryOp::Add,
@@ -952,9 +1078,9 @@ fn binary_op(kind: SyntaxKind) -> Option<BinaryOp> {
     })
 }
 
-/// The direct subexpressions of an expression, pushed onto `stack` in source order (a
-/// walk that pops them takes them last first).
-pub(crate) fn push_children(expr: &Expr, stack: &mut Vec<ExprId>) {
+/// The direct subexpressions of an expression of `body`, pushed onto `stack` in source
+/// order (a walk that pops them takes them last first).
+pub(crate) fn push_children(body: &Body, expr: &Expr, stack: &mut Vec<ExprId>) {
     match expr {
         Expr::Missing
         | Expr::Null
@@ -964,16 +1090,10 @@ pub(crate) fn push_children(expr: &Expr, stack: &mut Vec<ExprId>) {
         | Expr::String(_)
         | Expr::Name(_)
         | Expr::SplatItem => {}
-        Expr::Template(parts) | Expr::Tuple(parts) => stack.extend_from_slice(parts),
-        Expr::Call(call) => stack.extend_from_slice(&call.args),
+        Expr::Template(parts) | Expr::Tuple(parts) => stack.extend_from_slice(body.list(*parts)),
+        Expr::Call(call) => stack.extend_from_slice(body.list(call.args)),
         Expr::TemplateJoin(inner) => stack.push(*inner),
-        Expr::Object(items) => {
-            // Reserved at once: a flattened iterator does not say how long it is.
-            stack.reserve(2 * items.len());
-            for &(key, value) in items.iter() {
-                stack.extend([key, value]);
-            }
-        }
+        Expr::Object(items) => stack.extend_from_slice(body.pairs(*items).as_flattened()),
         Expr::GetAttr { base, .. } => stack.push(*base),
         Expr::Index { base, key } => stack.extend([*base, *key]),
         Expr::Splat { source, each } => stack.extend([*source, *each]),

@@ -7,6 +7,7 @@
 //! its `decl_ty`. Drivers check declarations in dependency order (`program_graph`), so
 //! those questions are already answered and nothing recurses through the program.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 
 use pcl_diagnostics::{Code, Severity, codes};
@@ -371,11 +372,12 @@ impl<'db> Infer<'db> {
             Expr::Null => Ty::constant(db, Ty::none(db), ConstValue::Null),
             Expr::Bool(value) => Ty::constant(db, Ty::bool(db), ConstValue::Bool(*value)),
             Expr::Number(number) => {
-                let value = ConstValue::Number(number.value());
+                let value = ConstValue::Number(body.number(*number).value());
                 Ty::constant(db, Ty::of_value(db, &value), value)
             }
             Expr::String(_) => Ty::string(db),
             Expr::Template(parts) => {
+                let parts = body.list(*parts);
                 let types: Vec<Ty<'db>> = parts.iter().map(|&p| self.expr(p)).collect();
                 self.check_template_parts(parts);
                 lift(db, Ty::string(db), &types)
@@ -385,22 +387,24 @@ impl<'db> Infer<'db> {
                 lift(db, Ty::string(db), &[ty])
             }
             Expr::Tuple(elements) => {
+                let elements = body.list(*elements);
                 let types: Vec<Ty<'db>> = elements.iter().map(|&e| self.expr(e)).collect();
                 Ty::tuple(db, types)
             }
-            Expr::Object(items) => self.object(items),
-            Expr::Name(name) => self.name(id, name),
+            Expr::Object(items) => self.object(body.pairs(*items)),
+            Expr::Name(name) => self.name(id, body.str(*name)),
             Expr::GetAttr { base, name } => {
+                let name = body.str(*name);
                 let receiver = self.expr(*base);
                 if self.check_ranged_attribute(id, *base, name, receiver) {
                     return self.dynamic();
                 }
-                self.traverse(id, receiver, TraverseKey::Attr(name.clone()))
+                self.traverse(id, receiver, TraverseKey::Attr(SmolStr::new(name)))
             }
             Expr::Index { base, key } => {
                 let receiver = self.expr(*base);
                 let key_ty = self.expr(*key);
-                let key_value = literal_value(body.expr(*key));
+                let key_value = literal_value(body, body.expr(*key));
                 match key_value {
                     Some(value) => {
                         // Go reads a string key of a list as a number at deploy time.
@@ -438,7 +442,9 @@ impl<'db> Infer<'db> {
                 .last()
                 .copied()
                 .unwrap_or_else(|| self.dynamic()),
-            Expr::Call(call) => builtins::call(self, id, &call.name, &call.args, call.expand),
+            Expr::Call(call) => {
+                builtins::call(self, id, &call.name, body.list(call.args), call.expand)
+            }
             Expr::For(for_expr) => self.for_expr(id, for_expr),
             Expr::Conditional {
                 cond,
@@ -489,17 +495,17 @@ impl<'db> Infer<'db> {
         }
     }
 
-    fn object(&mut self, items: &[(ExprId, ExprId)]) -> Ty<'db> {
+    fn object(&mut self, items: &[[ExprId; 2]]) -> Ty<'db> {
         let db = self.db;
         let mut key_types = Vec::new();
         let mut fields: Vec<(SmolStr, Ty<'db>)> = Vec::new();
         let mut literal_keys = true;
         let mut values = Vec::new();
-        for &(key, value) in items {
+        for &[key, value] in items {
             let key_ty = self.expr(key);
             let value_ty = self.expr(value);
-            match literal_key(self.body.expr(key)) {
-                Some(name) => fields.push((name, value_ty)),
+            match literal_key(self.body, self.body.expr(key)) {
+                Some(name) => fields.push((SmolStr::new(name), value_ty)),
                 None => {
                     literal_keys = false;
                     self.expect(key, input_type(db, Ty::string(db)), &"an object key");
@@ -519,7 +525,7 @@ impl<'db> Infer<'db> {
         lift(db, ty, &key_types)
     }
 
-    fn name(&mut self, id: ExprId, name: &SmolStr) -> Ty<'db> {
+    fn name(&mut self, id: ExprId, name: &str) -> Ty<'db> {
         if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
             return *ty;
         }
@@ -760,9 +766,12 @@ impl<'db> Infer<'db> {
             root = *base;
         }
         let source = match self.body.expr(root) {
-            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == name) => {
+            Expr::Name(name) => {
+                let name = self.body.str(*name);
                 match self.bindings.resolution(name) {
-                    Some(Resolution::Decl(decl)) => Some((*decl, name.clone())),
+                    Some(Resolution::Decl(decl)) if !self.locals.iter().any(|(n, _)| n == name) => {
+                        Some((*decl, name))
+                    }
                     _ => None,
                 }
             }
@@ -815,12 +824,12 @@ impl<'db> Infer<'db> {
         };
         match (descent, body.expr(id)) {
             (Descent::Fields(fields), Expr::Object(items)) => {
-                return self.check_object_fields(id, items, fields, what);
+                return self.check_object_fields(id, body.pairs(*items), fields, what);
             }
             (Descent::Elements(element), Expr::Object(items)) => {
                 let mut ok = true;
-                for &(key, value) in items.iter() {
-                    let key_name = literal_key(body.expr(key)).unwrap_or_default();
+                for &[key, value] in body.pairs(*items) {
+                    let key_name = literal_key(body, body.expr(key)).unwrap_or_default();
                     ok &= self.check_value(
                         value,
                         element,
@@ -831,7 +840,7 @@ impl<'db> Infer<'db> {
             }
             (Descent::Elements(element), Expr::Tuple(elements)) => {
                 let mut ok = true;
-                for (i, &e) in elements.iter().enumerate() {
+                for (i, &e) in body.list(*elements).iter().enumerate() {
                     ok &= self.check_value(e, element, &format_args!("element {i} of {what}"));
                 }
                 return ok;
@@ -855,7 +864,10 @@ impl<'db> Infer<'db> {
     pub(crate) fn descent(&self, id: ExprId, expected: Ty<'db>) -> Descent<'db> {
         let db = self.db;
         let found = match self.body.expr(id) {
-            Expr::Object(items) if items.iter().all(|(k, _)| self.body.expr(*k).is_literal()) => {
+            Expr::Object(items)
+                if (self.body.pairs(*items).iter())
+                    .all(|[k, _]| self.body.expr(*k).is_literal()) =>
+            {
                 literal_target_fields(db, expected)
                     .map(Descent::Fields)
                     .or_else(|| {
@@ -873,15 +885,15 @@ impl<'db> Infer<'db> {
     fn check_object_fields(
         &mut self,
         id: ExprId,
-        items: &[(ExprId, ExprId)],
+        items: &'db [[ExprId; 2]],
         fields: &'db [(pcl_types::Name, Ty<'db>)],
         what: &dyn Display,
     ) -> bool {
         let db = self.db;
         let mut ok = true;
         let mut given = Vec::new();
-        for &(key, value) in items {
-            let Some(name) = literal_key(self.body.expr(key)) else {
+        for &[key, value] in items {
+            let Some(name) = literal_key(self.body, self.body.expr(key)) else {
                 continue;
             };
             given.push(name.clone());
@@ -917,12 +929,12 @@ impl<'db> Infer<'db> {
         let misspelt: Vec<&str> = match ok_names_all_known(&given, fields) {
             true => Vec::new(),
             false => (given.iter())
-                .filter(|g| !names().any(|n| n == g.as_str()))
-                .filter_map(|g| pcl_types::closest_name(g.as_str(), names()))
+                .filter(|g| !names().any(|n| n == g.as_ref()))
+                .filter_map(|g| pcl_types::closest_name(g, names()))
                 .collect(),
         };
         for (name, ty) in fields {
-            if given.iter().any(|g| g.as_str() == &**name)
+            if given.iter().any(|g| *g == **name)
                 || accepts_none(db, *ty)
                 || self.leniency.allow_missing_properties
                 || misspelt.contains(&&**name)
@@ -949,7 +961,7 @@ pub(crate) enum Descent<'db> {
 }
 
 /// Whether every name in `given` is a field (then nothing is misspelt).
-fn ok_names_all_known(given: &[SmolStr], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
+fn ok_names_all_known(given: &[Cow<'_, str>], fields: &[(pcl_types::Name, Ty<'_>)]) -> bool {
     given.iter().all(|g| fields.iter().any(|(n, _)| **n == **g))
 }
 
@@ -1013,21 +1025,22 @@ pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'d
     ty
 }
 
-/// A literal object key as text (`"a"`, `1`, `true`); a string key without allocating.
-pub(crate) fn literal_key(expr: &Expr) -> Option<SmolStr> {
+/// A literal object key of `body` as text (`"a"`, `1`, `true`); a string key without
+/// allocating.
+pub(crate) fn literal_key<'b>(body: &'b Body, expr: &Expr) -> Option<Cow<'b, str>> {
     match expr {
-        Expr::String(s) => Some(s.clone()),
-        other => literal_value(other)?.to_key_string().map(SmolStr::from),
+        Expr::String(s) => Some(Cow::Borrowed(body.str(*s))),
+        other => literal_value(body, other)?.to_key_string().map(Cow::Owned),
     }
 }
 
-/// The value of a literal expression.
-pub(crate) fn literal_value(expr: &Expr) -> Option<ConstValue> {
+/// The value of a literal expression of `body`.
+pub(crate) fn literal_value(body: &Body, expr: &Expr) -> Option<ConstValue> {
     Some(match expr {
         Expr::Null => ConstValue::Null,
         Expr::Bool(b) => ConstValue::Bool(*b),
-        Expr::Number(n) => ConstValue::Number(n.value()),
-        Expr::String(s) => ConstValue::String(s.clone()),
+        Expr::Number(n) => ConstValue::Number(body.number(*n).value()),
+        Expr::String(s) => ConstValue::String(SmolStr::new(body.str(*s))),
         _ => return None,
     })
 }

@@ -88,9 +88,9 @@ impl<'db> Infer<'db> {
         }
         match (descent, body.expr(id)) {
             (Descent::Fields(fields), Expr::Object(items)) => {
-                for &(key, value) in items.iter() {
+                for &[key, value] in body.pairs(*items) {
                     self.expr(key);
-                    let field = crate::inference::literal_key(body.expr(key))
+                    let field = crate::inference::literal_key(body, body.expr(key))
                         .and_then(|name| fields.iter().find(|(n, _)| **n == *name));
                     match field {
                         Some(&(_, ty)) => self.expr_to_check(value, ty),
@@ -101,13 +101,13 @@ impl<'db> Infer<'db> {
                 }
             }
             (Descent::Elements(element), Expr::Object(items)) => {
-                for &(key, value) in items.iter() {
+                for &[key, value] in body.pairs(*items) {
                     self.expr(key);
                     self.expr_to_check(value, element);
                 }
             }
             (Descent::Elements(element), Expr::Tuple(elements)) => {
-                for &e in elements.iter() {
+                for &e in body.list(*elements) {
                     self.expr_to_check(e, element);
                 }
             }
@@ -139,6 +139,7 @@ impl<'db> Infer<'db> {
         let Expr::Name(name) = self.body.expr(id) else {
             return None;
         };
+        let name = self.body.str(*name);
         if self.locals.iter().any(|(n, _)| n == name) {
             return None;
         }
@@ -162,7 +163,7 @@ impl<'db> Infer<'db> {
             Deferred::Reference(target) => {
                 reference_fit(db, ReferenceUse::new(db, target, expected))?
             }
-            Deferred::Literal if fits_at_a_glance(db, self.body.expr(id), expected) => {
+            Deferred::Literal if fits_at_a_glance(db, self.body, self.body.expr(id), expected) => {
                 return None;
             }
             Deferred::Literal => self.expr(id),

@@ -80,7 +80,7 @@ fn reads_a_name(body: &Body, value: ExprId) -> bool {
         if matches!(expr, Expr::Name(_)) {
             return true;
         }
-        push_children(expr, &mut stack);
+        push_children(body, expr, &mut stack);
     }
     false
 }
@@ -365,6 +365,7 @@ fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::Pa
     let Expr::String(asked) = body.expr(value) else {
         return;
     };
+    let asked = body.str(*asked);
     let Ok(index) = pcl_schema::package_index(db, source) else {
         return;
     };
@@ -616,12 +617,14 @@ fn narrow_discriminated<'db>(infer: &Infer<'db>, input: &Input<'db>, value: Expr
     else {
         return input.ty;
     };
-    for &(key, value) in items.iter() {
-        if matches!(body.expr(key), Expr::String(k) if **k == *discriminated.property)
+    for &[key, value] in body.pairs(*items) {
+        if matches!(body.expr(key), Expr::String(k) if *body.str(*k) == *discriminated.property)
             && let Expr::String(chosen) = body.expr(value)
-            && let Some((_, ty)) = discriminated.members.iter().find(|(name, _)| {
-                **name == **chosen || name.rsplit(':').next() == Some(chosen.as_str())
-            })
+            && let chosen = body.str(*chosen)
+            && let Some((_, ty)) = discriminated
+                .members
+                .iter()
+                .find(|(name, _)| **name == *chosen || name.rsplit(':').next() == Some(chosen))
         {
             return input_type(infer.db, *ty);
         }
@@ -810,10 +813,11 @@ fn check_options<'db>(
 /// when a string names a resource.
 fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
     let db = infer.db;
-    let Expr::Tuple(elements) = infer.body.expr(value) else {
+    let body = infer.body;
+    let Expr::Tuple(elements) = body.expr(value) else {
         return;
     };
-    for &element in elements.iter() {
+    for &element in body.list(*elements) {
         let ty = infer.ty_of(element);
         let plain = match ty.kind(db) {
             TyKind::Const(underlying, _) => *underlying,
@@ -825,14 +829,15 @@ fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
             TyKind::Bool => "a bool",
             _ => continue,
         };
-        let named = match infer.body.expr(element) {
+        let named = match body.expr(element) {
             Expr::String(text) => {
+                let text = body.str(*text);
                 let scope = program_scope(db, infer.decl.program(db));
-                (scope.names.get(text.as_str()))
+                (scope.names.get(text))
                     .filter(|decl| {
                         matches!(decl.kind(db), DeclKind::Resource | DeclKind::Component)
                     })
-                    .map(|_| text.clone())
+                    .map(|_| text)
             }
             _ => None,
         };
@@ -889,11 +894,12 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
         not_an_object(infer, value);
         return;
     };
-    for &(key, list) in items.iter() {
+    for &[key, list] in body.pairs(*items) {
         let Expr::String(point) = body.expr(key) else {
             continue;
         };
-        if !HOOK_NAMES.contains(&point.as_str()) {
+        let point = body.str(*point);
+        if !HOOK_NAMES.contains(&point) {
             let suggestion =
                 pcl_types::closest_name(point, HOOK_NAMES.iter().copied()).map(str::to_owned);
             let at = infer.at(Site::Expr(key));
@@ -916,10 +922,11 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
             continue;
         };
         let wants_error_hook = point == "onError";
-        for &hook in hooks.iter() {
+        for &hook in body.list(*hooks) {
             let Expr::Name(name) = body.expr(hook) else {
                 continue;
             };
+            let name = body.str(*name);
             let Some(crate::scope::Resolution::Decl(decl)) = infer.bindings_of(name) else {
                 continue;
             };
@@ -968,7 +975,7 @@ fn property_list<'db>(
         );
         return;
     };
-    for &element in elements.iter() {
+    for &element in body.list(*elements) {
         let mut root = element;
         while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = body.expr(root) {
             root = *base;
@@ -985,8 +992,9 @@ fn property_list<'db>(
                 .push("write the property name without quotes".to_owned());
             continue;
         };
+        let name = body.str(*name);
         if let Some(inputs) = inputs
-            && !inputs.iter().any(|i| *i.name == **name)
+            && !inputs.iter().any(|i| *i.name == *name)
         {
             let suggestion =
                 pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);

@@ -167,13 +167,12 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
     let body = body(db, decl);
     // Borrowed from the body while they are told apart: a name is copied once, not at
     // each use.
-    let mut names: Distinct<&SmolStr> = Distinct::default();
+    let mut names: Distinct<&str> = Distinct::default();
     for_each_used_name(body, |name| names.insert(name));
     let mut dependencies = Distinct::default();
     let mut names: Vec<(SmolStr, Resolution<'db>)> = (names.items.into_iter())
         .map(|name| {
-            let target =
-                (scope.names.get(name.as_str())).or_else(|| scope.outputs.get(name.as_str()));
+            let target = (scope.names.get(name)).or_else(|| scope.outputs.get(name));
             let resolution = match target {
                 Some(&target) => {
                     dependencies.insert(target);
@@ -181,7 +180,7 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
                 }
                 None => Resolution::Unresolved,
             };
-            (name.clone(), resolution)
+            (SmolStr::new(name), resolution)
         })
         .collect();
     // Copied out at their number: a list with room to spare would keep it (an allocator
@@ -238,7 +237,7 @@ impl<T: Clone + Eq + std::hash::Hash> Distinct<T> {
 
 /// Each root name of a body's expressions, in source order, outside the property-list
 /// options.
-fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b SmolStr)) {
+fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b str)) {
     // Rare (a resource's `options`), and few when there are any.
     let mut skipped: Vec<ExprId> = Vec::new();
     for options in body.find_blocks(BlockId::ROOT, "options") {
@@ -258,10 +257,10 @@ fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b SmolStr)) {
     while let Some(id) = stack.pop() {
         let expr = body.expr(id);
         if let Expr::Name(name) = expr {
-            used(name);
+            used(body.str(*name));
         }
         let from = stack.len();
-        push_children(expr, &mut stack);
+        push_children(body, expr, &mut stack);
         stack[from..].reverse();
     }
 }
