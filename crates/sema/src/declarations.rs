@@ -101,7 +101,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
         let value = data.value;
-        match data.name.as_str() {
+        match body.str(data.name) {
             "default" => {
                 has_default = true;
                 infer.expr(value);
@@ -162,7 +162,7 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
         }
     }
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
-        match body.attr(attr).name.as_str() {
+        match body.attr_name(attr) {
             "value" => {}
             "__logicalName" => literal_string(infer, body.attr(attr).value, "__logicalName"),
             _ => {
@@ -213,7 +213,7 @@ fn hook(infer: &mut Infer<'_>) {
     }
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
-        match data.name.as_str() {
+        match body.str(data.name) {
             "command" => {
                 infer.locals.push(("args".into(), args));
                 infer.expr(data.value);
@@ -226,7 +226,7 @@ fn hook(infer: &mut Infer<'_>) {
                 infer.expect(
                     data.value,
                     input_type(db, Ty::bool(db)),
-                    &format!("`{}`", data.name),
+                    &format!("`{}`", body.str(data.name)),
                 );
             }
             name => {
@@ -257,7 +257,7 @@ fn pulumi_block(infer: &mut Infer<'_>) {
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
         infer.expr(data.value);
-        if data.name == "requiredVersionRange" {
+        if body.str(data.name) == "requiredVersionRange" {
             infer.expect(
                 data.value,
                 input_type(db, Ty::string(db)),
@@ -295,8 +295,8 @@ fn package_block(infer: &mut Infer<'_>) {
         };
         for &attr in body.block(block).attrs.iter() {
             let data = body.attr(attr);
-            literal_string(infer, data.value, &data.name);
-            if !known.contains(&data.name.as_str()) {
+            literal_string(infer, data.value, body.str(data.name));
+            if !known.contains(&body.str(data.name)) {
                 unknown_attribute(infer, attr, known, what);
             }
         }
@@ -320,7 +320,7 @@ fn package_block(infer: &mut Infer<'_>) {
 /// Whether an attribute of the declaration's block is an unknown one closest to `name`.
 fn misspells(body: &crate::hir::Body, name: &str, known: &[&str]) -> bool {
     (body.block(BlockId::ROOT).attrs.iter()).any(|&attr| {
-        let written = body.attr(attr).name.as_str();
+        let written = body.attr_name(attr);
         !known.contains(&written)
             && pcl_types::closest_name(written, known.iter().copied()) == Some(name)
     })
@@ -346,10 +346,10 @@ const PACKAGE_ATTRIBUTES: &[&str] = &[
 /// binder ignores it, so a misspelt `default` silently makes a config required: an error
 /// beyond Go (a warning under `--lenient`), with the closest attribute suggested.
 fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&str], what: &str) {
-    let name = infer.body.attr(attr).name.clone();
+    let name = infer.body.attr_name(attr);
     let severity = infer.beyond_go_severity();
     let at = infer.at(Site::AttrName(attr));
-    let suggestion = pcl_types::closest_name(&name, known.iter().copied()).map(str::to_owned);
+    let suggestion = pcl_types::closest_name(name, known.iter().copied()).map(str::to_owned);
     let diagnostic = infer.push(
         codes::UNKNOWN_ATTRIBUTE,
         severity,

@@ -240,8 +240,8 @@ pub struct CallExpr {
 /// A `for` expression (`Expr::For`).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct ForExpr {
-    pub key_var: Option<SmolStr>,
-    pub value_var: SmolStr,
+    pub key_var: Option<StrId>,
+    pub value_var: StrId,
     pub collection: ExprId,
     pub key: Option<ExprId>,
     pub value: ExprId,
@@ -249,10 +249,10 @@ pub struct ForExpr {
     pub grouped: bool,
 }
 
-/// `name = value` in a block.
+/// `name = value` in a block; the name a string of the body (`Body::attr_name`).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct AttrData {
-    pub name: SmolStr,
+    pub name: StrId,
     pub value: ExprId,
 }
 
@@ -315,9 +315,13 @@ impl Body {
         &self.blocks[id.0 as usize]
     }
 
+    pub fn attr_name(&self, id: AttrId) -> &str {
+        self.str(self.attr(id).name)
+    }
+
     /// The attribute `name` of a block.
     pub fn find_attr(&self, block: BlockId, name: &str) -> Option<AttrId> {
-        (self.block(block).attrs.iter().copied()).find(|&a| self.attr(a).name == name)
+        (self.block(block).attrs.iter().copied()).find(|&a| self.attr_name(a) == name)
     }
 
     /// The nested blocks of type `kind` of a block.
@@ -568,8 +572,9 @@ impl Lowerer {
                     };
                     let value = self.expr_opt(item.first_expr(), item);
                     self.attr_ids.push(AttrId(self.attrs.len() as u32));
+                    let name_text = self.str(name.text());
                     self.attrs.push(AttrData {
-                        name: SmolStr::new(name.text()),
+                        name: name_text,
                         value,
                     });
                     if self.with_source_map {
@@ -781,6 +786,16 @@ impl Lowerer {
         self.alloc(lowered, range)
     }
 
+    /// The (key, value) variables of a `for` introduction: `k, v` or just `v`.
+    fn for_vars(&mut self, intro: NodeRef<'_>) -> (Option<StrId>, Option<StrId>) {
+        let mut idents = (intro.tokens()).filter(|t| t.kind() == SyntaxKind::IDENT);
+        let first = idents.next().map(|t| self.str(t.text()));
+        match idents.next() {
+            Some(second) => (first, Some(self.str(second.text()))),
+            None => (None, first),
+        }
+    }
+
     fn literal_expr(&mut self, literal: NodeRef<'_>) -> Expr {
         match literal_token(literal).map(|t| t.kind()) {
             Some(SyntaxKind::TRUE_KW) => Expr::Bool(true),
@@ -859,7 +874,7 @@ impl Lowerer {
             return Expr::Missing;
         };
         let collection = self.expr_opt(intro.first_expr(), intro);
-        let (key_var, value_var) = for_vars(intro);
+        let (key_var, value_var) = self.for_vars(intro);
         let Some(value_var) = value_var else {
             return Expr::Missing;
         };
@@ -974,7 +989,7 @@ impl Lowerer {
                     let lowered = match directive {
                         Some(d) => {
                             let collection = self.expr_opt(d.first_expr(), d);
-                            match for_vars(d) {
+                            match self.for_vars(d) {
                                 (key_var, Some(value_var)) => Expr::For(Box::new(ForExpr {
                                     key_var,
                                     value_var,
@@ -1028,18 +1043,6 @@ fn literal_name(key: NodeRef<'_>) -> Option<Cow<'_, str>> {
         SyntaxKind::LITERAL_EXPR => Some(literal_token(expr)?.text().into()),
         SyntaxKind::TEMPLATE_EXPR => expr.template_literal(),
         _ => None,
-    }
-}
-
-/// The (key, value) variables of a `for` introduction: `k, v` or just `v`.
-fn for_vars(intro: NodeRef<'_>) -> (Option<SmolStr>, Option<SmolStr>) {
-    let mut idents = (intro.tokens())
-        .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .map(|t| SmolStr::new(t.text()));
-    let first = idents.next();
-    match idents.next() {
-        Some(second) => (first, Some(second)),
-        None => (None, first),
     }
 }
 

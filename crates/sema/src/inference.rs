@@ -677,8 +677,9 @@ impl<'db> Infer<'db> {
         let db = self.db;
         let collection_ty = self.expr(for_expr.collection);
         let (key_ty, value_ty) = self.collection_types(for_expr.collection, collection_ty);
-        let value_var = &for_expr.value_var;
-        if for_expr.key_var.as_ref() == Some(value_var) {
+        let body = self.body;
+        let value_var = body.str(for_expr.value_var);
+        if for_expr.key_var.map(|k| body.str(k)) == Some(value_var) {
             self.report(
                 codes::DUPLICATE_DECLARATION,
                 Site::Expr(id),
@@ -686,10 +687,10 @@ impl<'db> Infer<'db> {
             );
         }
         let pushed = usize::from(for_expr.key_var.is_some()) + 1;
-        if let Some(k) = &for_expr.key_var {
-            self.locals.push((k.clone(), key_ty));
+        if let Some(k) = for_expr.key_var.map(|k| body.str(k)) {
+            self.locals.push((SmolStr::new(k), key_ty));
         }
-        self.locals.push((value_var.clone(), value_ty));
+        self.locals.push((SmolStr::new(value_var), value_ty));
         let mut lifts = Vec::new();
         let result = match for_expr.key {
             Some(key) => {

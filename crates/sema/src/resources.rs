@@ -188,7 +188,7 @@ fn check_input_alone<'db>(
     if let Some(var) = range_variable_alone(&mut infer) {
         infer.locals.push(("range".into(), var));
     }
-    let input = types.and_then(|types| resource_input(db, types, read, &body.attr(attr).name));
+    let input = types.and_then(|types| resource_input(db, types, read, body.attr_name(attr)));
     match input {
         Some(input) => check_input(&mut infer, attr, &input),
         None => {
@@ -473,16 +473,17 @@ fn check_inputs<'db>(
     let mut any_unknown = false;
     for &attr in attrs.iter() {
         let data = body.attr(attr);
-        if data.name == "__logicalName" {
+        let name = body.str(data.name);
+        if name == "__logicalName" {
             literal_string(infer, data.value, "__logicalName");
             continue;
         }
-        given.push(data.name.as_str());
+        given.push(name);
         let Some(inputs) = inputs else {
             infer.expr(data.value);
             continue;
         };
-        match inputs.iter().find(|i| *i.name == *data.name) {
+        match inputs.iter().find(|i| *i.name == *name) {
             Some(_) if alone && reads_a_name(body, data.value) => {
                 infer.check_apart(InputAttr::new(db, infer.decl, attr))
             }
@@ -490,7 +491,7 @@ fn check_inputs<'db>(
             None => {
                 infer.expr(data.value);
                 any_unknown = true;
-                unknown_attribute(infer, attr, &data.name, inputs, what);
+                unknown_attribute(infer, attr, name, inputs, what);
             }
         }
     }
@@ -560,7 +561,11 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         let skip = infer.leniency.skip_resource_typecheck;
         missing_package_type(infer, data.value, reference, skip);
     }
-    infer.check_value(data.value, expected, &format_args!("input '{}'", data.name));
+    infer.check_value(
+        data.value,
+        expected,
+        &format_args!("input '{}'", infer.body.str(data.name)),
+    );
 }
 
 /// A value given for a type of a package no source has (a schema's `$ref` to
@@ -753,7 +758,7 @@ fn check_options<'db>(
     }
     for &attr in body.block(options).attrs.iter() {
         let data = body.attr(attr);
-        let name = data.name.as_str();
+        let name = body.str(data.name);
         if name == "hooks" {
             infer.expr(data.value);
             hooks_option(infer, data.value);

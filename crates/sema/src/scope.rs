@@ -242,7 +242,7 @@ fn for_each_used_name<'b>(body: &'b Body, mut used: impl FnMut(&'b str)) {
     let mut skipped: Vec<ExprId> = Vec::new();
     for options in body.find_blocks(BlockId::ROOT, "options") {
         for &attr in body.block(options).attrs.iter() {
-            if PROPERTY_LIST_OPTIONS.contains(&body.attr(attr).name.as_str()) {
+            if PROPERTY_LIST_OPTIONS.contains(&body.attr_name(attr)) {
                 skipped.push(body.attr(attr).value);
             }
         }
