@@ -2,6 +2,8 @@
 //! inputs and outputs, the `options` block, and `range`, which makes the declaration a
 //! list, a map or an optional value (§4.5, §4.8).
 
+use std::fmt::Display;
+
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{ItemKind, Property, ResourceTypes, SchemaItem, package_named, resolve_token};
 use pcl_types::{Conversion, Name, Ty, TyKind, conversion, input_type, resolve_outputs};
@@ -52,7 +54,8 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     if let Some(Some(var)) = range_var {
         infer.locals.push(("range".into(), var));
     }
-    let what = format!("resource '{token}'");
+    // Written out only in a message.
+    let what = format_args!("resource '{token}'");
     // Go's `SkipResourceTypechecking` makes every error of the block a warning.
     infer.lenient |= infer.leniency.skip_resource_typecheck;
     // In a file checked input by input, each input is checked in a memo of its own (which
@@ -462,7 +465,7 @@ const SCANNED_NAMES: usize = 16;
 fn check_inputs<'db>(
     infer: &mut Infer<'db>,
     inputs: Option<&[Input<'db>]>,
-    what: &str,
+    what: &dyn Display,
     alone: bool,
 ) {
     let db = infer.db;
@@ -642,7 +645,7 @@ fn unknown_attribute<'db>(
     attr: AttrId,
     name: &str,
     inputs: &[Input<'db>],
-    what: &str,
+    what: &dyn Display,
 ) {
     let suggestion =
         pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
