@@ -237,7 +237,7 @@ fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
     if matches!(
         decl.kind(db),
         DeclKind::Resource | DeclKind::Read | DeclKind::Component
-    ) && let Some(label) = body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)
+    ) && let Some(label) = body(db, decl).label(pcl_sema::BlockId::ROOT, 1)
     {
         text.push_str(&format!("\n\n`{label}`"));
         if let Some(description) = schema_description(db, label).and_then(|d| d.description) {
@@ -366,7 +366,7 @@ fn field_hover(
     } else {
         "optional"
     };
-    let label = (body(db, decl).block(pcl_sema::BlockId::ROOT).labels.get(1)).cloned();
+    let label = body(db, decl).label(pcl_sema::BlockId::ROOT, 1);
     let owner = pcl_sema::fields_owner(db, decl, context, keys);
     let (kind, of, description) = match (context, owner) {
         (_, Some(owner)) => {
@@ -383,9 +383,8 @@ fn field_hover(
             )
         }
         (FieldsContext::Body, None) => {
-            let description =
-                (label.as_ref()).and_then(|l| property_description(db, l, "inputs", name));
-            ("input", label, description)
+            let description = label.and_then(|l| property_description(db, l, "inputs", name));
+            ("input", label.map(SmolStr::new), description)
         }
         (FieldsContext::InvokeArguments(function), None) if keys.is_empty() => {
             let description = property_description(db, function, "arguments", name);
@@ -435,12 +434,8 @@ fn component_config<'db>(
 
 /// The program a component instantiates, when it is loaded.
 fn component_program(db: &RootDatabase, component: DeclId<'_>) -> Option<pcl_sema::Program> {
-    let source = body(db, component)
-        .block(pcl_sema::BlockId::ROOT)
-        .labels
-        .get(1)?
-        .clone();
-    let dir = pcl_sema::join_dir(component.program(db).dir(db), &source);
+    let source = body(db, component).label(pcl_sema::BlockId::ROOT, 1)?;
+    let dir = pcl_sema::join_dir(component.program(db).dir(db), source);
     pcl_sema::program_at(db, &dir)
 }
 
@@ -1031,12 +1026,8 @@ fn syntax_definition<'db>(
             Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
         )?;
         if label.contains(offset) {
-            let token = body(db, decl)
-                .block(pcl_sema::BlockId::ROOT)
-                .labels
-                .get(1)?
-                .clone();
-            return schema_definition(db, &token);
+            let token = body(db, decl).label(pcl_sema::BlockId::ROOT, 1)?;
+            return schema_definition(db, token);
         }
     }
     let tree = pcl_sema::parse(db, file).syntax_node();
@@ -1117,12 +1108,8 @@ fn component_source_at<'db>(
     if !label.contains(offset) {
         return None;
     }
-    let source = body(db, decl)
-        .block(pcl_sema::BlockId::ROOT)
-        .labels
-        .get(1)?
-        .clone();
-    let dir = pcl_sema::join_dir(decl.program(db).dir(db), &source);
+    let source = body(db, decl).label(pcl_sema::BlockId::ROOT, 1)?;
+    let dir = pcl_sema::join_dir(decl.program(db).dir(db), source);
     let program = pcl_sema::program_at(db, &dir)?;
     let file = *program.files(db).first()?;
     Some(NavigationTarget {
@@ -1288,15 +1275,10 @@ fn input_descriptions(
     if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
         return res;
     }
-    let Some(label) = body(db, decl)
-        .block(pcl_sema::BlockId::ROOT)
-        .labels
-        .get(1)
-        .cloned()
-    else {
+    let Some(label) = body(db, decl).label(pcl_sema::BlockId::ROOT, 1) else {
         return res;
     };
-    let Some(described) = schema_description(db, &label) else {
+    let Some(described) = schema_description(db, label) else {
         return res;
     };
     for section in described

@@ -966,20 +966,16 @@ fn method_call<'db>(
     let Some(receiver) = receiver else {
         return infer.dynamic();
     };
-    let token = crate::hir::body(db, receiver)
-        .block(crate::hir::BlockId::ROOT)
-        .labels
-        .get(1)
-        .cloned()
-        .unwrap_or_default();
-    let Some(package) = token_package(&token) else {
+    let token =
+        (crate::hir::body(db, receiver).label(crate::hir::BlockId::ROOT, 1)).unwrap_or_default();
+    let Some(package) = token_package(token) else {
         return infer.dynamic();
     };
     let Some(source) = package_named(db, package) else {
         return infer.dynamic();
     };
     let Some((kind @ (ItemKind::Resource | ItemKind::Provider), canonical)) =
-        resolve_token(db, source, &token)
+        resolve_token(db, source, token)
     else {
         return infer.dynamic();
     };

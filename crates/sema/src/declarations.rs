@@ -50,8 +50,8 @@ pub(crate) fn check<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
 
 /// The type a config or output declares in its second label; `None` without one.
 fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
-    let text = infer.body.block(BlockId::ROOT).labels.get(1)?.clone();
-    match parse_config_type(infer.db, &text) {
+    let text = infer.body.label(BlockId::ROOT, 1)?;
+    match parse_config_type(infer.db, text) {
         Ok(ty) => Some(ty),
         Err(message) => {
             infer
@@ -177,11 +177,7 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
 fn hook(infer: &mut Infer<'_>) {
     let db = infer.db;
     let body = infer.body;
-    let error_hook = body
-        .block(BlockId::ROOT)
-        .labels
-        .first()
-        .is_some_and(|k| k == "error");
+    let error_hook = body.label(BlockId::ROOT, 0) == Some("error");
     let mut fields = vec![
         ("urn", Ty::string(db)),
         ("id", Ty::id(db)),
@@ -303,7 +299,7 @@ fn package_block(infer: &mut Infer<'_>) {
     }
     duplicate_package(infer);
     let named = body.find_attr(BlockId::ROOT, "baseProviderName").is_some()
-        || !body.block(BlockId::ROOT).labels.is_empty();
+        || body.label_count(BlockId::ROOT) > 0;
     if !named {
         infer
             .push(
@@ -379,7 +375,7 @@ fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr,
     };
     let parameterization = body.find_blocks(BlockId::ROOT, "parameterization").next();
     let base = literal(BlockId::ROOT, "baseProviderName")
-        .or_else(|| body.block(BlockId::ROOT).labels.first().cloned())?;
+        .or_else(|| body.label(BlockId::ROOT, 0).map(SmolStr::new))?;
     let name = parameterization
         .and_then(|p| literal(p, "name"))
         .unwrap_or_else(|| base.clone());

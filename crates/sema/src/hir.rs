@@ -72,6 +72,13 @@ pub struct ExprList {
     len: u32,
 }
 
+/// Strings of a body (`Body::label`): a run of its `labels`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct StrList {
+    start: u32,
+    len: u32,
+}
+
 /// An object's key and value expressions (`Body::pairs`): a run of its `lists`, two ids
 /// a pair.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -259,8 +266,10 @@ pub struct AttrData {
 /// A block: its type, labels, attributes and nested blocks in source order.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct BlockData {
-    pub kind: SmolStr,
-    pub labels: Box<[SmolStr]>,
+    /// The type keyword and the labels (`Body::block_kind`, `Body::label`): strings of
+    /// the body, the labels a run of its `labels`.
+    pub kind: StrId,
+    pub labels: StrList,
     pub attrs: Box<[AttrId]>,
     pub blocks: Box<[BlockId]>,
     /// Whether the block has its `{` (a syntax error otherwise, already reported: its
@@ -277,6 +286,7 @@ pub struct Body {
     pub text: Box<str>,
     pub numbers: Box<[Number]>,
     pub lists: Box<[ExprId]>,
+    pub labels: Box<[StrId]>,
     pub attrs: Box<[AttrData]>,
     pub blocks: Box<[BlockData]>,
     pub value: Option<ExprId>,
@@ -315,6 +325,22 @@ impl Body {
         &self.blocks[id.0 as usize]
     }
 
+    /// A block's type keyword.
+    pub fn block_kind(&self, id: BlockId) -> &str {
+        self.str(self.block(id).kind)
+    }
+
+    /// A block's label `i`.
+    pub fn label(&self, id: BlockId, i: usize) -> Option<&str> {
+        let run = self.block(id).labels;
+        let labels = &self.labels[run.start as usize..][..run.len as usize];
+        labels.get(i).map(|&label| self.str(label))
+    }
+
+    pub fn label_count(&self, id: BlockId) -> usize {
+        self.block(id).labels.len as usize
+    }
+
     pub fn attr_name(&self, id: AttrId) -> &str {
         self.str(self.attr(id).name)
     }
@@ -330,7 +356,7 @@ impl Body {
         block: BlockId,
         kind: &'a str,
     ) -> impl Iterator<Item = BlockId> + 'a {
-        (self.block(block).blocks.iter().copied()).filter(move |&b| self.block(b).kind == kind)
+        (self.block(block).blocks.iter().copied()).filter(move |&b| self.block_kind(b) == kind)
     }
 }
 
@@ -388,7 +414,13 @@ fn lower<'db>(
         SyntaxKind::ATTRIBUTE => {
             let name_range = (root.token(&[SyntaxKind::IDENT]))
                 .map_or(TextRange::empty(TextSize::from(0)), |n| n.text_range());
-            lower.push_block(SmolStr::default(), Vec::new(), name_range, None);
+            lower.push_block(
+                StrId::default(),
+                StrList::default(),
+                Vec::new(),
+                name_range,
+                None,
+            );
             let value = lower.expr_opt(root.first_expr(), root);
             lower.value = Some(value);
         }
@@ -429,6 +461,7 @@ struct Lowerer {
     text: String,
     numbers: Vec<Number>,
     lists: Vec<ExprId>,
+    labels: Vec<StrId>,
     attrs: Vec<AttrData>,
     attr_names: Vec<TextRange>,
     blocks: Vec<BlockData>,
@@ -466,6 +499,7 @@ impl Lowerer {
                 text: Box::from(self.text.as_str()),
                 numbers: take_from(&mut self.numbers, 0),
                 lists: take_from(&mut self.lists, 0),
+                labels: take_from(&mut self.labels, 0),
                 attrs: take_from(&mut self.attrs, 0),
                 blocks: take_from(&mut self.blocks, 0),
                 value: self.value.take(),
@@ -521,25 +555,26 @@ impl Lowerer {
         PairList { start: at, len }
     }
 
+    /// A block; `label_ranges` are kept with the source map (empty without).
     fn push_block(
         &mut self,
-        kind: SmolStr,
-        labels: Vec<(SmolStr, TextRange)>,
+        kind: StrId,
+        labels: StrList,
+        label_ranges: Vec<TextRange>,
         type_range: TextRange,
         open: Option<TextRange>,
     ) -> BlockId {
         let id = BlockId(self.blocks.len() as u32);
         self.blocks.push(BlockData {
             kind,
-            labels: labels.iter().map(|(l, _)| l.clone()).collect(),
+            labels,
             attrs: Box::default(),
             blocks: Box::default(),
             opened: open.is_some(),
         });
         if self.with_source_map {
             self.block_types.push(type_range);
-            self.block_labels
-                .push(labels.iter().map(|(_, r)| *r).collect());
+            self.block_labels.push(label_ranges.into_boxed_slice());
             self.block_opens.push(open.unwrap_or(type_range));
         }
         id
@@ -547,22 +582,28 @@ impl Lowerer {
 
     fn block(&mut self, block: NodeRef<'_>) -> BlockId {
         let type_token = block.token(&[SyntaxKind::IDENT]);
-        let kind = type_token
-            .map(|t| SmolStr::new(t.text()))
-            .unwrap_or_default();
+        let kind = type_token.map_or(StrId::default(), |t| self.str(t.text()));
         let type_range = type_token.map_or(block.text_range(), |t| t.text_range());
-        let labels = (block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL))
-            .map(|label| {
-                let value = label.label_value().map(SmolStr::from).unwrap_or_default();
-                (value, label.text_range())
-            })
-            .collect();
+        let start = self.labels.len();
+        let mut label_ranges = Vec::new();
+        for label in block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL) {
+            let value = label.label_value();
+            let value = value.map_or(StrId::default(), |value| self.str(&value));
+            self.labels.push(value);
+            if self.with_source_map {
+                label_ranges.push(label.text_range());
+            }
+        }
+        let labels = StrList {
+            start: start as u32,
+            len: (self.labels.len() - start) as u32,
+        };
         let body = block.child(SyntaxKind::BODY);
         let open = (block.tokens())
             .chain(body.into_iter().flat_map(NodeRef::tokens))
             .find(|t| t.kind() == SyntaxKind::L_CURLY)
             .map(|t| t.text_range());
-        let id = self.push_block(kind, labels, type_range, open);
+        let id = self.push_block(kind, labels, label_ranges, type_range, open);
         let (attrs, blocks) = (self.attr_ids.len(), self.block_ids.len());
         for item in body.into_iter().flat_map(NodeRef::children) {
             match item.kind() {

@@ -90,10 +90,7 @@ fn reads_a_name(body: &Body, value: ExprId) -> bool {
 
 /// A resource block's type token (its second label).
 fn resource_token(body: &Body) -> &str {
-    body.block(BlockId::ROOT)
-        .labels
-        .get(1)
-        .map_or("", SmolStr::as_str)
+    body.label(BlockId::ROOT, 1).unwrap_or_default()
 }
 
 /// The input named `name` among [`resource_inputs`].
@@ -424,7 +421,7 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
     let body = infer.body;
     let mut options = None;
     for &block in body.block(BlockId::ROOT).blocks.iter() {
-        let kind = body.block(block).kind.clone();
+        let kind = body.block_kind(block);
         if kind == "options" {
             if options.is_some() {
                 infer
@@ -751,7 +748,7 @@ fn check_options<'db>(
     let db = infer.db;
     let body = infer.body;
     for &nested in body.block(options).blocks.iter() {
-        let kind = body.block(nested).kind.clone();
+        let kind = body.block_kind(nested);
         infer.push(
             codes::UNEXPECTED_BLOCK,
             Severity::Error,
@@ -941,12 +938,7 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
             if decl.kind(db) != DeclKind::Hook {
                 continue;
             }
-            let kind = crate::hir::body(db, decl)
-                .block(BlockId::ROOT)
-                .labels
-                .first()
-                .cloned()
-                .unwrap_or_default();
+            let kind = (crate::hir::body(db, decl).label(BlockId::ROOT, 0)).unwrap_or_default();
             if (kind == "error") != wants_error_hook {
                 let needed = if wants_error_hook {
                     "an error"
@@ -1203,14 +1195,14 @@ fn sibling_suggestion(db: &dyn salsa::Database, dir: &str, source: &str) -> Opti
 fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Program> {
     let db = infer.db;
     let body = infer.body;
-    let Some(source) = body.block(BlockId::ROOT).labels.get(1).cloned() else {
+    let Some(source) = body.label(BlockId::ROOT, 1) else {
         if body.find_attr(BlockId::ROOT, "token").is_none() {
             infer.push(codes::INVALID_COMPONENT, Severity::Error, Site::Name, "a component without a source directory must set `token`".to_owned())
                 .notes.push("write `component name \"./dir\" { .. }`, or set `token = \"pkg:index:Component\"`".to_owned());
         }
         return None;
     };
-    let dir = join_dir(program.dir(db), &source);
+    let dir = join_dir(program.dir(db), source);
     if dir == *program.dir(db) {
         infer
             .push(
@@ -1224,7 +1216,7 @@ fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Pr
         return None;
     }
     let Some(target) = program_at(db, &dir) else {
-        let suggestion = sibling_suggestion(db, &dir, &source);
+        let suggestion = sibling_suggestion(db, &dir, source);
         let at = infer.at(Site::Label(BlockId::ROOT, 1));
         let diagnostic = infer.push(
             codes::INVALID_COMPONENT,
@@ -1431,7 +1423,7 @@ fn declaration_inputs<'db>(
     decl: crate::items::DeclId<'db>,
 ) -> Vec<(String, Ty<'db>, bool)> {
     let body = crate::hir::body(db, decl);
-    let Some(label) = body.block(BlockId::ROOT).labels.get(1) else {
+    let Some(label) = body.label(BlockId::ROOT, 1) else {
         return Vec::new();
     };
     match decl.kind(db) {
