@@ -1,6 +1,6 @@
 //! Declaration bodies lowered to a range-free arena (the third firewall): expressions,
-//! attributes and nested blocks by id, with a separate source map of declaration-relative
-//! ranges. A whitespace or comment edit leaves a `Body` equal, so nothing that reads it
+//! attributes and nested blocks by id, their strings, numbers and lists in tables of the
+//! body, with a separate source map of declaration-relative ranges. A whitespace or comment edit leaves a `Body` equal, so nothing that reads it
 //! re-runs. Lowering also applies the reference's syntactic rules: parentheses vanish, a
 //! template that is one interpolation is that expression, `-<number>` is one literal,
 //! `%{if}`/`%{for}` become a conditional and a joined `for`.
@@ -85,26 +85,6 @@ pub struct StrList {
 pub struct PairList {
     start: u32,
     len: u32,
-}
-
-impl ExprList {
-    pub fn len(self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.len == 0
-    }
-}
-
-impl PairList {
-    pub fn len(self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.len == 0
-    }
 }
 
 /// An expression, without positions. Its strings, numbers and lists are in tables of its
@@ -281,8 +261,9 @@ pub struct BlockData {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Body {
     pub exprs: Box<[Expr]>,
-    /// The strings, numbers and lists the expressions name by index (`StrId`,
-    /// `NumberId`, `ExprList`, `PairList`): the strings one after another in one text.
+    /// The strings, numbers and lists the expressions and blocks name by index (`StrId`,
+    /// `NumberId`, `ExprList` and `PairList`, `StrList`): the strings one after another
+    /// in one text.
     pub text: Box<str>,
     pub numbers: Box<[Number]>,
     pub lists: Box<[ExprId]>,
@@ -457,7 +438,7 @@ type Decode<'a> = dyn for<'t> Fn(TokenRef<'t>) -> Cow<'t, str> + 'a;
 struct Lowerer {
     exprs: Vec<Expr>,
     expr_ranges: Vec<TextRange>,
-    /// The body's tables (`Body::text`, `numbers`, `lists`).
+    /// The body's tables (`Body::text`, `numbers`, `lists`, `labels`).
     text: String,
     numbers: Vec<Number>,
     lists: Vec<ExprId>,
