@@ -17,14 +17,17 @@ use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// One node or token of a flat tree: eight bytes (a 10 MB file makes six million; at
 /// twelve, with the size as wide as the length, they were a third of a check's memory).
-/// A blank (a `WHITESPACE` token) of at most [`MAX_LEAD`] bytes before a node or token is
-/// no element of its own but that one's lead: blanks (indentation, the spaces around `=`)
-/// were a quarter of the elements, and no walk over a flat tree looks at them; the rowan
-/// trees made from it have them back (`FlatTree::feed`).
+/// The trivia right before a node or token, when it is a one-byte newline, a blank (a
+/// `WHITESPACE` token) of at most [`MAX_BLANK`] bytes, or a newline and then such a blank
+/// (a line's end and the next one's indentation), is no element of its own but that
+/// one's lead ([`extend_lead`]): blanks and newlines were 35% of the elements, and no walk
+/// over a flat tree looks at them; the rowan trees made from it have them back
+/// (`FlatTree::feed`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Element {
     kind: SyntaxKind,
-    /// [`NODE`] when it is a node, and the length of the blank before it.
+    /// [`NODE`] when it is a node, and its lead: [`NEWLINE_LEAD`] when it has a newline,
+    /// and the length of its blank ([`BLANK_BITS`]).
     flags: u8,
     /// How many elements its subtree has, itself included (one for a token); [`BIG`]
     /// when that does not fit, and then it is in the tree's `big_sizes`.
@@ -38,26 +41,42 @@ const _: () = assert!(std::mem::size_of::<Element>() == 8);
 /// The flag of an element that is a node.
 const NODE: u8 = 0x80;
 
-/// The longest blank an element takes as its lead; a longer one is an element.
-const MAX_LEAD: u32 = (NODE - 1) as u32;
+/// The flag of a lead that starts with a newline (`\n`).
+const NEWLINE_LEAD: u8 = 0x40;
 
-/// The length of a token of `kind` and `len` bytes as the next element's lead: a blank
-/// of at most [`MAX_LEAD`] bytes.
+/// The bits of a lead that hold its blank's length.
+const BLANK_BITS: u8 = NEWLINE_LEAD - 1;
+
+/// The longest blank a lead holds; a longer one is an element.
+const MAX_BLANK: u32 = BLANK_BITS as u32;
+
+/// The lead `lead` (none: 0) followed by a trivia token of `kind` and `len` bytes, when
+/// one lead holds both: a newline comes first and alone, a blank of at most
+/// [`MAX_BLANK`] bytes after it or alone. `None` when the token does not fit.
 #[inline(always)]
-pub(crate) fn as_lead(kind: SyntaxKind, len: u32) -> Option<u8> {
-    match kind == SyntaxKind::WHITESPACE && (1..=MAX_LEAD).contains(&len) {
-        true => Some(len as u8),
-        false => None,
+pub(crate) fn extend_lead(lead: u8, kind: SyntaxKind, len: u32) -> Option<u8> {
+    match kind {
+        SyntaxKind::NEWLINE if len == 1 && lead == 0 => Some(NEWLINE_LEAD),
+        SyntaxKind::WHITESPACE if (1..=MAX_BLANK).contains(&len) && lead & BLANK_BITS == 0 => {
+            Some(lead | len as u8)
+        }
+        _ => None,
     }
 }
 
-/// Whether a rowan token is a blank the next element takes as its lead ([`as_lead`]).
-fn is_green_lead(token: &GreenTokenData) -> bool {
-    as_lead(
-        SyntaxKind::from_raw(token.kind().0),
-        token.text_len().into(),
-    )
-    .is_some()
+/// The tokens a lead holds, in order: a newline and a blank, each of its kind and length
+/// (`(kind, 0)` for one it lacks).
+pub(crate) fn lead_tokens(lead: u8) -> [(SyntaxKind, u32); 2] {
+    [
+        (SyntaxKind::NEWLINE, u32::from(lead & NEWLINE_LEAD != 0)),
+        (SyntaxKind::WHITESPACE, u32::from(lead & BLANK_BITS)),
+    ]
+}
+
+/// The lead a rowan token extends `lead` to ([`extend_lead`]).
+fn extend_green_lead(lead: u8, token: &GreenTokenData) -> Option<u8> {
+    let kind = SyntaxKind::from_raw(token.kind().0);
+    extend_lead(lead, kind, token.text_len().into())
 }
 
 impl Element {
@@ -84,14 +103,14 @@ impl Element {
         self.flags & NODE != 0
     }
 
-    /// The length of the blank before it, in its parent.
+    /// The length of the trivia before it (its lead), in its parent.
     #[inline]
     fn lead(&self) -> u32 {
-        u32::from(self.flags & !NODE)
+        u32::from((self.flags & NEWLINE_LEAD) >> 6) + u32::from(self.flags & BLANK_BITS)
     }
 
-    /// The element without the blank before it: an item's root equals another whatever
-    /// blank precedes it.
+    /// The element without the trivia before it: an item's root equals another whatever
+    /// precedes it.
     fn without_lead(self) -> Element {
         Element {
             flags: self.flags & NODE,
@@ -337,12 +356,15 @@ impl FlatTree {
                 }
             }
             let element = self.elements[at];
-            // The blank before the subtree's root is its parent's.
-            if element.lead() > 0 && at > first {
-                let text = &self.text[offset..offset + element.lead() as usize];
-                let kind = rowan::SyntaxKind(SyntaxKind::WHITESPACE as u16);
-                builder.token(kind, text.as_bytes(), || text);
-                offset += text.len();
+            // The trivia before the subtree's root is its parent's.
+            if at > first {
+                for (kind, len) in lead_tokens(element.flags & !NODE) {
+                    if len > 0 {
+                        let text = &self.text[offset..offset + len as usize];
+                        builder.token(rowan::SyntaxKind(kind as u16), text.as_bytes(), || text);
+                        offset += text.len();
+                    }
+                }
             }
             if !element.is_node() {
                 let text = &self.text[offset..offset + element.len as usize];
@@ -449,57 +471,85 @@ impl ItemSyntax {
         self.0.facts.nested_blocks
     }
 
-    /// The handle of `green`, an item's rowan node (its view made from it, blanks taken as
-    /// leads as the builder takes them).
+    /// The handle of `green`, an item's rowan node (its view made from it, newlines and
+    /// blanks taken as leads as the builder takes them).
     pub fn from_green(green: &GreenNodeData, may_invoke: bool) -> ItemSyntax {
-        /// What is left to visit: a node or token with the blank it takes as its lead, or
-        /// the end of the node at an index.
+        /// What is left to visit: a node or token with its lead, or the end of the node at
+        /// an index.
         enum Visit<'g> {
-            Node(&'g GreenNodeData, &'g str),
-            Token(&'g GreenTokenData, &'g str),
+            Node(&'g GreenNodeData, Lead<'g>),
+            Token(&'g GreenTokenData, Lead<'g>),
             End(usize),
+        }
+        /// A lead ([`extend_lead`]) and the tokens it holds, in order.
+        #[derive(Clone, Copy, Default)]
+        struct Lead<'g> {
+            flags: u8,
+            tokens: [Option<&'g GreenTokenData>; 2],
+        }
+        impl<'g> Lead<'g> {
+            /// Its tokens, each as an element of its own (no lead).
+            fn alone(self) -> impl Iterator<Item = Visit<'g>> {
+                (self.tokens.into_iter().flatten()).map(|t| Visit::Token(t, Lead::default()))
+            }
+            fn text(self, text: &mut String) {
+                for token in self.tokens.into_iter().flatten() {
+                    text.push_str(token.text());
+                }
+            }
         }
         let mut elements = Vec::new();
         let mut big_sizes = Vec::new();
         let mut text = String::new();
         let mut nested_blocks = false;
-        let mut stack = vec![Visit::Node(green, "")];
+        let mut stack = vec![Visit::Node(green, Lead::default())];
         let mut children = Vec::new();
         while let Some(visit) = stack.pop() {
             match visit {
-                Visit::Node(node, blank) => {
-                    text.push_str(blank);
+                Visit::Node(node, lead) => {
+                    lead.text(&mut text);
                     let index = elements.len();
                     let kind = SyntaxKind::from_raw(node.kind().0);
                     nested_blocks |= index > 0 && kind == SyntaxKind::BLOCK;
-                    let mut element = Element::node(kind, blank.len() as u8);
+                    let mut element = Element::node(kind, lead.flags);
                     element.len = u32::from(node.text_len());
                     elements.push(element);
                     // Its size once its subtree is in: a marker after its children.
                     stack.push(Visit::End(index));
-                    let mut waiting: Option<&GreenTokenData> = None;
+                    // The sink's rule (`Sink::eat_trivia`): trivia that one lead holds
+                    // waits for the next child; what it cannot take makes what waits
+                    // elements of their own.
+                    let mut waiting = Lead::default();
                     for child in node.children() {
-                        let blank = match child {
-                            NodeOrToken::Token(token) if is_green_lead(token) => {
-                                // A blank after a blank: the first is an element.
-                                let before = waiting.replace(token);
-                                children.extend(before.map(|t| Visit::Token(t, "")));
+                        if let NodeOrToken::Token(token) = child {
+                            if let Some(flags) = extend_green_lead(waiting.flags, token) {
+                                let slot = usize::from(waiting.tokens[0].is_some());
+                                waiting.tokens[slot] = Some(token);
+                                waiting.flags = flags;
                                 continue;
                             }
-                            _ => waiting.take().map_or("", |token| token.text()),
-                        };
+                            if let Some(flags) = extend_green_lead(0, token) {
+                                children.extend(waiting.alone());
+                                waiting = Lead {
+                                    flags,
+                                    tokens: [Some(token), None],
+                                };
+                                continue;
+                            }
+                        }
+                        let lead = std::mem::take(&mut waiting);
                         children.push(match child {
-                            NodeOrToken::Token(token) => Visit::Token(token, blank),
-                            NodeOrToken::Node(node) => Visit::Node(node, blank),
+                            NodeOrToken::Token(token) => Visit::Token(token, lead),
+                            NodeOrToken::Node(node) => Visit::Node(node, lead),
                         });
                     }
-                    children.extend(waiting.map(|t| Visit::Token(t, "")));
+                    children.extend(waiting.alone());
                     stack.extend(children.drain(..).rev());
                 }
-                Visit::Token(token, blank) => {
-                    text.push_str(blank);
+                Visit::Token(token, lead) => {
+                    lead.text(&mut text);
                     let (kind, len) = (SyntaxKind::from_raw(token.kind().0), token.text_len());
-                    elements.push(Element::token(kind, blank.len() as u8, u32::from(len)));
+                    elements.push(Element::token(kind, lead.flags, u32::from(len)));
                     text.push_str(token.text());
                 }
                 Visit::End(index) => {
@@ -680,8 +730,8 @@ impl<'a> NodeRef<'a> {
         SyntaxNode::new_root(self.tree.subtree_green(self.index as usize, offset))
     }
 
-    /// The children, nodes and tokens, in order: blanks short enough to lead the next
-    /// child ([`MAX_LEAD`]) are not among them.
+    /// The children, nodes and tokens, in order: the newlines and blanks a child takes as
+    /// its lead ([`extend_lead`]) are not among them.
     pub fn children_with_tokens(self) -> impl Iterator<Item = ElementRef<'a>> + Clone {
         let first = self.index as usize + 1;
         Children {
@@ -1072,27 +1122,38 @@ mod tests {
         }
     }
 
-    /// Blanks of at most `MAX_LEAD` bytes are the next element's lead, not elements: the
-    /// text stays whole, every node and token of a walk keeps its range, a subtree's
-    /// syntax tree is the file's, a handle made from a node equals the flat one, and an
-    /// item equals itself whatever blank is before it.
+    /// A newline and a blank of at most `MAX_BLANK` bytes are the next element's lead,
+    /// not elements: the text stays whole, every node and token of a walk keeps its
+    /// range, a subtree's syntax tree is the file's, a handle made from a node equals the
+    /// flat one, and an item equals itself whatever trivia is before it.
     #[test]
-    fn blanks_lead_the_next_element_and_every_range_stays() {
-        let long = " ".repeat(super::MAX_LEAD as usize + 1);
+    fn blanks_and_newlines_lead_the_next_element_and_every_range_stays() {
+        let long = " ".repeat(super::MAX_BLANK as usize + 1);
         let text = format!(
-            "  a = 1\nresource r \"t\" {{\n\t b ={long}[1,  2 ]   # note\n  c = {{ x  =  \"y\" }}  \n}}\n  "
+            "  a = 1\n\nresource r \"t\" {{\r\n\t b ={long}[1,  2 ]   # note\n  c = {{ x  =  \"y\" }}  \n}}\n  "
         );
         let parse = crate::parse(&text);
         assert_eq!(parse.syntax_node().to_string(), text);
         let items = parse.item_syntaxes().into_owned();
         assert_eq!(items.len(), 2);
-        // The long blank and the one ending the file (after the last item) are elements.
+        // Elements: the first newline of a blank line, a `\r\n`, the long blank, a blank
+        // before a newline, and the newline and blank ending the file (after the last item).
         let tree = &items[0].0.tree;
-        let blanks: Vec<u32> = (tree.elements.iter())
-            .filter(|e| e.kind == SyntaxKind::WHITESPACE)
-            .map(|e| e.len)
+        let trivia: Vec<(SyntaxKind, u32)> = (tree.elements.iter())
+            .filter(|e| e.kind.is_trivia() && e.kind != SyntaxKind::COMMENT)
+            .map(|e| (e.kind, e.len))
             .collect();
-        assert_eq!(blanks, [super::MAX_LEAD + 1, 2]);
+        let (newline, blank) = (SyntaxKind::NEWLINE, SyntaxKind::WHITESPACE);
+        let long = super::MAX_BLANK + 1;
+        let expected = [
+            (newline, 1),
+            (newline, 2),
+            (blank, long),
+            (blank, 2),
+            (newline, 1),
+            (blank, 2),
+        ];
+        assert_eq!(trivia, expected);
         let root = parse.syntax_node();
         let key = |kind: SyntaxKind, range: TextRange| (range.start(), range.end(), kind);
         let mut flat: Vec<_> = (nodes(&items).into_iter())
@@ -1121,6 +1182,12 @@ mod tests {
         let indented = crate::parse("   \ta = 1\n");
         let plain = crate::parse("a = 1\n");
         assert_eq!(indented.item_syntaxes()[0], plain.item_syntaxes()[0]);
+        let after_a_line = crate::parse("\n  a = 1\n");
+        assert_eq!(after_a_line.item_syntaxes()[0], plain.item_syntaxes()[0]);
+        assert_ne!(
+            crate::parse("a = [\n  1]\n").item_syntaxes()[0],
+            crate::parse("a = [\n 1]\n").item_syntaxes()[0]
+        );
         assert_ne!(
             crate::parse("a =  1\n").item_syntaxes()[0],
             plain.item_syntaxes()[0]

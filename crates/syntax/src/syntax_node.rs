@@ -134,7 +134,7 @@ impl Sink {
             loop {
                 let lead = self.eat_trivia(lexed);
                 if self.raw_pos >= lexed.len() {
-                    self.push_blank(lead);
+                    self.push_lead(lead);
                     break;
                 }
                 let at = lexed.start_of(self.raw_pos);
@@ -151,20 +151,22 @@ impl Sink {
         let lead = self.eat_trivia(lexed);
         match self.raw_pos < lexed.len() {
             true => self.raw_token(kind, lead, lexed),
-            false => self.push_blank(lead),
+            false => self.push_lead(lead),
         }
     }
 
-    /// A blank of `len` bytes (none when 0) as an element of its own: nothing comes after
-    /// it to take it as its lead.
-    fn push_blank(&mut self, len: u8) {
-        if len > 0 {
-            (self.builder).token(SyntaxKind::WHITESPACE, 0, len.into(), false);
+    /// The tokens of `lead` (none when 0), which precede the next token, as elements of
+    /// their own: nothing comes after them to take them as its lead.
+    fn push_lead(&mut self, lead: u8) {
+        for (kind, len) in flat::lead_tokens(lead) {
+            if len > 0 {
+                (self.builder).token(kind, 0, len, false);
+            }
         }
     }
 
-    /// Put the trivia before the next token or node in the tree but a last blank short
-    /// enough to be the next element's lead (`flat::Element`), whose length it returns.
+    /// Put the trivia before the next token or node in the tree but what one lead holds
+    /// right before it (`flat::extend_lead`), which it returns.
     // Always inlined, as `raw_token`: it runs before every token and node.
     #[inline(always)]
     fn eat_trivia(&mut self, lexed: &LexedText<'_>) -> u8 {
@@ -173,10 +175,13 @@ impl Sink {
             && kind.is_trivia()
         {
             let len = lexed.len_of(self.raw_pos);
-            if let Some(blank) = flat::as_lead(kind, len) {
-                // A blank after a blank: the first is an element.
-                self.push_blank(lead);
-                lead = blank;
+            if let Some(extended) = flat::extend_lead(lead, kind, len) {
+                lead = extended;
+                self.raw_pos += 1;
+            } else if let Some(fresh) = flat::extend_lead(0, kind, len) {
+                // Trivia the lead cannot take: what it holds are elements.
+                self.push_lead(lead);
+                lead = fresh;
                 self.raw_pos += 1;
             } else {
                 self.raw_token(kind, std::mem::take(&mut lead), lexed);
