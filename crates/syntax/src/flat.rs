@@ -18,16 +18,16 @@ use crate::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 /// One node or token of a flat tree: eight bytes (a 10 MB file makes six million; at
 /// twelve, with the size as wide as the length, they were a third of a check's memory).
 /// The trivia right before a node or token, when it is a one-byte newline, a blank (a
-/// `WHITESPACE` token) of at most [`MAX_BLANK`] bytes, or a newline and then such a blank
-/// (a line's end and the next one's indentation), is no element of its own but that
+/// `WHITESPACE` token), or a newline and then a blank (a line's end and the next one's
+/// indentation), of at most [`MAX_LEAD`] bytes in all, is no element of its own but that
 /// one's lead ([`extend_lead`]): blanks and newlines were 35% of the elements, and no walk
 /// over a flat tree looks at them; the rowan trees made from it have them back
 /// (`FlatTree::feed`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Element {
     kind: SyntaxKind,
-    /// [`NODE`] when it is a node, and its lead: [`NEWLINE_LEAD`] when it has a newline,
-    /// and the length of its blank ([`BLANK_BITS`]).
+    /// [`NODE`] when it is a node, and its lead: [`NEWLINE_LEAD`] when it starts with a
+    /// newline, and its length ([`LEAD_LEN`]).
     flags: u8,
     /// How many elements its subtree has, itself included (one for a token); [`BIG`]
     /// when that does not fit, and then it is in the tree's `big_sizes`.
@@ -44,21 +44,26 @@ const NODE: u8 = 0x80;
 /// The flag of a lead that starts with a newline (`\n`).
 const NEWLINE_LEAD: u8 = 0x40;
 
-/// The bits of a lead that hold its blank's length.
-const BLANK_BITS: u8 = NEWLINE_LEAD - 1;
+/// The bits of a lead that hold its length, newline included: reading it is one mask,
+/// as every walk does at every element.
+const LEAD_LEN: u8 = NEWLINE_LEAD - 1;
 
-/// The longest blank a lead holds; a longer one is an element.
-const MAX_BLANK: u32 = BLANK_BITS as u32;
+/// The longest lead; a longer blank is an element.
+const MAX_LEAD: u32 = LEAD_LEN as u32;
+
+/// The lead of a newline alone.
+const NEWLINE_ALONE: u8 = NEWLINE_LEAD | 1;
 
 /// The lead `lead` (none: 0) followed by a trivia token of `kind` and `len` bytes, when
-/// one lead holds both: a newline comes first and alone, a blank of at most
-/// [`MAX_BLANK`] bytes after it or alone. `None` when the token does not fit.
+/// one lead holds both: a newline comes first and alone, a blank after it or alone, at
+/// most [`MAX_LEAD`] bytes in all. `None` when the token does not fit.
 #[inline(always)]
 pub(crate) fn extend_lead(lead: u8, kind: SyntaxKind, len: u32) -> Option<u8> {
     match kind {
-        SyntaxKind::NEWLINE if len == 1 && lead == 0 => Some(NEWLINE_LEAD),
-        SyntaxKind::WHITESPACE if (1..=MAX_BLANK).contains(&len) && lead & BLANK_BITS == 0 => {
-            Some(lead | len as u8)
+        SyntaxKind::NEWLINE if len == 1 && lead == 0 => Some(NEWLINE_ALONE),
+        SyntaxKind::WHITESPACE if lead == 0 || lead == NEWLINE_ALONE => {
+            let total = u32::from(lead & LEAD_LEN) + len;
+            (len > 0 && total <= MAX_LEAD).then_some((lead & NEWLINE_LEAD) | total as u8)
         }
         _ => None,
     }
@@ -67,9 +72,10 @@ pub(crate) fn extend_lead(lead: u8, kind: SyntaxKind, len: u32) -> Option<u8> {
 /// The tokens a lead holds, in order: a newline and a blank, each of its kind and length
 /// (`(kind, 0)` for one it lacks).
 pub(crate) fn lead_tokens(lead: u8) -> [(SyntaxKind, u32); 2] {
+    let newline = u32::from(lead & NEWLINE_LEAD != 0);
     [
-        (SyntaxKind::NEWLINE, u32::from(lead & NEWLINE_LEAD != 0)),
-        (SyntaxKind::WHITESPACE, u32::from(lead & BLANK_BITS)),
+        (SyntaxKind::NEWLINE, newline),
+        (SyntaxKind::WHITESPACE, u32::from(lead & LEAD_LEN) - newline),
     ]
 }
 
@@ -106,7 +112,7 @@ impl Element {
     /// The length of the trivia before it (its lead), in its parent.
     #[inline]
     fn lead(&self) -> u32 {
-        u32::from((self.flags & NEWLINE_LEAD) >> 6) + u32::from(self.flags & BLANK_BITS)
+        u32::from(self.flags & LEAD_LEN)
     }
 
     /// The element without the trivia before it: an item's root equals another whatever
@@ -1122,13 +1128,13 @@ mod tests {
         }
     }
 
-    /// A newline and a blank of at most `MAX_BLANK` bytes are the next element's lead,
-    /// not elements: the text stays whole, every node and token of a walk keeps its
+    /// A newline and a blank of at most `MAX_LEAD` bytes in all are the next element's
+    /// lead, not elements: the text stays whole, every node and token of a walk keeps its
     /// range, a subtree's syntax tree is the file's, a handle made from a node equals the
     /// flat one, and an item equals itself whatever trivia is before it.
     #[test]
     fn blanks_and_newlines_lead_the_next_element_and_every_range_stays() {
-        let long = " ".repeat(super::MAX_BLANK as usize + 1);
+        let long = " ".repeat(super::MAX_LEAD as usize + 1);
         let text = format!(
             "  a = 1\n\nresource r \"t\" {{\r\n\t b ={long}[1,  2 ]   # note\n  c = {{ x  =  \"y\" }}  \n}}\n  "
         );
@@ -1144,7 +1150,7 @@ mod tests {
             .map(|e| (e.kind, e.len))
             .collect();
         let (newline, blank) = (SyntaxKind::NEWLINE, SyntaxKind::WHITESPACE);
-        let long = super::MAX_BLANK + 1;
+        let long = super::MAX_LEAD + 1;
         let expected = [
             (newline, 1),
             (newline, 2),
