@@ -39,16 +39,12 @@ enum Fit {
 impl<'db> Infer<'db> {
     /// The constant value of `id`, when it has one.
     pub(crate) fn constant_of(&self, id: ExprId) -> Option<ConstValue> {
-        match self.body.expr(id) {
-            Expr::Name(name) if !self.locals.iter().any(|(n, _)| n == self.body.str(*name)) => {
-                match self.bindings_of(self.body.str(*name))? {
-                    Resolution::Decl(decl) if decl.kind(self.db) == DeclKind::Local => {
-                        local_constant(self.db, decl, LOCAL_CHAIN_LIMIT)
-                    }
-                    _ => None,
-                }
+        match self.named_declaration(id) {
+            Some((decl, _)) if decl.kind(self.db) == DeclKind::Local => {
+                local_constant(self.db, decl, LOCAL_CHAIN_LIMIT)
             }
-            expr => literal_value(self.body, expr),
+            // A name of anything else (or of nothing) is no literal.
+            _ => literal_value(self.body, self.body.expr(id)),
         }
     }
 

@@ -19,7 +19,6 @@ use crate::constants::fits_at_a_glance;
 use crate::hir::{Expr, ExprId};
 use crate::inference::{Descent, Infer, converts, decl_ty};
 use crate::items::{DeclId, DeclKind};
-use crate::scope::Resolution;
 
 /// The key of `reference_fit`, in a module of its own: salsa's expansion of an interned
 /// struct with a field that borrows the database names `'db` where it is not used.
@@ -136,16 +135,7 @@ impl<'db> Infer<'db> {
     /// The declaration `id` names, when it is a plain reference (not a `for` variable or
     /// `range`) whose type is that declaration's `decl_ty` (`Infer::sees_decl_ty`).
     fn deferrable_reference(&mut self, id: ExprId) -> Option<DeclId<'db>> {
-        let Expr::Name(name) = self.body.expr(id) else {
-            return None;
-        };
-        let name = self.body.str(*name);
-        if self.locals.iter().any(|(n, _)| n == name) {
-            return None;
-        }
-        let Some(Resolution::Decl(target)) = self.bindings_of(name) else {
-            return None;
-        };
+        let (target, _) = self.named_declaration(id)?;
         self.sees_decl_ty(target).then_some(target)
     }
 
