@@ -162,18 +162,62 @@ const ITEM_DEPTH: usize = 2;
 /// pages each time); room left over is address space, not memory, until it is written.
 const ELEMENTS_PER_BYTE: (usize, usize) = (2, 3);
 
-/// Builds a flat tree from the parser's sink.
+/// Builds a flat tree as the parser goes (through `syntax_node::Sink`, which adds the
+/// trivia): a node's element is pushed when it starts and completed when it ends.
+///
+/// A node that encloses one already built (`a` in `a.b`, `a + b`: [`FlatBuilder::precede`])
+/// would have to go before that one's elements; instead it waits aside, a [`Wrapper`],
+/// until its top-level item is done, when all of the item's go in with one pass over what
+/// follows the first ([`FlatBuilder::place_wrappers`]): inserting each at once would move
+/// the elements after it every time, n² moves for a chain of n (`a.b.c…`, `1 + 1 + …`).
+/// Until then, indices are those of the elements without the waiting wrappers, and each
+/// node's size counts the wrappers made inside it.
 pub(crate) struct FlatBuilder {
     elements: Vec<Element>,
     big_sizes: Vec<(u32, u32)>,
-    /// The open nodes: their index and where they start.
-    open: Vec<(u32, u32)>,
+    open: Vec<Open>,
+    /// The wrappers not yet placed, in the order they were made.
+    wrappers: Vec<Wrapper>,
+    /// How many wrappers were made, and how many of them are placed.
+    wrappers_made: u32,
+    wrappers_placed: u32,
+    /// The buffer of `place_wrappers`, kept between items.
+    order: Vec<u32>,
     /// How many `BODY` nodes the file has opened (the first is the file's body).
     bodies: u32,
     /// What the top-level item being built has shown so far.
     item_facts: ItemFacts,
     /// The file body's items: their index, start, and facts.
     items: Vec<(u32, u32, ItemFacts)>,
+}
+
+/// Where a node starts, as a marker of the parser keeps it to enclose the node later: its
+/// element's index (without the wrappers waiting), where its text starts, and how many
+/// wrappers were made before it.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct NodeStart {
+    index: u32,
+    start: u32,
+    wraps: u32,
+}
+
+/// An open node: where it starts, the number of its [`Wrapper`] if it is one, and what
+/// abandoning it empty restores: how many elements there were and the sink's position
+/// before the trivia it took.
+struct Open {
+    node: NodeStart,
+    wrapper: Option<u32>,
+    before: (u32, u32),
+}
+
+/// A node that encloses one built before it, waiting to be placed before that one's
+/// element (`at`); its kind, length and size are set when it ends.
+#[derive(Clone, Copy)]
+struct Wrapper {
+    at: u32,
+    kind: SyntaxKind,
+    len: u32,
+    size: u32,
 }
 
 /// What the builder notes of a top-level item as it goes, for the passes over every item
@@ -192,29 +236,68 @@ impl FlatBuilder {
             elements: Vec::with_capacity(text_len / bytes * per + 16),
             big_sizes: Vec::new(),
             open: Vec::new(),
+            wrappers: Vec::new(),
+            wrappers_made: 0,
+            wrappers_placed: 0,
+            order: Vec::new(),
             bodies: 0,
             item_facts: ItemFacts::default(),
             items: Vec::new(),
         }
     }
 
-    /// A node starting at `at` in the text, after a blank of `lead` bytes (its lead:
-    /// [`Element`]).
+    /// How many elements there are (without the wrappers waiting).
     #[inline(always)]
-    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lead: u8, at: u32) {
+    pub(crate) fn len(&self) -> u32 {
+        self.elements.len() as u32
+    }
+
+    /// How many nodes are open.
+    #[inline(always)]
+    pub(crate) fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    /// A node starting at `at` in the text, after trivia of `lead` (its lead:
+    /// [`Element`]); `before` is what abandoning it empty restores ([`Open`]). Its kind may
+    /// be a placeholder until [`FlatBuilder::finish_node`] gives the real one.
+    #[inline(always)]
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lead: u8, at: u32, before: (u32, u32)) {
         match self.open.len() {
             1 if kind == SyntaxKind::BODY => self.bodies += 1,
             ITEM_DEPTH => self.item_facts = ItemFacts::default(),
-            depth if depth > ITEM_DEPTH && kind == SyntaxKind::BLOCK => {
-                self.item_facts.nested_blocks = true;
-            }
             _ => {}
         }
-        self.open.push((self.elements.len() as u32, at));
+        let node = NodeStart {
+            index: self.len(),
+            start: at,
+            wraps: self.wrappers_made,
+        };
+        self.open.push(Open {
+            node,
+            wrapper: None,
+            before,
+        });
         self.elements.push(Element::node(kind, lead));
     }
 
-    /// A token of `len` bytes after a blank of `lead` (its lead: [`Element`]); `names_invoke`
+    /// A node that will enclose the finished node `node` and what follows it.
+    pub(crate) fn precede(&mut self, node: NodeStart) {
+        self.wrappers.push(Wrapper {
+            at: node.index,
+            kind: SyntaxKind::ERROR,
+            len: 0,
+            size: 0,
+        });
+        self.open.push(Open {
+            node,
+            wrapper: Some(self.wrappers_made),
+            before: (0, 0),
+        });
+        self.wrappers_made += 1;
+    }
+
+    /// A token of `len` bytes after trivia of `lead` (its lead: [`Element`]); `names_invoke`
     /// when it is the identifier `invoke`.
     #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, lead: u8, len: u32, names_invoke: bool) {
@@ -222,29 +305,127 @@ impl FlatBuilder {
         self.elements.push(Element::token(kind, lead, len));
     }
 
-    /// The last node open ends at `at` in the text.
+    /// The last node open is a `kind` and ends at `at` in the text; where it starts, for
+    /// a node to enclose it.
     // Always inlined (into the sink): a call per node costs a fifth of the node.
     #[inline(always)]
-    pub(crate) fn finish_node(&mut self, at: u32) {
-        let Some((index, start)) = self.open.pop() else {
-            return;
+    pub(crate) fn finish_node(&mut self, kind: SyntaxKind, at: u32) -> NodeStart {
+        let Some(open) = self.open.pop() else {
+            return NodeStart::default();
         };
-        let size = self.elements.len() as u32 - index;
-        let element = &mut self.elements[index as usize];
-        element.len = at - start;
-        set_size(element, &mut self.big_sizes, index as usize, size);
-        let kind = element.kind;
-        if self.open.len() == ITEM_DEPTH
+        let node = open.node;
+        // The wrappers made inside it are waiting, unless placed since it started.
+        let inner_wrappers = self.wrappers_made - node.wraps.max(self.wrappers_placed);
+        let size = self.len() - node.index + inner_wrappers;
+        let len = at - node.start;
+        if let Some(number) = open.wrapper {
+            self.wrappers[(number - self.wrappers_placed) as usize] = Wrapper {
+                at: node.index,
+                kind,
+                len,
+                size,
+            };
+            return node;
+        }
+        let element = &mut self.elements[node.index as usize];
+        element.kind = kind;
+        element.len = len;
+        set_size(element, &mut self.big_sizes, node.index as usize, size);
+        let depth = self.open.len();
+        if depth > ITEM_DEPTH && kind == SyntaxKind::BLOCK {
+            self.item_facts.nested_blocks = true;
+        }
+        if depth == ITEM_DEPTH
             && self.bodies == 1
             && matches!(kind, SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK)
-            && self.elements[self.open[1].0 as usize].kind == SyntaxKind::BODY
+            && self.elements[self.open[1].node.index as usize].kind == SyntaxKind::BODY
         {
-            self.items.push((index, start, self.item_facts));
+            self.items.push((node.index, node.start, self.item_facts));
         }
+        node
+    }
+
+    /// The last node open is abandoned: what it holds goes to its parent. Emptied, it
+    /// gives the sink's position to go back to (the trivia it took is the next one's).
+    pub(crate) fn abandon_node(&mut self) -> Option<u32> {
+        let open = self.open.pop()?;
+        if let Some(number) = open.wrapper {
+            // The wrappers made after it are finished and inside it: their numbers are
+            // not asked for again.
+            self.wrappers
+                .remove((number - self.wrappers_placed) as usize);
+            self.wrappers_made -= 1;
+            return None;
+        }
+        let index = open.node.index;
+        if index + 1 == self.len() {
+            let (elements, raw_pos) = open.before;
+            self.elements.truncate(elements as usize);
+            return Some(raw_pos);
+        }
+        // Rare: its children move up one place, the first taking its lead.
+        let lead = self.elements.remove(index as usize).flags & !NODE;
+        self.elements[index as usize].flags |= lead;
+        for wrapper in &mut self.wrappers {
+            wrapper.at -= u32::from(wrapper.at > index);
+        }
+        for (at, _) in &mut self.big_sizes {
+            *at -= u32::from(*at > index);
+        }
+        None
+    }
+
+    /// Puts the waiting wrappers in, each before the first element it encloses, the
+    /// outermost first (the last made of those at one place) and taking the lead of the
+    /// element it goes before: from the last place back, each run of elements moves once,
+    /// by the number of wrappers before it. A top-level item is done: no node inside one
+    /// is open.
+    pub(crate) fn place_wrappers(&mut self) {
+        if self.wrappers.is_empty() {
+            return;
+        }
+        let wrappers = &self.wrappers;
+        self.order.clear();
+        self.order.extend(0..wrappers.len() as u32);
+        (self.order).sort_unstable_by_key(|&i| (wrappers[i as usize].at, std::cmp::Reverse(i)));
+        let at_of = |i: &u32| wrappers[*i as usize].at;
+        // The big sizes of the nodes that move: their places once the wrappers are in.
+        let first = at_of(&self.order[0]);
+        for (at, _) in &mut self.big_sizes {
+            if *at >= first {
+                *at += self.order.partition_point(|i| at_of(i) <= *at) as u32;
+            }
+        }
+        let mut end = self.elements.len();
+        let filler = Element::token(SyntaxKind::ERROR, 0, 0);
+        self.elements.resize(end + wrappers.len(), filler);
+        let mut placed = wrappers.len();
+        while placed > 0 {
+            let at = at_of(&self.order[placed - 1]);
+            let group = self.order[..placed].partition_point(|i| at_of(i) < at);
+            let index = at as usize;
+            self.elements.copy_within(index..end, index + placed);
+            let element = &mut self.elements[index + placed];
+            let lead = element.flags & !NODE;
+            element.flags &= NODE;
+            for (slot, i) in (index + group..).zip(&self.order[group..placed]) {
+                let wrapper = wrappers[*i as usize];
+                let lead = if slot == index + group { lead } else { 0 };
+                let mut node = Element::node(wrapper.kind, lead);
+                node.len = wrapper.len;
+                set_size(&mut node, &mut self.big_sizes, slot, wrapper.size);
+                self.elements[slot] = node;
+            }
+            end = index;
+            placed = group;
+        }
+        self.wrappers_placed = self.wrappers_made;
+        self.wrappers.clear();
     }
 
     /// The tree of `text` (the text the tokens were of) and its file body's items.
-    pub(crate) fn finish(self, text: Arc<String>) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
+    pub(crate) fn finish(mut self, text: Arc<String>) -> (Arc<FlatTree>, Box<[ItemSyntax]>) {
+        self.place_wrappers();
         let mut big_sizes = self.big_sizes;
         // Nodes finish after the nodes inside them.
         big_sizes.sort_unstable();
@@ -1111,6 +1292,69 @@ mod tests {
         assert_eq!(again, items[0]);
         let shorter = crate::parse(&format!("a = {}\n", list(29_999, "1")));
         assert_ne!(shorter.item_syntaxes()[0], items[0]);
+    }
+
+    /// Nodes that enclose nodes built before them (`a.b`, `a + b`) go in when their item
+    /// is done: through a chain of a thousand, and around a node too big for its element,
+    /// every node's children add up to its size and its text, the chains nest as parsed,
+    /// and what follows is where it was.
+    #[test]
+    fn enclosing_nodes_go_before_what_they_enclose() {
+        let chain = format!("x.y{}", " + 1".repeat(1000));
+        let list = format!("[{}1]", "1, ".repeat(40_000));
+        let text = format!("a = {chain}\nb = {list}[0] == {list}.z ? c : d\ne = 2\n");
+        let parse = crate::parse(&text);
+        assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+        let items = parse.item_syntaxes().into_owned();
+        assert_eq!(items.len(), 3);
+        let tree = &items[0].0.tree;
+        assert_eq!(tree.elements[0].len as usize, text.len());
+        for (index, element) in tree.elements.iter().enumerate() {
+            if !element.is_node() {
+                continue;
+            }
+            let end = index + tree.size(index, element);
+            let (mut child, mut len) = (index + 1, 0);
+            while child < end {
+                let inner = &tree.elements[child];
+                len += inner.lead() + inner.len;
+                child += tree.size(child, inner);
+            }
+            assert_eq!(
+                (child, len),
+                (end, element.len),
+                "{:?} at {index}",
+                element.kind
+            );
+        }
+        fn first(node: NodeRef<'_>) -> NodeRef<'_> {
+            node.children().next().expect("a first child")
+        }
+        let mut node = items[0].root().first_expr().expect("the chain");
+        for _ in 0..1000 {
+            assert_eq!(node.kind(), SyntaxKind::BINARY_EXPR);
+            node = first(node);
+        }
+        assert_eq!(node.kind(), SyntaxKind::GET_ATTR_EXPR);
+        let conditional = items[1].root().first_expr().expect("the conditional");
+        let kinds = |node: NodeRef<'_>| node.children().map(|n| n.kind()).collect::<Vec<_>>();
+        assert_eq!(conditional.kind(), SyntaxKind::CONDITIONAL_EXPR);
+        let comparison = first(conditional);
+        let operands = [SyntaxKind::INDEX_EXPR, SyntaxKind::GET_ATTR_EXPR];
+        assert_eq!(kinds(comparison), operands);
+        assert_eq!(first(first(comparison)).exprs().count(), 40_001);
+        let big: Vec<SyntaxKind> = (tree.big_sizes.iter())
+            .map(|&(index, _)| tree.elements[index as usize].kind)
+            .collect();
+        for kind in [SyntaxKind::CONDITIONAL_EXPR, SyntaxKind::BINARY_EXPR] {
+            assert!(big.contains(&kind), "{big:?}");
+        }
+        assert_eq!(
+            items[2].root().first_expr().map(|e| e.kind()),
+            Some(SyntaxKind::LITERAL_EXPR)
+        );
+        assert_eq!(parse.syntax_node().to_string(), text);
+        assert_eq!(crate::parse_in_windows(&text, 64, 128), Some(parse));
     }
 
     /// A node's syntax tree alone is the typed AST's node of the same place.

@@ -384,7 +384,7 @@ pub fn syntax_errors(text: &str) -> Vec<SyntaxError> {
 pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
     let mut parser = parser::Parser::new(parser::Input::new(text), parser::PARSER_STEP_LIMIT);
     grammar::source_file(&mut parser);
-    let (_, parse_errors, input) = parser.finish();
+    let (parse_errors, input) = parser.finish();
     let lexed = input.into_lexed();
     let errors = all_errors(&lexed, parse_errors);
     (lexed, errors)

@@ -1,5 +1,5 @@
-//! The rowan tree: the `Language` impl and node aliases; the sink that turns parser events
-//! into a flat tree (`Sink`), and the builder of rowan trees from flat ones (`TreeBuilder`).
+//! The rowan tree: the `Language` impl and node aliases; the sink through which the parser
+//! builds a flat tree (`Sink`), and the builder of rowan trees from flat ones (`TreeBuilder`).
 
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -8,9 +8,8 @@ use rowan::{GreenNode, GreenNodeData, GreenToken, GreenTokenData, Language, Node
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::SyntaxKind;
-use crate::flat::{self, FlatBuilder};
+use crate::flat::{self, FlatBuilder, NodeStart};
 use crate::lexer::LexedText;
-use crate::parser::Event;
 
 /// The rowan language of PCL trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,11 +32,10 @@ pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 
-/// Builds the flat tree from parser events fed to it in order, re-inserting the trivia of the
-/// lexed tokens between tokens: in runs, each top-level item's as soon as it is parsed
-/// ([`crate::parser::Parser::building`]), so a large file's events never pile up. Each run
-/// comes with the lexer's tokens (a window of them, for a large file: `raw_pos` counts from
-/// the window's first).
+/// Builds the flat tree as the parser goes, putting the trivia of the lexed tokens back
+/// between the tokens it is given: the parser calls it at each node's start and end and
+/// each token ([`crate::parser::Parser::building`]). The lexer's tokens are the text's, or
+/// a window of them for a large file: `raw_pos` counts from the window's first.
 ///
 /// Trivia before a node's first token belongs to the parent, so nodes span exactly from their
 /// first to their last significant token; trivia at the end of the input goes to the root.
@@ -45,9 +43,6 @@ pub type SyntaxNodeChildren = rowan::SyntaxNodeChildren<PclLanguage>;
 pub(crate) struct Sink {
     builder: FlatBuilder,
     raw_pos: usize,
-    depth: u32,
-    /// The kinds of a node and of the nodes that precede it, innermost first.
-    forward_kinds: Vec<SyntaxKind>,
 }
 
 impl Sink {
@@ -56,49 +51,6 @@ impl Sink {
         Sink {
             builder: FlatBuilder::for_text(text_len),
             raw_pos: 0,
-            depth: 0,
-            forward_kinds: Vec::new(),
-        }
-    }
-
-    /// The next run of events; the first of them is event number `base` of the parse. A
-    /// forward parent always lies in the same run as the node it encloses.
-    pub(crate) fn feed(&mut self, events: &mut [Event], base: u32, lexed: &LexedText<'_>) {
-        // Each event is read once, in order; only the forward parents, which lie ahead,
-        // are marked as read (`Tombstone`).
-        for idx in 0..events.len() {
-            match events[idx] {
-                Event::Start {
-                    kind,
-                    forward_parent: None,
-                } => self.start_node(kind, lexed),
-                Event::Start {
-                    kind,
-                    forward_parent: Some(first),
-                } => {
-                    self.forward_kinds.push(kind);
-                    let mut next = Some(first);
-                    while let Some(fwd) = next {
-                        let at = (fwd.get() - base) as usize;
-                        next = match std::mem::replace(&mut events[at], Event::Tombstone) {
-                            Event::Start {
-                                kind,
-                                forward_parent,
-                            } => {
-                                self.forward_kinds.push(kind);
-                                forward_parent
-                            }
-                            _ => None,
-                        };
-                    }
-                    while let Some(kind) = self.forward_kinds.pop() {
-                        self.start_node(kind, lexed);
-                    }
-                }
-                Event::Finish => self.finish_node(lexed),
-                Event::Token { kind } => self.token(kind, lexed),
-                Event::Tombstone => (),
-            }
         }
     }
 
@@ -112,42 +64,76 @@ impl Sink {
         self.raw_pos -= n;
     }
 
+    /// How many nodes are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.builder.depth()
+    }
+
+    /// A top-level item is parsed: the nodes enclosing others go in
+    /// ([`FlatBuilder::place_wrappers`]).
+    pub(crate) fn item_done(&mut self) {
+        self.builder.place_wrappers();
+    }
+
     /// The flat tree built.
     pub(crate) fn finish(self) -> FlatBuilder {
         self.builder
     }
 
+    /// A node of `kind` (a placeholder when not known yet) starts at the next token.
     #[inline(always)]
-    fn start_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
-        let lead = match self.depth {
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
+        let before = (self.builder.len(), self.raw_pos as u32);
+        let lead = match self.builder.depth() {
             0 => 0,
             _ => self.eat_trivia(lexed),
         };
-        self.depth += 1;
-        (self.builder).start_node(kind, lead, lexed.start_of(self.raw_pos));
+        let at = lexed.start_of(self.raw_pos);
+        (self.builder).start_node(kind, lead, at, before);
     }
 
-    fn finish_node(&mut self, lexed: &LexedText<'_>) {
-        self.depth -= 1;
-        if self.depth == 0 {
-            // The root: everything left over goes in, so the tree stays lossless.
-            loop {
-                let lead = self.eat_trivia(lexed);
-                if self.raw_pos >= lexed.len() {
-                    self.push_lead(lead);
-                    break;
-                }
-                let at = lexed.start_of(self.raw_pos);
-                self.builder.start_node(SyntaxKind::ERROR, lead, at);
-                self.raw_token(lexed.kind(self.raw_pos), 0, lexed);
-                self.builder.finish_node(lexed.start_of(self.raw_pos));
-            }
-        }
-        self.builder.finish_node(lexed.start_of(self.raw_pos));
-    }
-
+    /// The last node open is a `kind` and ends after the last token; the root takes in
+    /// whatever is left of the text (it must be lexed to the end).
     #[inline(always)]
-    fn token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
+    pub(crate) fn finish_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) -> NodeStart {
+        if self.builder.depth() == 1 {
+            self.take_the_rest(lexed);
+        }
+        (self.builder).finish_node(kind, lexed.start_of(self.raw_pos))
+    }
+
+    /// The root ends: everything left over goes in, so the tree stays lossless.
+    #[cold]
+    fn take_the_rest(&mut self, lexed: &LexedText<'_>) {
+        loop {
+            let lead = self.eat_trivia(lexed);
+            if self.raw_pos >= lexed.len() {
+                self.push_lead(lead);
+                break;
+            }
+            let at = lexed.start_of(self.raw_pos);
+            let before = (self.builder.len(), self.raw_pos as u32);
+            (self.builder).start_node(SyntaxKind::ERROR, lead, at, before);
+            self.raw_token(lexed.kind(self.raw_pos), 0, lexed);
+            (self.builder).finish_node(SyntaxKind::ERROR, lexed.start_of(self.raw_pos));
+        }
+    }
+
+    /// The last node open is abandoned: its content, if any, is its parent's.
+    pub(crate) fn abandon_node(&mut self) {
+        if let Some(raw_pos) = self.builder.abandon_node() {
+            self.raw_pos = raw_pos as usize;
+        }
+    }
+
+    /// A node starts that encloses the finished node `node`.
+    pub(crate) fn precede(&mut self, node: NodeStart) {
+        self.builder.precede(node);
+    }
+
+    /// The next significant token, as a `kind`.
+    #[inline(always)]
+    pub(crate) fn token(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) {
         let lead = self.eat_trivia(lexed);
         match self.raw_pos < lexed.len() {
             true => self.raw_token(kind, lead, lexed),
