@@ -345,18 +345,12 @@ impl FlatBuilder {
         node
     }
 
-    /// The last node open is abandoned: what it holds goes to its parent. Emptied, it
-    /// gives the sink's position to go back to (the trivia it took is the next one's).
+    /// The last node open, not a wrapper, is abandoned: what it holds goes to its parent.
+    /// Emptied, it gives the sink's position to go back to (the trivia it took is the next
+    /// one's).
     pub(crate) fn abandon_node(&mut self) -> Option<u32> {
         let open = self.open.pop()?;
-        if let Some(number) = open.wrapper {
-            // The wrappers made after it are finished and inside it: their numbers are
-            // not asked for again.
-            self.wrappers
-                .remove((number - self.wrappers_placed) as usize);
-            self.wrappers_made -= 1;
-            return None;
-        }
+        debug_assert!(open.wrapper.is_none(), "a wrapper is never abandoned");
         let index = open.node.index;
         if index + 1 == self.len() {
             let (elements, raw_pos) = open.before;

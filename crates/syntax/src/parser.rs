@@ -850,10 +850,26 @@ pub(crate) struct CompletedMarker {
 
 impl CompletedMarker {
     /// Starts a node that encloses this one: `a` becomes the first child of `a.b`.
-    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Wrapping {
         if let Some(sink) = &mut p.sink {
             sink.precede(self.node);
         }
-        Marker { _private: () }
+        Wrapping { _private: () }
+    }
+}
+
+/// A node being parsed around a finished one ([`CompletedMarker::precede`]); it is
+/// completed, never abandoned (the tree's builder keeps it aside until its item is done).
+#[must_use]
+pub(crate) struct Wrapping {
+    _private: (),
+}
+
+impl Wrapping {
+    #[inline(always)]
+    pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        CompletedMarker {
+            node: p.finish_node(kind),
+        }
     }
 }
