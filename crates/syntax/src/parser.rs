@@ -693,6 +693,7 @@ impl<'t> Parser<'t> {
         if sink.depth() == 1 {
             // The root takes in the rest of a window's text (the grammar reads to the end).
             while self.input.extend() {}
+            return sink.finish_root(kind, self.input.lexed());
         }
         sink.finish_node(kind, self.input.lexed())
     }

@@ -92,19 +92,16 @@ impl Sink {
         (self.builder).start_node(kind, lead, at, before);
     }
 
-    /// The last node open is a `kind` and ends after the last token; the root takes in
-    /// whatever is left of the text (it must be lexed to the end).
+    /// The last node open, not the root, is a `kind` and ends after the last token.
     #[inline(always)]
     pub(crate) fn finish_node(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) -> NodeStart {
-        if self.builder.depth() == 1 {
-            self.take_the_rest(lexed);
-        }
         (self.builder).finish_node(kind, lexed.start_of(self.raw_pos))
     }
 
-    /// The root ends: everything left over goes in, so the tree stays lossless.
+    /// The root, a `kind`, ends: everything left of the text (lexed to its end) goes in,
+    /// so the tree stays lossless.
     #[cold]
-    fn take_the_rest(&mut self, lexed: &LexedText<'_>) {
+    pub(crate) fn finish_root(&mut self, kind: SyntaxKind, lexed: &LexedText<'_>) -> NodeStart {
         loop {
             let lead = self.eat_trivia(lexed);
             if self.raw_pos >= lexed.len() {
@@ -117,6 +114,7 @@ impl Sink {
             self.raw_token(lexed.kind(self.raw_pos), 0, lexed);
             (self.builder).finish_node(SyntaxKind::ERROR, lexed.start_of(self.raw_pos));
         }
+        self.finish_node(kind, lexed)
     }
 
     /// The last node open is abandoned: its content, if any, is its parent's.
