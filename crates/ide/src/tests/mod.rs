@@ -2,6 +2,7 @@
 //! edit recomputes, and inputs that must not crash or hang the checker.
 
 mod generated;
+mod hir;
 mod incremental;
 mod navigation;
 mod robustness;
