@@ -466,7 +466,14 @@ struct Lowerer {
 fn take_from<T>(items: &mut Vec<T>, start: usize) -> Box<[T]> {
     // Copied out at once, into an array of their number (`drain` would move them one
     // by one).
-    items.split_off(start).into_boxed_slice()
+    if start > 0 {
+        return items.split_off(start).into_boxed_slice();
+    }
+    // All of them (a body's arrays when it is done): `split_off(0)` would hand the
+    // buffer over, to be shrunk, and give `items` a new one as large for the next body.
+    let mut taken = Vec::with_capacity(items.len());
+    taken.append(items);
+    taken.into_boxed_slice()
 }
 
 impl Lowerer {
