@@ -150,12 +150,10 @@ const SCANNED_NAMES: usize = 16;
 impl<'db> Bindings<'db> {
     /// What `name` resolves to, when the declaration uses it.
     pub fn resolution(&self, name: &str) -> Option<&Resolution<'db>> {
-        // Most declarations use a handful of names: compared by length first, they are
-        // found without a string comparison per step of a search.
+        // Most declarations use a handful of names: tested for equality one by one (which
+        // compares lengths first), they are found without ordering strings at each step.
         let index = match self.names.len() <= SCANNED_NAMES {
-            true => {
-                (self.names.iter()).position(|n| n.len() == name.len() && n.as_str() == name)?
-            }
+            true => (self.names.iter()).position(|n| n.as_str() == name)?,
             false => (self.names.binary_search_by(|n| n.as_str().cmp(name))).ok()?,
         };
         Some(&self.resolutions[index])
