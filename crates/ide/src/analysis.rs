@@ -67,49 +67,34 @@ impl Analysis {
         }
     }
 
-    /// Check the files of a program up to group `last` on `self.jobs` threads, each group
-    /// once the groups whose checking types what it reads are done: the memos the driver
-    /// then reads in its own order. With `whole_files`, also each file's structure
-    /// problems and suppressions, which the driver would otherwise find on its own thread.
+    /// Check a program on `self.jobs` threads: its declarations run by run
+    /// (`ProgramGraph::runs`), each run once the runs that type what it reads are checked,
+    /// then each file's diagnostics gathered: the memos the driver then reads in its own
+    /// order. With `whole_files`, also each file's structure problems and suppressions,
+    /// which the driver would otherwise find on its own thread.
     fn check_in_parallel(
         &self,
         program: Program,
         graph: &pcl_sema::ProgramGraph<'_>,
-        last: usize,
         whole_files: bool,
     ) {
         if self.jobs <= 1 {
             return;
         }
-        // A program may have no files (the only one could not be read).
-        let Some(end) = graph.file_groups.len().checked_sub(1) else {
-            return;
-        };
-        let groups = &graph.file_groups[..=last.min(end)];
-        crate::parallel::for_each_after(
-            &self.db,
-            self.jobs,
-            groups,
-            &graph.group_waits,
-            |db, group| {
-                if group.len() > 1 {
-                    let members: FxHashSet<File> = group.iter().copied().collect();
-                    let graph = program_graph(db, program);
-                    for &decl in graph.order.iter() {
-                        if members.contains(&decl.file(db)) {
-                            let _ = infer(db, decl);
-                        }
-                    }
-                }
-                for &file in group.iter() {
-                    let _ = file_check(db, program, file);
-                    if whole_files {
-                        let _ = structure_diagnostics(db, file);
-                        let _ = pcl_sema::file_suppressions(db, file);
-                    }
-                }
-            },
-        );
+        let runs: Vec<&[pcl_sema::DeclId<'_>]> = graph.runs().collect();
+        crate::parallel::for_each_after(&self.db, self.jobs, &runs, &graph.run_waits, |db, run| {
+            for &decl in run.iter() {
+                let _ = infer(db, decl);
+            }
+        });
+        let files = program.files(&self.db);
+        crate::parallel::for_each(&self.db, self.jobs, files, |db, &file| {
+            let _ = file_check(db, program, file);
+            if whole_files {
+                let _ = structure_diagnostics(db, file);
+                let _ = pcl_sema::file_suppressions(db, file);
+            }
+        });
     }
 
     pub(crate) fn programs(&self) -> impl Iterator<Item = Program> + '_ {
@@ -210,7 +195,7 @@ impl Analysis {
         let graph = program_graph(db, program);
         if only.is_none() {
             // The whole program on `jobs` threads first: what follows reads the memos.
-            self.check_in_parallel(program, graph, usize::MAX, true);
+            self.check_in_parallel(program, graph, true);
         }
         let mut by_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.len()];
         for (i, &file) in files.iter().enumerate() {
@@ -317,7 +302,7 @@ impl Analysis {
             };
             // Type bottom-up first, so nothing recurses through long chains.
             let graph = program_graph(db, program);
-            self.check_in_parallel(program, graph, usize::MAX, false);
+            self.check_in_parallel(program, graph, false);
             for &decl in graph.order.iter() {
                 let _ = pcl_sema::decl_ty(db, decl);
             }

@@ -315,6 +315,13 @@ impl AnalysisHost {
                 None => pcl_sema::sync_file_items(&mut self.db, &[(file, durability)]),
             }
         }
+        // Outlines by runs of items, so a large file's are not one thread's.
+        let outlines: Vec<pcl_sema::ItemChunk<'_>> = (handles.iter())
+            .flat_map(|&file| pcl_sema::outline_chunks(&self.db, file))
+            .collect();
+        crate::parallel::for_each(&self.db, jobs, &outlines, |db, &chunk| {
+            pcl_sema::outline_chunk(db, chunk);
+        });
         crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
             let _ = pcl_sema::item_tree(db, file);
         });
@@ -348,8 +355,12 @@ impl AnalysisHost {
                 }
             },
         );
-        crate::parallel::for_each(&self.db, jobs, &handles, |db, &file| {
-            let _ = pcl_sema::file_dependencies(db, program, file).count();
+        // The bindings by runs of declarations, so a large file's are not one thread's.
+        let chunks: Vec<pcl_sema::DeclChunk<'_>> = (handles.iter())
+            .flat_map(|&file| pcl_sema::dependency_chunks(&self.db, program, file))
+            .collect();
+        crate::parallel::for_each(&self.db, jobs, &chunks, |db, &chunk| {
+            pcl_sema::bind_chunk(db, chunk);
         });
         pcl_sema::sync_program_summaries(&mut self.db, &[program]);
         ProgramId(dir)

@@ -169,11 +169,25 @@ const OUTLINE_CHUNK: usize = 32;
 /// The key of [`item_outlines`]: a file's items from `start`. Immortal, as the runs of a
 /// file are few.
 #[salsa::interned(revisions = usize::MAX)]
-struct ItemChunk<'db> {
+pub struct ItemChunk<'db> {
     #[returns(copy)]
     file: File,
     #[returns(copy)]
     start: u32,
+}
+
+/// The runs of a file's items outlined together, in order: drivers outline them on
+/// several threads at once (`outline_chunk`) before `item_tree` reads them, so a large
+/// file's outlines are not one thread's work.
+pub fn outline_chunks(db: &dyn salsa::Database, file: File) -> impl Iterator<Item = ItemChunk<'_>> {
+    (0..file.items(db).len())
+        .step_by(OUTLINE_CHUNK)
+        .map(move |start| ItemChunk::new(db, file, start as u32))
+}
+
+/// Outline the items of a chunk, for `item_tree`.
+pub fn outline_chunk<'db>(db: &'db dyn salsa::Database, chunk: ItemChunk<'db>) {
+    let _ = item_outlines(db, chunk);
 }
 
 /// Each of `file`'s items with its outline, in order.
@@ -182,12 +196,10 @@ fn outlined_items(
     file: File,
 ) -> impl Iterator<Item = (ItemSource, &ItemOutline)> {
     let items = file.items(db);
-    (0..items.len())
-        .step_by(OUTLINE_CHUNK)
-        .flat_map(move |start| {
-            let chunk = ItemChunk::new(db, file, start as u32);
-            (items[start..].iter().copied()).zip(item_outlines(db, chunk).iter())
-        })
+    outline_chunks(db, file).flat_map(move |chunk| {
+        let start = chunk.start(db) as usize;
+        (items[start..].iter().copied()).zip(item_outlines(db, chunk).iter())
+    })
 }
 
 /// What an item declares and needs, read from its flat tree (no syntax node per

@@ -3,7 +3,7 @@
 //!
 //! The query graph, each layer a firewall that backdates when an edit leaves it equal:
 //! - `items`: `parse(File)`; each top-level item is an input (`ItemSource`) the driver
-//!   syncs with the parse; `item_outlines` (a run of 128 items), then `item_tree(File)`
+//!   syncs with the parse; `item_outlines` (a run of 32 items), then `item_tree(File)`
 //!   (declarations without ranges or bodies) and `decl_syntax(DeclId)` (the item's
 //!   syntax handle);
 //! - `hir`: `body(DeclId)`, the range-free arena of a declaration's expressions, with
@@ -61,16 +61,16 @@ pub use input::{
     program_at,
 };
 pub use items::{
-    CachedPackage, DeclId, DeclKind, DeclSyntax, Item, ItemKey, ItemTree, PackageUse,
-    StructureProblem, decl_offset, decl_syntax, file_decls, file_items, item_tree, parse,
-    program_decls, required_packages, structure_diagnostics, token_package,
+    CachedPackage, DeclId, DeclKind, DeclSyntax, Item, ItemChunk, ItemKey, ItemTree, PackageUse,
+    StructureProblem, decl_offset, decl_syntax, file_decls, file_items, item_tree, outline_chunk,
+    outline_chunks, parse, program_decls, required_packages, structure_diagnostics, token_package,
 };
 pub use resources::{
     Field, FieldsContext, component_closure, field_completions, fields_owner, range_value_hint,
 };
 pub use scope::{
-    Bindings, ProgramGraph, ProgramScope, Resolution, bind, decl_cycle, file_dependencies,
-    program_graph, program_scope,
+    Bindings, DeclChunk, ProgramGraph, ProgramScope, Resolution, bind, bind_chunk, decl_cycle,
+    dependency_chunks, file_dependencies, program_graph, program_scope,
 };
 pub use summaries::{
     first_items, set_first_items, sync_file_items, sync_file_summaries, sync_program_summaries,

@@ -287,14 +287,25 @@ pub struct ProgramGraph<'db> {
     /// declarations read from, and files that read from each other in one group. What
     /// drivers walk with `file_check`.
     pub file_groups: Box<[Box<[File]>]>,
-    /// For each group, its depth: 0 when it reads from no other group, else one more than
-    /// the deepest group it reads from. Groups of one depth can be checked at once. Reads
-    /// of a resource or read without `range` do not count: its type comes from its token,
-    /// not from checking it (`decl_ty`).
-    pub group_levels: Box<[u32]>,
-    /// For each group, the groups (by index, all earlier) whose checking it waits for: a
-    /// driver on several threads may start it as soon as they are done.
-    pub group_waits: Box<[Box<[u32]>]>,
+    /// For each run of `order` ([`ProgramGraph::runs`]), the earlier runs holding what its
+    /// declarations read and must be checked to be typed: a driver on several threads may
+    /// check a run's declarations as soon as those runs are checked, so the declarations
+    /// of one large file are checked on every thread. Reads of a resource or read without
+    /// `range` do not count: its type comes from its token, not from checking it
+    /// (`decl_ty`); nor do reads within a run, which one thread checks in order.
+    pub run_waits: Box<[Box<[u32]>]>,
+}
+
+/// How many declarations of [`ProgramGraph::order`] one run holds: enough that a run's
+/// scheduling costs little beside checking it, few enough that two threads share a
+/// file of a few hundred declarations.
+const CHECK_RUN: usize = 64;
+
+impl<'db> ProgramGraph<'db> {
+    /// `order` in runs of [`CHECK_RUN`] declarations, as `run_waits` counts them.
+    pub fn runs(&self) -> std::slice::Chunks<'_, DeclId<'db>> {
+        self.order.chunks(CHECK_RUN)
+    }
 }
 
 #[salsa::tracked(returns(ref))]
@@ -311,11 +322,7 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         .map(|item| crate::items::item_typed_by_token(item).is_some())
         .collect();
     debug_assert_eq!(typed_alone.len(), decls.len());
-    let FileOrder {
-        groups: file_groups,
-        levels: group_levels,
-        waits: group_waits,
-    } = file_groups(db, program, &edges, &typed_alone);
+    let file_groups = file_groups(db, program, &edges);
     let components = strongly_connected(&edges);
     let mut order = Vec::with_capacity(decls.len());
     let mut cycles = Vec::new();
@@ -331,83 +338,62 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         order: order.into_boxed_slice(),
         cycles: cycles.into_boxed_slice(),
         file_groups,
-        group_levels,
-        group_waits,
+        run_waits: run_waits(&components, &edges, &typed_alone),
     }
 }
 
-/// Files grouped and in dependency order, with what each group waits for
-/// (`ProgramGraph::file_groups`, `group_levels`, `group_waits`).
-struct FileOrder {
-    groups: Box<[Box<[File]>]>,
-    levels: Box<[u32]>,
-    waits: Box<[Box<[u32]>]>,
+/// [`ProgramGraph::run_waits`], for declarations (by index) in the order of the
+/// `components`' members, with their dependency `edges`; `typed_alone` says which are
+/// typed without being checked.
+fn run_waits(components: &Lists, edges: &Lists, typed_alone: &[bool]) -> Box<[Box<[u32]>]> {
+    let order: Vec<usize> = components.iter().flatten().copied().collect();
+    let mut run_of = vec![0u32; order.len()];
+    for (position, &decl) in order.iter().enumerate() {
+        run_of[decl] = (position / CHECK_RUN) as u32;
+    }
+    (order.chunks(CHECK_RUN).enumerate())
+        .map(|(run, decls)| {
+            // Reads of later runs are reads within a cycle, whose members see each other
+            // as `dynamic`.
+            let mut waits: Vec<u32> = (decls.iter())
+                .flat_map(|&decl| edges.get(decl))
+                .filter(|&&read| !typed_alone[read])
+                .map(|&read| run_of[read])
+                .filter(|&other| (other as usize) < run)
+                .collect();
+            waits.sort_unstable();
+            waits.dedup();
+            waits.into_boxed_slice()
+        })
+        .collect()
 }
 
-/// The program's files grouped and ordered by the references between them: `edges` are
-/// the declarations' dependencies, declarations numbered file by file as `program_decls`
-/// lists them. Levels leave out reads of the declarations `typed_alone` says are typed
-/// without being checked.
-fn file_groups(
-    db: &dyn salsa::Database,
-    program: Program,
-    edges: &Lists,
-    typed_alone: &[bool],
-) -> FileOrder {
+/// The program's files grouped and ordered by the references between them
+/// ([`ProgramGraph::file_groups`]): `edges` are the declarations' dependencies,
+/// declarations numbered file by file as `program_decls` lists them.
+fn file_groups(db: &dyn salsa::Database, program: Program, edges: &Lists) -> Box<[Box<[File]>]> {
     let files = program.files(db);
     let mut file_of = Vec::with_capacity(edges.len());
     for (i, &file) in files.iter().enumerate() {
         file_of.extend(std::iter::repeat_n(i, file.declarations(db).items.len()));
     }
     let mut file_edges: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
-    // The edges along which checking waits for the other file.
-    let mut waits_for: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
     for (decl, dependencies) in edges.iter().enumerate() {
         for &dep in dependencies {
             let (from, to) = (file_of[decl], file_of[dep]);
             if from != to {
                 file_edges[from].push(to);
-                if !typed_alone[dep] {
-                    waits_for[from].push(to);
-                }
             }
         }
     }
-    for targets in file_edges.iter_mut().chain(&mut waits_for) {
+    for targets in &mut file_edges {
         targets.sort_unstable();
         targets.dedup();
     }
     let groups = strongly_connected(&Lists::from_lists(file_edges));
-    // Groups come dependencies first, so each depth is known before it is needed.
-    let mut group_of = vec![0; files.len()];
-    for (g, group) in groups.iter().enumerate() {
-        for &i in group {
-            group_of[i] = g;
-        }
-    }
-    let mut levels = vec![0u32; groups.len()];
-    let mut group_waits = Vec::with_capacity(groups.len());
-    for (g, group) in groups.iter().enumerate() {
-        let mut waits: Vec<u32> = (group.iter())
-            .flat_map(|&i| waits_for[i].iter())
-            .map(|&target| group_of[target])
-            .filter(|&other| other != g)
-            .map(|other| other as u32)
-            .collect();
-        waits.sort_unstable();
-        waits.dedup();
-        let deepest = waits.iter().map(|&other| levels[other as usize] + 1).max();
-        levels[g] = deepest.unwrap_or(0);
-        group_waits.push(waits.into_boxed_slice());
-    }
-    let groups = (groups.iter())
+    (groups.iter())
         .map(|group| group.iter().map(|&i| files[i]).collect())
-        .collect();
-    FileOrder {
-        groups,
-        levels: levels.into_boxed_slice(),
-        waits: group_waits.into_boxed_slice(),
-    }
+        .collect()
 }
 
 /// The dependency graph among `decls`: for each, the indices (in `decls`) of the ones its
@@ -487,11 +473,26 @@ pub fn file_dependencies<'db>(
     program: Program,
     file: File,
 ) -> impl Iterator<Item = &'db Box<[DeclId<'db>]>> + 'db {
+    dependency_chunks(db, program, file).flat_map(move |chunk| chunk_dependencies(db, chunk).iter())
+}
+
+/// The runs of a file's declarations whose bindings are memoized together, in order:
+/// drivers bind them on several threads at once (`bind_chunk`), so the declarations of
+/// one large file are not one thread's work.
+pub fn dependency_chunks<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    file: File,
+) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
     let count = file.declarations(db).items.len();
-    (0..count).step_by(DEPENDENCY_CHUNK).flat_map(move |start| {
-        let chunk = DeclChunk::new(db, program, file, start as u32);
-        chunk_dependencies(db, chunk).iter()
-    })
+    (0..count)
+        .step_by(DEPENDENCY_CHUNK)
+        .map(move |start| DeclChunk::new(db, program, file, start as u32))
+}
+
+/// Bind the declarations of a chunk (and lower their bodies), for `file_dependencies`.
+pub fn bind_chunk<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) {
+    let _ = chunk_dependencies(db, chunk);
 }
 
 /// How many declarations one memo of [`file_dependencies`] covers: few enough that an
@@ -506,7 +507,7 @@ mod decl_chunk {
 
     /// The declarations of a file of a program from `start`, `DEPENDENCY_CHUNK` of them.
     #[salsa::interned(revisions = usize::MAX)]
-    pub(super) struct DeclChunk<'db> {
+    pub struct DeclChunk<'db> {
         #[returns(copy)]
         pub(super) program: Program,
         #[returns(copy)]
@@ -515,7 +516,7 @@ mod decl_chunk {
         pub(super) start: u32,
     }
 }
-use decl_chunk::DeclChunk;
+pub use decl_chunk::DeclChunk;
 
 #[salsa::tracked(returns(ref))]
 fn chunk_dependencies<'db>(

@@ -1,5 +1,5 @@
-//! The generated programs the benchmarks check: valid (zero diagnostics), and checked file
-//! group by file group as `--jobs` schedules them.
+//! The generated programs the benchmarks check: valid (zero diagnostics), and checked run
+//! by run of declarations as `--jobs` schedules them.
 
 use pcl_test_utils::checked::{CheckedProgram, checked_program};
 use smol_str::SmolStr;
@@ -28,18 +28,19 @@ fn generated_programs_check_clean() {
     assert_eq!(lookup, Some("output(list(string))"));
 }
 
-/// The generated programs chain their files (each file's first resource reads the previous
-/// file's last, or one further back), but a resource without `range` is typed from its
-/// token, so checking a file waits only for the first file's configs and for the files
-/// whose ranged resources (typed by checking their `range`) it reads: depths stay low
-/// instead of 0 to 9, and `--jobs` checks the files of one depth at once.
+/// In a generated program each resource reads an earlier one, some through a local
+/// (`first49 = r49[0]`, the first instance of a ranged resource), and all read the configs.
+/// A resource without `range` is typed from its token, so a run of declarations waits only
+/// for the runs holding the configs and the locals it reads: one file's 300 resources are
+/// checked in six runs, four of which may start as soon as the first is done.
 #[test]
-fn files_that_read_only_resources_of_others_are_checked_at_once() {
+fn declarations_that_read_only_resources_are_checked_at_once() {
     let (mut host, _log) = logged_host();
-    let id = set_generated(&mut host, &checked_program(300, 10, 7));
+    let id = set_generated(&mut host, &checked_program(300, 1, 7));
     let analysis = host.analysis();
     let program = analysis.program_of(&id).expect("the program");
     let graph = pcl_sema::program_graph(analysis.db(), program);
-    assert_eq!(graph.file_groups.len(), 10, "one group per file");
-    assert_eq!(*graph.group_levels, [0, 1, 1, 2, 1, 1, 3, 1, 1, 1]);
+    assert_eq!(graph.runs().count(), 6);
+    let waits: Vec<&[u32]> = graph.run_waits.iter().map(|w| &w[..]).collect();
+    assert_eq!(waits, [&[][..], &[0], &[0, 1], &[0, 1], &[0], &[0]]);
 }

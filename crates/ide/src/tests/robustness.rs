@@ -289,11 +289,25 @@ fn fuzz_regressions() {
 
 /// `--jobs 2` loads and checks files on two threads, each with the checking thread's
 /// stack: the diagnostics, and their order, are those of one thread, also for deep
-/// expressions, structure problems and `pcl-ignore` comments, and after an edit that
-/// adds and removes items of a file whose items were made on a worker thread.
+/// expressions, structure problems and `pcl-ignore` comments, a file of several runs of
+/// declarations each reading the one before (a run waits for the last) and a cycle
+/// across runs (which does not wait), and after an edit that adds and removes items of a
+/// file whose items were made on a worker thread.
 #[test]
 fn two_jobs_check_as_one_does() {
     let deep = format!("deep = {}1\n", "1 + ".repeat(2_000));
+    let mut chain = String::from("c0 = 1\n");
+    for i in 1..200 {
+        let term = if i % 50 == 0 {
+            format!("undefinedChain{i}")
+        } else {
+            "1".to_owned()
+        };
+        let _ = writeln!(chain, "c{i} = c{} + {term}", i - 1);
+    }
+    for i in 0..100 {
+        let _ = writeln!(chain, "k{i} = k{}", (i + 1) % 100);
+    }
     let files: Vec<(String, String)> = (0..8)
         .map(|i| {
             let next = (i + 1) % 8;
@@ -303,7 +317,7 @@ fn two_jobs_check_as_one_does() {
             );
             (format!("f{i}.pp"), text)
         })
-        .chain([("deep.pp".to_owned(), deep)])
+        .chain([("deep.pp".to_owned(), deep), ("chain.pp".to_owned(), chain)])
         .collect();
     let edited = files[3].1.replace("missing3 = undefined3\n", "") + "added = undefinedAdded\n";
     let run = move |jobs: usize| {
@@ -329,7 +343,7 @@ fn two_jobs_check_as_one_does() {
     };
     let (one, one_edited) = run(1);
     let count = |summary: &str, code: &str| summary.lines().filter(|l| l.starts_with(code)).count();
-    assert_eq!(count(&one, "PCL4001"), 8, "{one}");
+    assert_eq!(count(&one, "PCL4001"), 8 + 3, "{one}");
     assert_eq!(count(&one, "PCL4004"), 8, "{one}");
     assert!(!one.contains("`unknown"), "suppressed: {one}");
     assert_eq!(
