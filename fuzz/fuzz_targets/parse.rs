@@ -29,6 +29,11 @@ fuzz_target!(|data: &[u8]| {
     if let Some(windowed) = pcl_syntax::parse_in_windows(text, step, 2 * step) {
         assert_eq!(windowed, parse, "parsed from windows of {step} tokens");
     }
+    let lexed_ahead =
+        pcl_syntax::with_lexing_ahead(|| pcl_syntax::parse_in_windows(text, step, 2 * step));
+    if let Some(windowed) = lexed_ahead {
+        assert_eq!(windowed, parse, "parsed from windows of {step} tokens lexed ahead");
+    }
     let boundary = |mut at: usize| {
         while !text.is_char_boundary(at) {
             at -= 1;

@@ -304,9 +304,15 @@ impl AnalysisHost {
         // threads first: parses (and the item inputs of files new to the database), item
         // trees, the bodies beside the program's scope, then each file's bindings.
         let jobs = self.jobs;
+        // With fewer files than threads, a thread would wait while the others parse: a
+        // large file's tokens are lexed ahead of its parser on a thread of their own.
+        let lex_ahead = synced.len() < jobs;
         let first_items =
             crate::parallel::map(&self.db, jobs, &synced, |db, &(file, durability)| {
-                let _ = pcl_sema::parse(db, file);
+                match lex_ahead {
+                    true => pcl_syntax::with_lexing_ahead(|| pcl_sema::parse(db, file)),
+                    false => pcl_sema::parse(db, file),
+                };
                 pcl_sema::first_items(db, file, durability)
             });
         for (&(file, durability), items) in synced.iter().zip(first_items) {

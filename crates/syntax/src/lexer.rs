@@ -112,6 +112,17 @@ impl<'a> LexedText<'a> {
     }
 }
 
+/// Tokens lexed on one thread for a parser on another (`Lexer::take_chunk`): their kinds
+/// and starts, where the last one ends, the errors found with them, and whether the text
+/// ends with them.
+pub(crate) struct LexedChunk {
+    kinds: Vec<SyntaxKind>,
+    starts: Vec<u32>,
+    end: u32,
+    errors: Vec<LexError>,
+    done: bool,
+}
+
 /// What the lexer is inside of.
 #[derive(Debug, Clone, Copy)]
 enum Mode {
@@ -185,6 +196,57 @@ impl<'a> Lexer<'a> {
     /// Whether the text is lexed to its end.
     pub(crate) fn done(&self) -> bool {
         self.done
+    }
+
+    /// A lexer of `text` that lexes nothing itself: it holds the tokens another thread's
+    /// lexer hands over ([`Lexer::take_chunk`], [`Lexer::append`]), with room for
+    /// `capacity` of them.
+    pub(crate) fn fed(text: &'a str, capacity: usize) -> Lexer<'a> {
+        Lexer {
+            fast_path: true,
+            text,
+            res: LexedText {
+                text,
+                kinds: Vec::with_capacity(capacity),
+                starts: Vec::with_capacity(capacity + 1),
+                errors: Vec::new(),
+            },
+            stack: Vec::new(),
+            pos: 0,
+            limit: 0,
+            done: false,
+        }
+    }
+
+    /// Hands over the tokens lexed so far ([`Lexer::lex_until`]) and the errors found
+    /// with them: this lexer keeps none of them and goes on with vectors of room for
+    /// `room` tokens.
+    pub(crate) fn take_chunk(&mut self, room: usize) -> LexedChunk {
+        // `lex_until` ended the tokens with where the last one ends; the next call starts
+        // from empty vectors and pushes the next token's start itself.
+        let end = self.res.starts.pop().unwrap_or(self.pos as u32);
+        let room = room.saturating_add(1);
+        LexedChunk {
+            kinds: std::mem::replace(&mut self.res.kinds, Vec::with_capacity(room)),
+            starts: std::mem::replace(&mut self.res.starts, Vec::with_capacity(room)),
+            end,
+            errors: std::mem::take(&mut self.res.errors),
+            done: self.done,
+        }
+    }
+
+    /// Takes the tokens of a chunk another lexer lexed after the ones held: as if this
+    /// lexer had lexed them (`lex_until`).
+    pub(crate) fn append(&mut self, chunk: LexedChunk) {
+        let res = &mut self.res;
+        if res.starts.len() > res.kinds.len() {
+            res.starts.pop();
+        }
+        res.kinds.extend_from_slice(&chunk.kinds);
+        res.starts.extend_from_slice(&chunk.starts);
+        res.starts.push(chunk.end);
+        res.errors.extend(chunk.errors);
+        self.done = chunk.done;
     }
 
     /// Lexes on until `res` holds at least `limit` tokens (a few more at most) or the

@@ -420,12 +420,72 @@ fn parse_after(text: &str, brackets_balanced_before: bool) -> Parse {
 /// start), so the text is parsed again whole. The tree and the errors are those of the
 /// whole text's parse (`tests::windowed_parses_equal_whole_ones`).
 fn parse_windowed(text: Source<'_>, step_limit: u32, window: parser::Window) -> Option<Parse> {
-    let parse = build(
-        text,
-        parser::Input::windowed(text.text(), window),
-        step_limit,
-    );
+    let parse = match LEXING_AHEAD.get() {
+        true => parse_lexed_ahead(text, step_limit, window),
+        false => build(
+            text,
+            parser::Input::windowed(text.text(), window),
+            step_limit,
+        ),
+    };
     parse.brackets_balance.then_some(parse)
+}
+
+/// The windowed parse with the tokens lexed on a thread of their own, ahead of the
+/// parser: the same tokens in the same windows (`tests::lexed_ahead_parses_equal_whole_ones`),
+/// for a core that would otherwise wait ([`with_lexing_ahead`]). On this thread when no
+/// other can be started.
+fn parse_lexed_ahead(text: Source<'_>, step_limit: u32, window: parser::Window) -> Parse {
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel(CHUNKS_AHEAD);
+        let step = window.step.max(1);
+        let lexing = std::thread::Builder::new()
+            .name("pcl-lex".to_owned())
+            .spawn_scoped(scope, move || {
+                // The parser stops taking chunks (drops the receiver) when it is done.
+                parser::lex_ahead(text.text(), step, |chunk| send.send(chunk).is_ok());
+            });
+        match lexing {
+            // The input, and the receiver in it, are dropped before the scope waits for
+            // the lexing thread, which then stops at its next chunk.
+            Ok(_) => build(
+                text,
+                parser::Input::lexed_ahead(text.text(), window, receive),
+                step_limit,
+            ),
+            Err(_) => build(
+                text,
+                parser::Input::windowed(text.text(), window),
+                step_limit,
+            ),
+        }
+    })
+}
+
+/// How many chunks of tokens the lexing thread may have lexed that the parser has not
+/// taken: enough that neither waits for the other at each chunk, few enough to keep the
+/// window's memory small.
+const CHUNKS_AHEAD: usize = 4;
+
+thread_local! {
+    /// Whether large files parsed on this thread are lexed on another ([`with_lexing_ahead`]).
+    static LEXING_AHEAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `parse` with the large files parsed on this thread (from 512 KiB) lexed on a
+/// thread of their own, ahead of the parser: for drivers with a core that would wait
+/// while this one parses (fewer files than threads). Trees, errors and everything else
+/// are as without it.
+pub fn with_lexing_ahead<R>(parse: impl FnOnce() -> R) -> R {
+    /// Puts the setting back, also when `parse` unwinds (a cancelled query).
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LEXING_AHEAD.set(self.0);
+        }
+    }
+    let _restore = Restore(LEXING_AHEAD.replace(true));
+    parse()
 }
 
 /// [`parse`] as a large file is parsed, from a window of tokens: `step` more lexed at a

@@ -8,13 +8,14 @@
 //! a large file ([`Input::windowed`]).
 
 use std::cell::Cell;
+use std::sync::mpsc::Receiver;
 
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Span, codes};
 use rowan::{TextRange, TextSize};
 
 use crate::SyntaxKind::{self, *};
 use crate::flat::{FlatBuilder, NodeStart};
-use crate::lexer::{LexedText, Lexer};
+use crate::lexer::{LexedChunk, LexedText, Lexer};
 use crate::syntax_node::Sink;
 use crate::token_set::TokenSet;
 
@@ -45,14 +46,13 @@ pub(crate) struct Input<'t> {
     unbalanced: bool,
     /// How many of the lexer's tokens are sorted into the significant ones so far.
     scanned: usize,
-    /// Whether a newline came after the last significant token.
-    newline: bool,
-    /// Open brackets: parentheses, square brackets, braces (and template openings).
-    balance: [i64; 3],
-    /// How many comments hold [`crate::IGNORE_DIRECTIVE`].
-    ignore_comments: u32,
+    /// What sorting them has carried so far.
+    scan: Scan,
     /// The window's sizes; `None` when lexed whole.
     window: Option<Window>,
+    /// Where the tokens come from when a lexer on another thread lexes them ahead
+    /// ([`Input::lexed_ahead`]); `None` when `lexer` lexes them itself.
+    ahead: Option<Receiver<LexedAhead>>,
 }
 
 /// The sizes of a window of tokens ([`Input::windowed`]): how many tokens each step
@@ -72,79 +72,38 @@ impl Window {
     };
 }
 
-/// How many significant tokens past the current one are always at hand: the grammar
-/// looks at most this far ahead, except through [`Parser::ensure_ahead`].
-const LOOKAHEAD: usize = 8;
-
-/// How many significant tokens before the current one a window keeps when it drops what
-/// was parsed: the grammar looks back at most this far (error ranges, `prev_range`).
-const LOOKBEHIND: usize = 8;
-
-impl<'t> Input<'t> {
-    /// The tokens of all of `text`.
-    pub(crate) fn new(text: &'t str) -> Input<'t> {
-        let lexer = Lexer::whole(text, true);
-        let n_raw = lexer.res.len();
-        let mut input = Input::with_lexer(lexer, n_raw, None);
-        input.scan();
-        input.unbalanced = input.balance != [0; 3];
-        input
-    }
-
-    /// The tokens of `text`, a window at a time: the parser moves it on as it goes
-    /// ([`Parser::bump_remap`], [`Parser::item_done`]).
-    pub(crate) fn windowed(text: &'t str, window: Window) -> Input<'t> {
-        let window = Window {
-            step: window.step.max(1),
-            ..window
-        };
-        let capacity = window.step + window.drop_after;
-        let lexer = Lexer::new(text, true, capacity);
-        Input::with_lexer(lexer, capacity, Some(window))
-    }
-
-    fn with_lexer(lexer: Lexer<'t>, capacity: usize, window: Option<Window>) -> Input<'t> {
-        Input {
-            lexer,
-            kinds: Vec::with_capacity(capacity),
-            raw: Vec::with_capacity(capacity),
-            newline_before: Vec::with_capacity(capacity),
-            last_line_start: Cell::new((0, 0)),
-            unbalanced: false,
-            scanned: 0,
-            newline: true,
-            balance: [0; 3],
-            ignore_comments: 0,
-            window,
-        }
-    }
-
-    /// The lexer's tokens (those of the window, when windowed).
-    pub(crate) fn lexed(&self) -> &LexedText<'t> {
-        &self.lexer.res
-    }
-
-    /// The lexer's tokens, for a text lexed whole.
-    pub(crate) fn into_lexed(self) -> LexedText<'t> {
-        self.lexer.res
-    }
-
-    /// Whether the brackets balance; a windowed parse is redone whole when they do not.
-    pub(crate) fn balanced(&self) -> bool {
-        self.balance == [0; 3]
-    }
-
+/// What sorting tokens into the significant ones carries from one run of them to the next.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scan {
+    /// Whether a newline came after the last significant token.
+    newline: bool,
+    /// Open brackets: parentheses, square brackets, braces (and template openings).
+    balance: [i64; 3],
     /// How many comments hold [`crate::IGNORE_DIRECTIVE`].
-    pub(crate) fn ignore_comments(&self) -> u32 {
-        self.ignore_comments
-    }
+    ignore_comments: u32,
+}
 
-    /// Sorts the lexer's new tokens into the significant ones.
-    fn scan(&mut self) {
-        let lexed = &self.lexer.res;
+/// Where sorting puts the significant tokens: their kinds, their indices among the lexed
+/// tokens, and whether a newline precedes each.
+struct Significant<'a> {
+    kinds: &'a mut Vec<SyntaxKind>,
+    raw: &'a mut Vec<u32>,
+    newline_before: &'a mut Vec<bool>,
+}
+
+impl Scan {
+    /// Before the first token (a newline counts as seen: the first token starts a line).
+    const START: Scan = Scan {
+        newline: true,
+        balance: [0; 3],
+        ignore_comments: 0,
+    };
+
+    /// Sorts the tokens of `lexed` from `from` on into the significant ones.
+    fn sort(&mut self, lexed: &LexedText<'_>, from: usize, into: Significant<'_>) {
         let mut newline = self.newline;
         let mut balance = self.balance;
-        for (idx, &kind) in lexed.kinds().iter().enumerate().skip(self.scanned) {
+        for (idx, &kind) in lexed.kinds().iter().enumerate().skip(from) {
             match kind {
                 NEWLINE => newline = true,
                 WHITESPACE => (),
@@ -163,16 +122,176 @@ impl<'t> Input<'t> {
                         R_CURLY => balance[2] -= 1,
                         _ => (),
                     }
-                    self.kinds.push(kind);
-                    self.raw.push(idx as u32);
-                    self.newline_before.push(newline);
+                    into.kinds.push(kind);
+                    into.raw.push(idx as u32);
+                    into.newline_before.push(newline);
                     newline = matches!(kind, HEREDOC_START);
                 }
             }
         }
         self.newline = newline;
         self.balance = balance;
+    }
+}
+
+/// A chunk of tokens lexed and sorted on the lexing thread ([`lex_ahead`]): the tokens,
+/// the significant ones among them (indices counted from the chunk's first token), and
+/// the sorting's state after them.
+pub(crate) struct LexedAhead {
+    tokens: LexedChunk,
+    significant: SignificantTokens,
+    scan: Scan,
+}
+
+/// The significant tokens of a chunk, as [`Significant`] fills them.
+struct SignificantTokens {
+    kinds: Vec<SyntaxKind>,
+    raw: Vec<u32>,
+    newline_before: Vec<bool>,
+}
+
+impl SignificantTokens {
+    fn with_capacity(tokens: usize) -> SignificantTokens {
+        SignificantTokens {
+            kinds: Vec::with_capacity(tokens),
+            raw: Vec::with_capacity(tokens),
+            newline_before: Vec::with_capacity(tokens),
+        }
+    }
+
+    fn fill(&mut self) -> Significant<'_> {
+        Significant {
+            kinds: &mut self.kinds,
+            raw: &mut self.raw,
+            newline_before: &mut self.newline_before,
+        }
+    }
+}
+
+/// Lexes `text` in chunks of about `step` tokens, sorts each into the significant ones and
+/// hands it to `send`, which says whether to go on (the parser still takes them): the
+/// work of [`Input::extend`] for a parser on another thread ([`Input::lexed_ahead`]).
+pub(crate) fn lex_ahead(text: &str, step: usize, mut send: impl FnMut(LexedAhead) -> bool) {
+    let step = step.max(1);
+    let mut lexer = Lexer::new(text, true, step);
+    let mut scan = Scan::START;
+    loop {
+        lexer.lex_until(step);
+        let mut significant = SignificantTokens::with_capacity(step);
+        scan.sort(&lexer.res, 0, significant.fill());
+        let done = lexer.done();
+        let chunk = LexedAhead {
+            tokens: lexer.take_chunk(step),
+            significant,
+            scan,
+        };
+        if !send(chunk) || done {
+            return;
+        }
+    }
+}
+
+/// How many significant tokens past the current one are always at hand: the grammar
+/// looks at most this far ahead, except through [`Parser::ensure_ahead`].
+const LOOKAHEAD: usize = 8;
+
+/// How many significant tokens before the current one a window keeps when it drops what
+/// was parsed: the grammar looks back at most this far (error ranges, `prev_range`).
+const LOOKBEHIND: usize = 8;
+
+impl<'t> Input<'t> {
+    /// The tokens of all of `text`.
+    pub(crate) fn new(text: &'t str) -> Input<'t> {
+        let lexer = Lexer::whole(text, true);
+        let n_raw = lexer.res.len();
+        let mut input = Input::with_lexer(lexer, n_raw, None);
+        input.scan();
+        input.unbalanced = !input.balanced();
+        input
+    }
+
+    /// The tokens of `text`, a window at a time: the parser moves it on as it goes
+    /// ([`Parser::bump_remap`], [`Parser::item_done`]).
+    pub(crate) fn windowed(text: &'t str, window: Window) -> Input<'t> {
+        let window = Window {
+            step: window.step.max(1),
+            ..window
+        };
+        let capacity = window.step + window.drop_after;
+        let lexer = Lexer::new(text, true, capacity);
+        Input::with_lexer(lexer, capacity, Some(window))
+    }
+
+    /// [`Input::windowed`] with the tokens lexed and sorted on another thread, which sends
+    /// them in chunks of about `window.step` ([`lex_ahead`]) through `ahead`.
+    pub(crate) fn lexed_ahead(
+        text: &'t str,
+        window: Window,
+        ahead: Receiver<LexedAhead>,
+    ) -> Input<'t> {
+        let capacity = window.step.max(1) + window.drop_after;
+        let mut input = Input::with_lexer(Lexer::fed(text, capacity), capacity, Some(window));
+        input.ahead = Some(ahead);
+        input
+    }
+
+    fn with_lexer(lexer: Lexer<'t>, capacity: usize, window: Option<Window>) -> Input<'t> {
+        Input {
+            lexer,
+            kinds: Vec::with_capacity(capacity),
+            raw: Vec::with_capacity(capacity),
+            newline_before: Vec::with_capacity(capacity),
+            last_line_start: Cell::new((0, 0)),
+            unbalanced: false,
+            scanned: 0,
+            scan: Scan::START,
+            window,
+            ahead: None,
+        }
+    }
+
+    /// The lexer's tokens (those of the window, when windowed).
+    pub(crate) fn lexed(&self) -> &LexedText<'t> {
+        &self.lexer.res
+    }
+
+    /// The lexer's tokens, for a text lexed whole.
+    pub(crate) fn into_lexed(self) -> LexedText<'t> {
+        self.lexer.res
+    }
+
+    /// Whether the brackets balance; a windowed parse is redone whole when they do not.
+    pub(crate) fn balanced(&self) -> bool {
+        self.scan.balance == [0; 3]
+    }
+
+    /// How many comments hold [`crate::IGNORE_DIRECTIVE`].
+    pub(crate) fn ignore_comments(&self) -> u32 {
+        self.scan.ignore_comments
+    }
+
+    /// Sorts the lexer's new tokens into the significant ones.
+    fn scan(&mut self) {
+        let lexed = &self.lexer.res;
+        let into = Significant {
+            kinds: &mut self.kinds,
+            raw: &mut self.raw,
+            newline_before: &mut self.newline_before,
+        };
+        self.scan.sort(lexed, self.scanned, into);
         self.scanned = lexed.len();
+    }
+
+    /// Takes a chunk of tokens the lexing thread lexed and sorted: as if this input had
+    /// lexed and scanned them.
+    fn take_chunk(&mut self, chunk: LexedAhead) {
+        let first = self.lexer.res.len() as u32;
+        self.lexer.append(chunk.tokens);
+        self.kinds.extend_from_slice(&chunk.significant.kinds);
+        (self.raw).extend(chunk.significant.raw.iter().map(|raw| raw + first));
+        (self.newline_before).extend_from_slice(&chunk.significant.newline_before);
+        self.scan = chunk.scan;
+        self.scanned = self.lexer.res.len();
     }
 
     /// Lexes at least one more significant token, or to the end; false at the end.
@@ -181,9 +300,18 @@ impl<'t> Input<'t> {
         let step = self.window.map_or(usize::MAX, |window| window.step);
         let before = self.kinds.len();
         while self.kinds.len() == before && !self.lexer.done() {
-            self.lexer
-                .lex_until(self.lexer.res.len().saturating_add(step));
-            self.scan();
+            match &self.ahead {
+                Some(ahead) => match ahead.recv() {
+                    Ok(chunk) => self.take_chunk(chunk),
+                    // The lexing thread stopped before the end: it panicked, which the
+                    // scope it runs in passes on once the parse returns.
+                    Err(_) => break,
+                },
+                None => {
+                    (self.lexer).lex_until(self.lexer.res.len().saturating_add(step));
+                    self.scan();
+                }
+            }
         }
         self.kinds.len() > before
     }

@@ -313,26 +313,33 @@ const SMALL_WINDOWS: [(usize, usize); 3] = [(1, 1), (3, 7), (16, 64)];
 
 /// Parsing `text` from a window gives the tree and the errors of parsing it whole, unless
 /// the brackets do not balance (then the windowed parse is not used).
+/// The same with the tokens lexed ahead on a thread of their own (`with_lexing_ahead`).
 fn assert_windowed_parse_equals_whole(text: &str, (step, drop_after): (usize, usize)) {
     let whole = crate::parse_whole(
         crate::Source::Copied(text),
         crate::parser::PARSER_STEP_LIMIT,
     );
-    match crate::parse_in_windows(text, step, drop_after) {
-        Some(windowed) => {
-            assert!(
-                whole.brackets_balance,
-                "brackets balance in a window only: {text:?}"
-            );
-            assert_eq!(
-                windowed, whole,
-                "window of {step}, {drop_after} on {text:?}"
-            );
+    let in_windows = || crate::parse_in_windows(text, step, drop_after);
+    for (how, windowed) in [
+        ("lexed on the parser's thread", in_windows()),
+        ("lexed ahead", crate::with_lexing_ahead(in_windows)),
+    ] {
+        match windowed {
+            Some(windowed) => {
+                assert!(
+                    whole.brackets_balance,
+                    "brackets balance in a window only ({how}): {text:?}"
+                );
+                assert_eq!(
+                    windowed, whole,
+                    "window of {step}, {drop_after} ({how}) on {text:?}"
+                );
+            }
+            None => assert!(
+                !whole.brackets_balance,
+                "brackets balance whole only ({how}): {text:?}"
+            ),
         }
-        None => assert!(
-            !whole.brackets_balance,
-            "brackets balance whole only: {text:?}"
-        ),
     }
 }
 

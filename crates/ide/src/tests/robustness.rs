@@ -323,23 +323,18 @@ fn two_jobs_check_as_one_does() {
     let run = move |jobs: usize| {
         let files = files.clone();
         let edited = edited.clone();
-        std::thread::Builder::new()
-            .stack_size(crate::CHECK_STACK_SIZE)
-            .spawn(move || {
-                let (mut host, _log) = logged_host();
-                host.set_jobs(jobs);
-                let files: Vec<(&str, &str)> = files
-                    .iter()
-                    .map(|(p, t)| (p.as_str(), t.as_str()))
-                    .collect();
-                let id = set_program(&mut host, "parallel", &files);
-                let loaded = summary(&diagnostics(&host, &id));
-                host.set_file_text("parallel/f3.pp", edited);
-                (loaded, summary(&diagnostics(&host, &id)))
-            })
-            .expect("a thread starts")
-            .join()
-            .expect("no panic")
+        on_a_checking_thread(move || {
+            let (mut host, _log) = logged_host();
+            host.set_jobs(jobs);
+            let files: Vec<(&str, &str)> = files
+                .iter()
+                .map(|(p, t)| (p.as_str(), t.as_str()))
+                .collect();
+            let id = set_program(&mut host, "parallel", &files);
+            let loaded = summary(&diagnostics(&host, &id));
+            host.set_file_text("parallel/f3.pp", edited);
+            (loaded, summary(&diagnostics(&host, &id)))
+        })
     };
     let (one, one_edited) = run(1);
     let count = |summary: &str, code: &str| summary.lines().filter(|l| l.starts_with(code)).count();
@@ -357,6 +352,57 @@ fn two_jobs_check_as_one_does() {
         "{one_edited}"
     );
     assert_eq!(run(2), (one, one_edited));
+}
+
+/// `f`'s result, run on a thread with the stack of the CLI's checking thread.
+fn on_a_checking_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(crate::CHECK_STACK_SIZE)
+        .spawn(f)
+        .expect("a thread starts")
+        .join()
+        .expect("no panic")
+}
+
+/// A program of one large file (past 512 KiB, parsed a window of tokens at a time) gets
+/// the same diagnostics on two threads, where its tokens are lexed on a thread of their
+/// own ahead of the parser, as on one: names it does not declare, names and attributes
+/// set twice, a reference to itself, an expression the parser recovers from (brackets
+/// balanced, so the windowed parse stands).
+#[test]
+fn a_large_file_checks_on_two_threads_as_on_one() {
+    let mut text = String::new();
+    for i in 0..6_000usize {
+        let _ = writeln!(
+            text,
+            "value{i} = \"${{value{}}}-{i}\" # a comment to make the file large\nlist{i} = [for x in [1, 2, 3] : x + {i}]",
+            i.saturating_sub(1)
+        );
+        match i % 1_500 {
+            7 => text.push_str(&format!("missing{i} = undefined{i}\n")),
+            8 => text.push_str(&format!("value{} = 2\n", i - 1)),
+            9 => text.push_str(&format!("broken{i} = 1 +\n")),
+            _ => {}
+        }
+    }
+    assert!(text.len() > 512 * 1024, "{} bytes", text.len());
+    let run = move |jobs: usize| {
+        let text = text.clone();
+        on_a_checking_thread(move || {
+            let (mut host, _log) = logged_host();
+            host.set_jobs(jobs);
+            let id = set_program(&mut host, "large", &[("main.pp", &text)]);
+            summary(&diagnostics(&host, &id))
+        })
+    };
+    let one = run(1);
+    let count = |code: &str| one.lines().filter(|l| l.starts_with(code)).count();
+    assert_eq!(
+        (count("PCL4001"), count("PCL1"), one.lines().count()),
+        (4, 8, 17),
+        "{one}"
+    );
+    assert_eq!(run(2), one);
 }
 
 /// A block's given names are looked for one by one when there are few and through a
