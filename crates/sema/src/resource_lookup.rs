@@ -4,6 +4,8 @@
 
 #![allow(unused_lifetimes)]
 
+use std::hash::BuildHasher;
+
 use pcl_schema::{ItemKind, SchemaItem, package_named, resolve_token};
 use pcl_types::Ty;
 use smol_str::SmolStr;
@@ -54,7 +56,26 @@ pub(crate) fn lookup_resource<'db>(
     token: &str,
     read: bool,
 ) -> &'db ResourceLookup<'db> {
-    resource_lookup(db, ResourceToken::new(db, SmolStr::new(token), read))
+    resource_lookup(db, resource_token(db, token, read))
+}
+
+/// The query key of a token, through the handle's cache (`TypeCache::interned_key`): every
+/// resource and every reference to one asks for its token's, and two checking threads
+/// took turns at the interner's lock for the same few tokens.
+fn resource_token<'db>(db: &'db dyn pcl_types::Db, token: &str, read: bool) -> ResourceToken<'db> {
+    use salsa::plumbing::{AsId, FromId};
+    let intern = || ResourceToken::new(db, SmolStr::new(token), read);
+    let Some(cache) = db.type_cache() else {
+        return intern();
+    };
+    let hash = rustc_hash::FxBuildHasher.hash_one((token, read));
+    let matches = |id| {
+        let key = ResourceToken::from_id(id);
+        key.read(db) == read && key.token(db) == token
+    };
+    ResourceToken::from_id(
+        cache.interned_key::<ResourceToken<'static>>(hash, matches, || intern().as_id()),
+    )
 }
 
 #[salsa::tracked(returns(ref))]

@@ -32,11 +32,7 @@ pub(crate) const CHAIN_LIMIT: u32 = 2048;
 /// ([`Input::windowed`]).
 pub(crate) struct Input<'t> {
     lexer: Lexer<'t>,
-    kinds: Vec<SyntaxKind>,
-    /// Index of each significant token in the lexer's tokens.
-    raw: Vec<u32>,
-    /// Whether a newline precedes each significant token (true for the first).
-    newline_before: Vec<bool>,
+    significant: SignificantTokens,
     /// The last position [`Input::line_start`] was asked for, and its answer: the parser
     /// asks going forward, so the scans for line starts add up to one pass over the file.
     last_line_start: Cell<(usize, usize)>,
@@ -83,14 +79,6 @@ pub(crate) struct Scan {
     ignore_comments: u32,
 }
 
-/// Where sorting puts the significant tokens: their kinds, their indices among the lexed
-/// tokens, and whether a newline precedes each.
-struct Significant<'a> {
-    kinds: &'a mut Vec<SyntaxKind>,
-    raw: &'a mut Vec<u32>,
-    newline_before: &'a mut Vec<bool>,
-}
-
 impl Scan {
     /// Before the first token (a newline counts as seen: the first token starts a line).
     const START: Scan = Scan {
@@ -100,7 +88,7 @@ impl Scan {
     };
 
     /// Sorts the tokens of `lexed` from `from` on into the significant ones.
-    fn sort(&mut self, lexed: &LexedText<'_>, from: usize, into: Significant<'_>) {
+    fn sort(&mut self, lexed: &LexedText<'_>, from: usize, into: &mut SignificantTokens) {
         let mut newline = self.newline;
         let mut balance = self.balance;
         for (idx, &kind) in lexed.kinds().iter().enumerate().skip(from) {
@@ -143,7 +131,8 @@ pub(crate) struct LexedAhead {
     scan: Scan,
 }
 
-/// The significant tokens of a chunk, as [`Significant`] fills them.
+/// Significant tokens (not trivia), as the grammar reads them: their kinds, their indices
+/// among the lexed tokens, and whether a newline precedes each (true for the first).
 struct SignificantTokens {
     kinds: Vec<SyntaxKind>,
     raw: Vec<u32>,
@@ -158,14 +147,6 @@ impl SignificantTokens {
             newline_before: Vec::with_capacity(tokens),
         }
     }
-
-    fn fill(&mut self) -> Significant<'_> {
-        Significant {
-            kinds: &mut self.kinds,
-            raw: &mut self.raw,
-            newline_before: &mut self.newline_before,
-        }
-    }
 }
 
 /// Lexes `text` in chunks of about `step` tokens, sorts each into the significant ones and
@@ -178,7 +159,7 @@ pub(crate) fn lex_ahead(text: &str, step: usize, mut send: impl FnMut(LexedAhead
     loop {
         lexer.lex_until(step);
         let mut significant = SignificantTokens::with_capacity(step);
-        scan.sort(&lexer.res, 0, significant.fill());
+        scan.sort(&lexer.res, 0, &mut significant);
         let done = lexer.done();
         let chunk = LexedAhead {
             tokens: lexer.take_chunk(step),
@@ -238,9 +219,7 @@ impl<'t> Input<'t> {
     fn with_lexer(lexer: Lexer<'t>, capacity: usize, window: Option<Window>) -> Input<'t> {
         Input {
             lexer,
-            kinds: Vec::with_capacity(capacity),
-            raw: Vec::with_capacity(capacity),
-            newline_before: Vec::with_capacity(capacity),
+            significant: SignificantTokens::with_capacity(capacity),
             last_line_start: Cell::new((0, 0)),
             unbalanced: false,
             scanned: 0,
@@ -273,12 +252,7 @@ impl<'t> Input<'t> {
     /// Sorts the lexer's new tokens into the significant ones.
     fn scan(&mut self) {
         let lexed = &self.lexer.res;
-        let into = Significant {
-            kinds: &mut self.kinds,
-            raw: &mut self.raw,
-            newline_before: &mut self.newline_before,
-        };
-        self.scan.sort(lexed, self.scanned, into);
+        self.scan.sort(lexed, self.scanned, &mut self.significant);
         self.scanned = lexed.len();
     }
 
@@ -287,9 +261,11 @@ impl<'t> Input<'t> {
     fn take_chunk(&mut self, chunk: LexedAhead) {
         let first = self.lexer.res.len() as u32;
         self.lexer.append(chunk.tokens);
-        self.kinds.extend_from_slice(&chunk.significant.kinds);
-        (self.raw).extend(chunk.significant.raw.iter().map(|raw| raw + first));
-        (self.newline_before).extend_from_slice(&chunk.significant.newline_before);
+        self.significant
+            .kinds
+            .extend_from_slice(&chunk.significant.kinds);
+        (self.significant.raw).extend(chunk.significant.raw.iter().map(|raw| raw + first));
+        (self.significant.newline_before).extend_from_slice(&chunk.significant.newline_before);
         self.scan = chunk.scan;
         self.scanned = self.lexer.res.len();
     }
@@ -298,8 +274,8 @@ impl<'t> Input<'t> {
     #[cold]
     fn extend(&mut self) -> bool {
         let step = self.window.map_or(usize::MAX, |window| window.step);
-        let before = self.kinds.len();
-        while self.kinds.len() == before && !self.lexer.done() {
+        let before = self.significant.kinds.len();
+        while self.significant.kinds.len() == before && !self.lexer.done() {
             match &self.ahead {
                 Some(ahead) => match ahead.recv() {
                     Ok(chunk) => self.take_chunk(chunk),
@@ -313,17 +289,17 @@ impl<'t> Input<'t> {
                 }
             }
         }
-        self.kinds.len() > before
+        self.significant.kinds.len() > before
     }
 
     /// Drops the first `significant` significant tokens and the first `raw` of the lexer's
     /// (all parsed and in the tree); positions then count from the first left.
     fn drop_front(&mut self, significant: usize, raw: usize) {
-        self.kinds.drain(..significant);
-        self.raw.drain(..significant);
-        self.newline_before.drain(..significant);
+        self.significant.kinds.drain(..significant);
+        self.significant.raw.drain(..significant);
+        self.significant.newline_before.drain(..significant);
         let shift = raw as u32;
-        for index in &mut self.raw {
+        for index in &mut self.significant.raw {
             *index -= shift;
         }
         self.lexer.res.drop_front(raw);
@@ -337,10 +313,10 @@ impl<'t> Input<'t> {
     /// end): the blank before the token that starts the line. Computed when asked, as the
     /// parser needs it only at openings and for recovery.
     fn line_indent(&self, pos: usize) -> u32 {
-        if pos >= self.raw.len() {
+        if pos >= self.significant.raw.len() {
             return 0;
         }
-        let first = self.raw[self.line_start(pos)] as usize;
+        let first = self.significant.raw[self.line_start(pos)] as usize;
         match first.checked_sub(1) {
             Some(prev) if self.lexed().kind(prev) == WHITESPACE => {
                 u32::from(self.lexed().range(prev).len())
@@ -355,12 +331,12 @@ impl<'t> Input<'t> {
         let last_start = |tokens: &[bool]| tokens.iter().rposition(|&newline| newline);
         let (asked, start) = self.last_line_start.get();
         let start = if pos >= asked {
-            match last_start(&self.newline_before[asked + 1..=pos]) {
+            match last_start(&self.significant.newline_before[asked + 1..=pos]) {
                 Some(offset) => asked + 1 + offset,
                 None => start,
             }
         } else {
-            last_start(&self.newline_before[..=pos]).unwrap_or(0)
+            last_start(&self.significant.newline_before[..=pos]).unwrap_or(0)
         };
         self.last_line_start.set((pos, start));
         start
@@ -480,13 +456,13 @@ impl<'t> Parser<'t> {
             return;
         };
         // Nothing to drop yet (`raw` below is at most what is in the tree).
-        if sink.raw_pos() < window.drop_after || self.pos >= self.input.kinds.len() {
+        if sink.raw_pos() < window.drop_after || self.pos >= self.input.significant.kinds.len() {
             return;
         }
         let line_start = self.input.line_start(self.pos);
         let significant = line_start.min(self.pos.saturating_sub(LOOKBEHIND));
         // The blank before the line's first token gives the line's indentation.
-        let raw = (self.input.raw[significant] as usize)
+        let raw = (self.input.significant.raw[significant] as usize)
             .saturating_sub(1)
             .min(sink.raw_pos());
         if raw < window.drop_after {
@@ -500,7 +476,7 @@ impl<'t> Parser<'t> {
 
     /// Lexes until the token `n` ahead is at hand (or the text ends).
     pub(crate) fn ensure_ahead(&mut self, n: usize) {
-        while self.pos + n >= self.input.kinds.len() && self.input.extend() {}
+        while self.pos + n >= self.input.significant.kinds.len() && self.input.extend() {}
     }
 
     /// The kind of the current token (`EOF` at the end).
@@ -513,12 +489,17 @@ impl<'t> Parser<'t> {
         if self.stopped {
             return EOF;
         }
-        self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+        self.input
+            .significant
+            .kinds
+            .get(self.pos + n)
+            .copied()
+            .unwrap_or(EOF)
     }
 
     /// The text of the token `n` ahead (empty at the end).
     pub(crate) fn nth_text(&self, n: usize) -> &'t str {
-        match self.input.raw.get(self.pos + n) {
+        match self.input.significant.raw.get(self.pos + n) {
             Some(&raw) => self.input.lexed().text(raw as usize),
             None => "",
         }
@@ -548,7 +529,7 @@ impl<'t> Parser<'t> {
 
     /// Whether the token `n` ahead starts a new line (true at the end).
     pub(crate) fn nth_at_line_start(&self, n: usize) -> bool {
-        self.input
+        (self.input.significant)
             .newline_before
             .get(self.pos + n)
             .copied()
@@ -602,7 +583,7 @@ impl<'t> Parser<'t> {
     // token and node, they cost a check 2.5% more instructions and a check-only parse 6%.
     #[inline(always)]
     pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
-        if self.stopped || self.pos >= self.input.kinds.len() {
+        if self.stopped || self.pos >= self.input.significant.kinds.len() {
             return;
         }
         if let Some(sink) = &mut self.sink {
@@ -610,7 +591,7 @@ impl<'t> Parser<'t> {
         }
         self.pos += 1;
         self.steps = 0;
-        if self.pos + LOOKAHEAD >= self.input.kinds.len() {
+        if self.pos + LOOKAHEAD >= self.input.significant.kinds.len() {
             self.ensure_ahead(LOOKAHEAD);
         }
     }
@@ -737,8 +718,13 @@ impl<'t> Parser<'t> {
     /// newline or comment in between.
     pub(crate) fn nth_is_joined(&self, n: usize) -> bool {
         let at = self.pos + n;
-        match (at.checked_sub(1), self.input.raw.get(at)) {
-            (Some(prev), Some(&raw)) => self.input.raw.get(prev).is_some_and(|&p| p + 1 == raw),
+        match (at.checked_sub(1), self.input.significant.raw.get(at)) {
+            (Some(prev), Some(&raw)) => self
+                .input
+                .significant
+                .raw
+                .get(prev)
+                .is_some_and(|&p| p + 1 == raw),
             _ => false,
         }
     }
@@ -750,7 +736,7 @@ impl<'t> Parser<'t> {
 
     /// The range of the token `n` ahead.
     pub(crate) fn nth_range(&self, n: usize) -> TextRange {
-        match self.input.raw.get(self.pos + n) {
+        match self.input.significant.raw.get(self.pos + n) {
             Some(&raw) => self.input.lexed().range(raw as usize),
             None => TextRange::empty(TextSize::new(self.input.lexed().range_end())),
         }
@@ -761,7 +747,7 @@ impl<'t> Parser<'t> {
         match self
             .pos
             .checked_sub(n)
-            .and_then(|idx| self.input.raw.get(idx))
+            .and_then(|idx| self.input.significant.raw.get(idx))
         {
             Some(&raw) => self.input.lexed().range(raw as usize),
             None => TextRange::empty(TextSize::new(0)),
@@ -778,7 +764,7 @@ impl<'t> Parser<'t> {
         let Some(prev) = self.pos.checked_sub(1) else {
             return self.current_range();
         };
-        let after_prev = self.input.raw[prev] as usize + 1;
+        let after_prev = self.input.significant.raw[prev] as usize + 1;
         let lexed = self.input.lexed();
         (after_prev..lexed.len())
             .take_while(|&idx| lexed.kind(idx).is_trivia())
@@ -872,7 +858,7 @@ impl<'t> Parser<'t> {
 
     /// Whether the parser has consumed every token.
     pub(crate) fn at_end(&self) -> bool {
-        self.stopped || self.pos >= self.input.kinds.len()
+        self.stopped || self.pos >= self.input.significant.kinds.len()
     }
 
     /// Consumes tokens into an `ERROR` node until a token of `stop` at bracket depth 0, a line

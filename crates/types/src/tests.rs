@@ -242,6 +242,53 @@ fn objects_interned_by_borrowed_names_are_the_owned_kind() {
     assert!(std::sync::Arc::ptr_eq(&name_of(by_key), &name_of(repeated)));
 }
 
+/// A handle's cache of other crates' keys (`TypeCache::interned_key`) interns a value once,
+/// gives its id again while the value matches, and interns again when the id kept under
+/// the hash is another value's (a collision) or the kind of key differs.
+#[test]
+fn interned_keys_are_kept_by_kind_and_checked_on_a_hit() {
+    use salsa::plumbing::AsId;
+    struct Kind;
+    struct OtherKind;
+    let db = TestDb::default();
+    let cache = &db.type_cache;
+    let (int, string) = (Ty::int(&db).as_id(), Ty::string(&db).as_id());
+    let interned = std::cell::Cell::new(0);
+    let intern = |id| {
+        interned.set(interned.get() + 1);
+        id
+    };
+    assert_eq!(cache.interned_key::<Kind>(7, |_| true, || intern(int)), int);
+    assert_eq!(
+        cache.interned_key::<Kind>(7, |id| id == int, || intern(string)),
+        int
+    );
+    assert_eq!(
+        interned.get(),
+        1,
+        "a hit that matches is not interned again"
+    );
+    // The value kept under the hash is not the one asked for: interned, and kept instead.
+    assert_eq!(
+        cache.interned_key::<Kind>(7, |id| id == string, || intern(string)),
+        string
+    );
+    assert_eq!(
+        cache.interned_key::<Kind>(7, |id| id == string, || intern(int)),
+        string
+    );
+    // Another kind of key with the same hash has a place of its own.
+    assert_eq!(
+        cache.interned_key::<OtherKind>(7, |_| true, || intern(int)),
+        int
+    );
+    assert_eq!(
+        cache.interned_key::<Kind>(7, |id| id == string, || intern(int)),
+        string
+    );
+    assert_eq!(interned.get(), 3);
+}
+
 /// A handle's type cache gives the interner's ids: in the handle that filled it, in a
 /// clone (which starts empty), and when the id cached under a kind's hash is another
 /// kind's (a collision: the interner is asked).

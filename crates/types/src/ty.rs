@@ -169,6 +169,31 @@ pub struct TypeCache {
     /// (`literal_targets`): asked at every object and tuple literal given to an input.
     pub(crate) literal_targets:
         Kept<(salsa::Id, crate::literal_targets::LiteralTarget), Option<salsa::Id>>,
+    /// Immortal query keys other crates intern again and again, by their kind (a type of
+    /// theirs) and the hash of their value ([`TypeCache::interned_key`]).
+    keys: RefCell<FxHashMap<(std::any::TypeId, u64), salsa::Id>>,
+}
+
+impl TypeCache {
+    /// The id of an immortal interned value that is made again and again (a resource
+    /// token, at every resource and every reference to one): the one this handle interned
+    /// before when `matches` says it is the value asked for, else `intern`'s, kept. `Kind`
+    /// tells apart the caller's kinds of keys, `hash` is the value's.
+    pub fn interned_key<Kind: 'static>(
+        &self,
+        hash: u64,
+        matches: impl FnOnce(salsa::Id) -> bool,
+        intern: impl FnOnce() -> salsa::Id,
+    ) -> salsa::Id {
+        let key = (std::any::TypeId::of::<Kind>(), hash);
+        let cached = self.keys.borrow().get(&key).copied();
+        if let Some(id) = cached.filter(|&id| matches(id)) {
+            return id;
+        }
+        let id = intern();
+        self.keys.borrow_mut().insert(key, id);
+        id
+    }
 }
 
 /// Values of a function, kept by what they were asked of.
