@@ -38,6 +38,32 @@ mod reference_use {
 }
 use reference_use::ReferenceUse;
 
+/// The query key of a reference to `target` where `expected` is read, through the handle's
+/// cache (`TypeCache::interned_key`): the same few pairs come back at every resource (a
+/// config every resource reads as the same input), and two checking threads took turns
+/// at the interner's lock for them.
+fn reference_use<'db>(
+    db: &'db dyn pcl_types::Db,
+    target: DeclId<'db>,
+    expected: Ty<'db>,
+) -> ReferenceUse<'db> {
+    use salsa::plumbing::{AsId, FromId};
+    use std::hash::BuildHasher;
+    let Some(cache) = db.type_cache() else {
+        return ReferenceUse::new(db, target, expected);
+    };
+    let hash = rustc_hash::FxBuildHasher.hash_one((target.as_id(), expected.as_id()));
+    let matches = |id| {
+        let key = ReferenceUse::from_id(id);
+        key.target(db) == target && key.expected(db) == expected
+    };
+    ReferenceUse::from_id(
+        cache.interned_key::<ReferenceUse<'static>>(hash, matches, || {
+            ReferenceUse::new(db, target, expected).as_id()
+        }),
+    )
+}
+
 /// `None` when a reference to the declaration fits where `expected` is read with nothing
 /// to report there; else the declaration's type, for the reader to check as usual. A
 /// local may be a constant that `expected` refuses (an enum's member, a number), so such
@@ -150,9 +176,7 @@ impl<'db> Infer<'db> {
         };
         let db = self.db;
         let actual = match deferred {
-            Deferred::Reference(target) => {
-                reference_fit(db, ReferenceUse::new(db, target, expected))?
-            }
+            Deferred::Reference(target) => reference_fit(db, reference_use(db, target, expected))?,
             Deferred::Literal if fits_at_a_glance(db, self.body, self.body.expr(id), expected) => {
                 return None;
             }
