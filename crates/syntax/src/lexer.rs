@@ -165,17 +165,7 @@ impl<'a> Lexer<'a> {
     pub(crate) fn new(text: &'a str, fast_path: bool, capacity: usize) -> Lexer<'a> {
         let mut lexer = Lexer {
             fast_path,
-            text,
-            res: LexedText {
-                text,
-                kinds: Vec::with_capacity(capacity),
-                starts: Vec::with_capacity(capacity + 1),
-                errors: Vec::new(),
-            },
-            stack: Vec::new(),
-            pos: 0,
-            limit: 0,
-            done: false,
+            ..Lexer::fed(text, capacity)
         };
         if text.starts_with('\u{feff}') {
             lexer.push(WHITESPACE, 0);

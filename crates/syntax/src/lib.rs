@@ -432,7 +432,7 @@ fn parse_windowed(text: Source<'_>, step_limit: u32, window: parser::Window) -> 
 }
 
 /// The windowed parse with the tokens lexed on a thread of their own, ahead of the
-/// parser: the same tokens in the same windows (`tests::lexed_ahead_parses_equal_whole_ones`),
+/// parser: the same tokens in the same windows (`tests::windowed_parses_equal_whole_ones`),
 /// for a core that would otherwise wait ([`with_lexing_ahead`]). On this thread when no
 /// other can be started.
 fn parse_lexed_ahead(text: Source<'_>, step_limit: u32, window: parser::Window) -> Parse {
@@ -446,13 +446,21 @@ fn parse_lexed_ahead(text: Source<'_>, step_limit: u32, window: parser::Window) 
                 parser::lex_ahead(text.text(), step, |chunk| send.send(chunk).is_ok());
             });
         match lexing {
-            // The input, and the receiver in it, are dropped before the scope waits for
-            // the lexing thread, which then stops at its next chunk.
-            Ok(_) => build(
-                text,
-                parser::Input::lexed_ahead(text.text(), window, receive),
-                step_limit,
-            ),
+            Ok(lexing) => {
+                let parse = build(
+                    text,
+                    parser::Input::lexed_ahead(text.text(), window, receive),
+                    step_limit,
+                );
+                // The input, and the receiver in it, are dropped: the lexing thread stops
+                // at its next chunk. Joined to its very end (a scope waits only for its
+                // closure), so what its thread-locals hold (a blocked sender's) is freed
+                // before the parse returns.
+                if let Err(panic) = lexing.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                parse
+            }
             Err(_) => build(
                 text,
                 parser::Input::windowed(text.text(), window),

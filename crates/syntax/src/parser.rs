@@ -5,7 +5,8 @@
 //! parser that is [`Parser::building`] a tree tells the tree's sink (`syntax_node::Sink`,
 //! which puts the trivia back) of each node and token as it goes; one that is not only
 //! checks. The tokens are the whole text's, or a window of them that the parser moves along
-//! a large file ([`Input::windowed`]).
+//! a large file ([`Input::windowed`]), lexed as it goes or ahead of it on a thread of their
+//! own ([`lex_ahead`], [`Input::lexed_ahead`]).
 
 use std::cell::Cell;
 use std::sync::mpsc::Receiver;
