@@ -47,20 +47,13 @@ fn reference_use<'db>(
     target: DeclId<'db>,
     expected: Ty<'db>,
 ) -> ReferenceUse<'db> {
-    use salsa::plumbing::{AsId, FromId};
+    use salsa::plumbing::AsId;
     use std::hash::BuildHasher;
-    let Some(cache) = db.type_cache() else {
-        return ReferenceUse::new(db, target, expected);
-    };
-    let hash = rustc_hash::FxBuildHasher.hash_one((target.as_id(), expected.as_id()));
-    let matches = |id| {
-        let key = ReferenceUse::from_id(id);
-        key.target(db) == target && key.expected(db) == expected
-    };
-    ReferenceUse::from_id(
-        cache.interned_key::<ReferenceUse<'static>>(hash, matches, || {
-            ReferenceUse::new(db, target, expected).as_id()
-        }),
+    pcl_types::cached_key::<ReferenceUse<'static>, _>(
+        db,
+        rustc_hash::FxBuildHasher.hash_one((target.as_id(), expected.as_id())),
+        |key: ReferenceUse<'db>| key.target(db) == target && key.expected(db) == expected,
+        || ReferenceUse::new(db, target, expected),
     )
 }
 

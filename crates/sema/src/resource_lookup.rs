@@ -63,18 +63,11 @@ pub(crate) fn lookup_resource<'db>(
 /// resource and every reference to one asks for its token's, and two checking threads
 /// took turns at the interner's lock for the same few tokens.
 fn resource_token<'db>(db: &'db dyn pcl_types::Db, token: &str, read: bool) -> ResourceToken<'db> {
-    use salsa::plumbing::{AsId, FromId};
-    let intern = || ResourceToken::new(db, SmolStr::new(token), read);
-    let Some(cache) = db.type_cache() else {
-        return intern();
-    };
-    let hash = rustc_hash::FxBuildHasher.hash_one((token, read));
-    let matches = |id| {
-        let key = ResourceToken::from_id(id);
-        key.read(db) == read && key.token(db) == token
-    };
-    ResourceToken::from_id(
-        cache.interned_key::<ResourceToken<'static>>(hash, matches, || intern().as_id()),
+    pcl_types::cached_key::<ResourceToken<'static>, _>(
+        db,
+        rustc_hash::FxBuildHasher.hash_one((token, read)),
+        |key: ResourceToken<'db>| key.read(db) == read && key.token(db) == token,
+        || ResourceToken::new(db, SmolStr::new(token), read),
     )
 }
 

@@ -44,7 +44,7 @@ pub use parse::{TypeParseError, parse_type, parse_type_with};
 pub use render::{display, pretty, readable};
 pub use suggest::{CandidateNames, closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
-pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind, TypeCache};
+pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind, TypeCache, cached_key};
 pub use unify::{unify, unify_types};
 pub use value::ConstValue;
 

@@ -262,6 +262,23 @@ impl IdsByHash {
     }
 }
 
+/// An immortal interned key (`Key`) made again and again, through the handle's cache when it
+/// has one ([`TypeCache::interned_key`]), else `intern`'s: `Kind` tells the caller's kinds
+/// of keys apart (the key's own type with `'static`), `hash` is the value's, and `matches`
+/// tells a hit from another value with that hash.
+pub fn cached_key<Kind: 'static, Key: salsa::plumbing::AsId + salsa::plumbing::FromId>(
+    db: &dyn Db,
+    hash: u64,
+    matches: impl FnOnce(Key) -> bool,
+    intern: impl FnOnce() -> Key,
+) -> Key {
+    let Some(cache) = db.type_cache() else {
+        return intern();
+    };
+    let id = cache.interned_key::<Kind>(hash, |id| matches(Key::from_id(id)), || intern().as_id());
+    Key::from_id(id)
+}
+
 // A panic while the cache is borrowed leaves it holding only ids of what was interned.
 impl std::panic::RefUnwindSafe for TypeCache {}
 
