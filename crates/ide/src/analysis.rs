@@ -88,6 +88,17 @@ impl Analysis {
             }
         });
         let files = program.files(&self.db);
+        // A large file's declarations by runs, so its check is not one thread's (each
+        // file's order, which the runs follow, worked out on the threads too).
+        crate::parallel::for_each(&self.db, self.jobs, files, |db, &file| {
+            let _ = pcl_sema::check_chunks(db, program, file).count();
+        });
+        let chunks: Vec<pcl_sema::CheckChunk<'_>> = (files.iter())
+            .flat_map(|&file| pcl_sema::check_chunks(&self.db, program, file))
+            .collect();
+        crate::parallel::for_each(&self.db, self.jobs, &chunks, |db, &chunk| {
+            pcl_sema::check_chunk(db, chunk);
+        });
         crate::parallel::for_each(&self.db, self.jobs, files, |db, &file| {
             let _ = file_check(db, program, file);
             if whole_files {

@@ -55,7 +55,9 @@ pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, ForExpr, body,
     body_with_source_map,
 };
-pub use inference::{InferenceResult, decl_ty, expr_ty, file_check, infer};
+pub use inference::{
+    CheckChunk, InferenceResult, check_chunk, check_chunks, decl_ty, expr_ty, file_check, infer,
+};
 pub use input::{
     CheckOptions, File, ItemSource, Leniency, Program, ReparseBase, Workspace, join_dir, leniency,
     program_at,

@@ -258,6 +258,35 @@ fn after_an_edit_of_many_items_their_memos_are_verified_in_constant_time() {
     assert_eq!(walked, 0, "no reader's syntax is walked");
 }
 
+/// A large document's check is gathered by runs of its declarations: an edit that makes
+/// a mistake in one declaration gathers that declaration's run again and the file's
+/// runs, not every declaration's diagnostics.
+#[test]
+fn an_error_in_a_large_document_gathers_one_run_of_diagnostics_again() {
+    let (mut host, log) = logged_host();
+    let text: String = (0..600).map(|i| format!("value{i} = {i}\n")).collect();
+    let broken = edit(&text, "value300 = 300", "value300 = missing");
+    let id = set_program(&mut host, "large", &[("main.pp", &text)]);
+    let path = "large/main.pp";
+    // The first edit of `value300` moves it to low durability, and what reads it (the
+    // file's order among it) is gathered again once.
+    for text in [&text, &broken, &text] {
+        host.set_file_text(path, text.clone());
+        diagnostics(&host, &id);
+    }
+    log.take();
+    host.set_file_text(path, broken);
+    expect!["PCL4001 undefined name `missing`\n"].assert_eq(&summary(&diagnostics(&host, &id)));
+    let executed = log.take();
+    assert_eq!(ran(&executed, "infer("), 1, "value300 only: {executed:#?}");
+    assert_eq!(
+        ran(&executed, "chunk_check("),
+        1,
+        "its run only: {executed:#?}"
+    );
+    assert_eq!(ran(&executed, "file_check("), 1, "{executed:#?}");
+}
+
 /// A document checks each resource input in a memo of its own, a file from disk checks
 /// its resources whole: both find the same diagnostics, in the same order, in every
 /// check fixture and a generated program.
