@@ -93,7 +93,7 @@ impl Analysis {
         crate::parallel::for_each(&self.db, self.jobs, files, |db, &file| {
             let _ = pcl_sema::check_chunks(db, program, file).count();
         });
-        let chunks: Vec<pcl_sema::CheckChunk<'_>> = (files.iter())
+        let chunks: Vec<pcl_sema::DeclChunk<'_>> = (files.iter())
             .flat_map(|&file| pcl_sema::check_chunks(&self.db, program, file))
             .collect();
         crate::parallel::for_each(&self.db, self.jobs, &chunks, |db, &chunk| {

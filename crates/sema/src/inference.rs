@@ -25,7 +25,8 @@ use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
 use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
-    Bindings, Resolution, bind, decl_cycle, dependency_edges, file_dependencies, strongly_connected,
+    Bindings, DECL_CHUNK, DeclChunk, Resolution, bind, decl_cycle, dependency_edges,
+    file_dependencies, strongly_connected,
 };
 
 /// What checking a declaration found. The types of its expressions are not kept here
@@ -120,7 +121,7 @@ pub(crate) use input_attr::InputAttr;
 /// declaration reads from other files is already typed and nothing recurses through long
 /// chains. One memo per file: after an edit, a driver verifies the untouched files in
 /// constant time each, not their declarations one by one. A file of more than
-/// [`CHECK_CHUNK`] declarations is gathered from memos of that many each
+/// [`DECL_CHUNK`] declarations is gathered from memos of that many each
 /// ([`check_chunks`]): drivers fill them on several threads, and an edit that changes one
 /// declaration's diagnostics gathers its run's again, not the whole file's.
 #[salsa::tracked(returns(ref))]
@@ -130,7 +131,7 @@ pub fn file_check<'db>(
     file: File,
 ) -> Box<[SemaDiagnostic<'db>]> {
     let order = file_order(db, program, file);
-    if order.len() <= CHECK_CHUNK {
+    if order.len() <= DECL_CHUNK {
         return checked_in_order(db, file, order);
     }
     let mut diagnostics = Vec::new();
@@ -158,63 +159,39 @@ fn checked_in_order<'db>(
     diagnostics.into_boxed_slice()
 }
 
-/// How many declarations, in `file_check`'s order, one memo of a large file's check
-/// gathers: as many as a memo of its dependencies (`scope::DEPENDENCY_CHUNK`).
-const CHECK_CHUNK: usize = 256;
-
 /// The runs of a large file's declarations whose diagnostics are gathered together, in
-/// `file_check`'s order; none for a file of at most [`CHECK_CHUNK`] declarations, which
+/// `file_check`'s order; none for a file of at most [`DECL_CHUNK`] declarations, which
 /// `file_check` gathers itself. Drivers check them on several threads at once
 /// ([`check_chunk`]), so the check of one large file is not one thread's work.
 pub fn check_chunks<'db>(
     db: &'db dyn pcl_types::Db,
     program: Program,
     file: File,
-) -> impl Iterator<Item = CheckChunk<'db>> + 'db {
+) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
     let count = file_order(db, program, file).len();
-    let starts = match count > CHECK_CHUNK {
+    let starts = match count > DECL_CHUNK {
         true => 0..count,
         false => 0..0,
     };
-    (starts.step_by(CHECK_CHUNK)).map(move |start| CheckChunk::new(db, program, file, start as u32))
+    (starts.step_by(DECL_CHUNK)).map(move |start| DeclChunk::new(db, program, file, start as u32))
 }
 
 /// Gather the diagnostics of a chunk, for `file_check`.
-pub fn check_chunk<'db>(db: &'db dyn pcl_types::Db, chunk: CheckChunk<'db>) {
+pub fn check_chunk<'db>(db: &'db dyn pcl_types::Db, chunk: DeclChunk<'db>) {
     let _ = chunk_check(db, chunk);
 }
 
 #[salsa::tracked(returns(ref))]
 fn chunk_check<'db>(
     db: &'db dyn pcl_types::Db,
-    chunk: CheckChunk<'db>,
+    chunk: DeclChunk<'db>,
 ) -> Box<[SemaDiagnostic<'db>]> {
     let file = chunk.file(db);
     let order = file_order(db, chunk.program(db), file);
     let start = (chunk.start(db) as usize).min(order.len());
-    let end = (start + CHECK_CHUNK).min(order.len());
+    let end = (start + DECL_CHUNK).min(order.len());
     checked_in_order(db, file, &order[start..end])
 }
-
-/// The key of `chunk_check`, in a module of its own: salsa's expansion of an interned
-/// struct names `'db` where it is not used.
-#[allow(unused_lifetimes)]
-mod check_chunk {
-    use crate::input::{File, Program};
-
-    /// The declarations of a file of a program from `start` in `file_check`'s order,
-    /// `CHECK_CHUNK` of them.
-    #[salsa::interned(revisions = usize::MAX)]
-    pub struct CheckChunk<'db> {
-        #[returns(copy)]
-        pub(super) program: Program,
-        #[returns(copy)]
-        pub(super) file: File,
-        #[returns(copy)]
-        pub(super) start: u32,
-    }
-}
-pub use check_chunk::CheckChunk;
 
 /// A file's declarations in the order `file_check` visits them: each after the
 /// declarations of the same file it reads. Equal after edits that change no name or

@@ -56,7 +56,7 @@ pub use hir::{
     body_with_source_map,
 };
 pub use inference::{
-    CheckChunk, InferenceResult, check_chunk, check_chunks, decl_ty, expr_ty, file_check, infer,
+    InferenceResult, check_chunk, check_chunks, decl_ty, expr_ty, file_check, infer,
 };
 pub use input::{
     CheckOptions, File, ItemSource, Leniency, Program, ReparseBase, Workspace, join_dir, leniency,

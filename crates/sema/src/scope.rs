@@ -464,7 +464,7 @@ impl Lists {
 }
 
 /// What each declaration of one file of a program depends on, in source order (as
-/// `program_decls` lists them), from memos of [`DEPENDENCY_CHUNK`] declarations each.
+/// `program_decls` lists them), from memos of [`DECL_CHUNK`] declarations each.
 /// `program_graph` reads these rather than every `bind`: after an edit it verifies in
 /// constant time each chunk without an edited declaration (every chunk of an untouched
 /// file), and the binds of the chunks with one.
@@ -486,7 +486,7 @@ pub fn dependency_chunks<'db>(
 ) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
     let count = file.declarations(db).items.len();
     (0..count)
-        .step_by(DEPENDENCY_CHUNK)
+        .step_by(DECL_CHUNK)
         .map(move |start| DeclChunk::new(db, program, file, start as u32))
 }
 
@@ -495,25 +495,28 @@ pub fn bind_chunk<'db>(db: &'db dyn salsa::Database, chunk: DeclChunk<'db>) {
     let _ = chunk_dependencies(db, chunk);
 }
 
-/// How many declarations one memo of [`file_dependencies`] covers: few enough that an
-/// edit re-verifies few binds, enough that a large file has few memos to verify.
-const DEPENDENCY_CHUNK: usize = 256;
+/// How many declarations one memo of [`file_dependencies`] covers (and one of a large
+/// file's check, `inference::chunk_check`): few enough that an edit re-verifies few of
+/// what they read, enough that a large file has few memos to verify.
+pub(crate) const DECL_CHUNK: usize = 256;
 
-/// The key of `chunk_dependencies`, in a module of its own: salsa's expansion of an
-/// interned struct names `'db` where it is not used.
+/// The key of `chunk_dependencies` and `inference::chunk_check`, in a module of its own:
+/// salsa's expansion of an interned struct names `'db` where it is not used.
 #[allow(unused_lifetimes)]
 mod decl_chunk {
     use crate::input::{File, Program};
 
-    /// The declarations of a file of a program from `start`, `DEPENDENCY_CHUNK` of them.
+    /// The declarations of a file of a program from `start`, `DECL_CHUNK` of them, in the
+    /// order of the query it keys: source order for `chunk_dependencies`, checking order
+    /// (`file_order`) for `chunk_check`.
     #[salsa::interned(revisions = usize::MAX)]
     pub struct DeclChunk<'db> {
         #[returns(copy)]
-        pub(super) program: Program,
+        pub(crate) program: Program,
         #[returns(copy)]
-        pub(super) file: File,
+        pub(crate) file: File,
         #[returns(copy)]
-        pub(super) start: u32,
+        pub(crate) start: u32,
     }
 }
 pub use decl_chunk::DeclChunk;
@@ -525,7 +528,7 @@ fn chunk_dependencies<'db>(
 ) -> Box<[Box<[DeclId<'db>]>]> {
     let decls = file_decls(db, chunk.program(db), chunk.file(db));
     let start = (chunk.start(db) as usize).min(decls.len());
-    let end = (start + DEPENDENCY_CHUNK).min(decls.len());
+    let end = (start + DECL_CHUNK).min(decls.len());
     (decls[start..end].iter())
         .map(|&decl| bind(db, decl).dependencies.clone())
         .collect()
