@@ -4,7 +4,8 @@
 //! resources (`--quick`: 1k and 10k), each in one file and in 100 files, the whole-process
 //! time of `pcl parse` and `pcl check` (the `dist` build the README installs), throughput
 //! (MB/s, lines/s), the check on one core (`taskset -c 0`, when `taskset` is there) and its
-//! ratio to parsing, the default `--jobs` against `--jobs 1`, peak memory per source
+//! ratio to parsing (the median of the rounds' ratios), the default `--jobs` against
+//! `--jobs 1` (the median of the ratios of runs taken in pairs), peak memory per source
 //! byte (the child's `VmHWM`, sampled every few milliseconds), the cold check with the
 //! schema found in Pulumi's cache instead of `--schema-dir`, the growth exponent of the
 //! cold check from the smallest to the largest size, Go's hclsyntax checking the same files
@@ -32,10 +33,12 @@ struct Measure {
     lines: usize,
     parse: Duration,
     check: Duration,
-    /// `pcl check --jobs 1` (on every core the machine has).
-    check_one_job: Duration,
     /// `taskset -c 0 pcl check`: one core.
     check_one_core: Option<Duration>,
+    /// The default jobs over `--jobs 1`: the median of the ratios of runs taken in pairs.
+    jobs_ratio: f64,
+    /// The one-core check over `pcl parse`: the median of the rounds' ratios.
+    one_core_ratio: Option<f64>,
     check_peak_kb: u64,
     /// The check with the schema found in Pulumi's cache (`$PULUMI_HOME/schemas`) instead
     /// of `--schema-dir`: lazy loading holds whatever the source.
@@ -92,6 +95,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     // Five rounds: with three, the ratio of two medians (default jobs over `--jobs 1`)
     // moved by 0.05 between runs of one build.
     let rounds = if quick { 1 } else { 5 };
+    // The default jobs and `--jobs 1` run back to back this many times a round, and the
+    // ratio reported is the median of each pair's: the speed of the machines we measure
+    // on drifts by as much as 50% within minutes, which a ratio of two medians of runs
+    // minutes apart takes in (five rounds of one pair read 0.55-0.73 across the sizes of
+    // one report where paired runs read 0.62-0.65).
+    let pairs = if quick { 1 } else { 4 };
     let mut measures = Vec::new();
     for &resources in sizes {
         for files in [1, 100] {
@@ -101,8 +110,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             eprintln!("measuring {resources} resources in {files} file(s), {bytes} bytes...");
             let mut parse = Vec::new();
             let mut check_times = Vec::new();
-            let mut one_job = Vec::new();
             let mut one_core = Vec::new();
+            let mut jobs_ratios = Vec::new();
+            let mut one_core_ratios = Vec::new();
             let mut from_cache = Vec::new();
             let home = pulumi_home_with(&dir, &out.join("pulumi-home"))?;
             let mut peak = 0;
@@ -114,7 +124,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 if let (Some(hclwrite), [(name, _)]) = (&hclwrite, program.files.as_slice()) {
                     hclwrite_process.push(timed(Command::new(hclwrite).arg(dir.join(name)))?.0);
                 }
-                parse.push(timed(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?.0);
+                let (parsed, _) = timed(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?;
+                parse.push(parsed);
                 let check = |command: &mut Command, jobs: Option<&str>| {
                     command.args(["check", "-q", "--schema-dir"]);
                     command.arg(dir.join("schemas")).arg(&dir);
@@ -125,25 +136,32 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 // The default jobs and `--jobs 1` take turns going first: the run after
                 // another program's (here `pcl parse`) was measured up to 10% slower,
                 // which made the default look slower than one job on one file.
-                for jobs in match round % 2 {
-                    0 => [None, Some("1")],
-                    _ => [Some("1"), None],
-                } {
-                    let mut command = Command::new(&pcl);
-                    check(&mut command, jobs);
-                    let (time, kb) = timed(&mut command)?;
-                    match jobs {
-                        None => {
-                            check_times.push(time);
-                            peak = peak.max(kb);
+                for pair in 0..pairs {
+                    let (mut default, mut single) = (Duration::ZERO, Duration::ZERO);
+                    for jobs in match (round * pairs + pair) % 2 {
+                        0 => [None, Some("1")],
+                        _ => [Some("1"), None],
+                    } {
+                        let mut command = Command::new(&pcl);
+                        check(&mut command, jobs);
+                        let (time, kb) = timed(&mut command)?;
+                        match jobs {
+                            None => {
+                                check_times.push(time);
+                                peak = peak.max(kb);
+                                default = time;
+                            }
+                            Some(_) => single = time,
                         }
-                        Some(_) => one_job.push(time),
                     }
+                    jobs_ratios.push(ratio(default, single));
                 }
                 if taskset {
                     let mut pinned = Command::new("taskset");
                     check(pinned.args(["-c", "0"]).arg(&pcl), None);
-                    one_core.push(timed(&mut pinned)?.0);
+                    let (time, _) = timed(&mut pinned)?;
+                    one_core.push(time);
+                    one_core_ratios.push(ratio(time, parsed));
                 }
                 let (cached, _) = timed(
                     Command::new(&pcl)
@@ -177,8 +195,10 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 lines,
                 parse: median(parse),
                 check: median(check_times),
-                check_one_job: median(one_job),
                 check_one_core: (!one_core.is_empty()).then(|| median(one_core)),
+                jobs_ratio: median_ratio(jobs_ratios),
+                one_core_ratio: (!one_core_ratios.is_empty())
+                    .then(|| median_ratio(one_core_ratios)),
                 check_peak_kb: peak,
                 check_from_cache: median(from_cache),
                 go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
@@ -298,6 +318,16 @@ fn median(mut values: Vec<Duration>) -> Duration {
     values[values.len() / 2]
 }
 
+/// `a` over `b`.
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
+fn median_ratio(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
 fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / 1e6 / time.as_secs_f64().max(1e-9)
 }
@@ -336,7 +366,7 @@ fn parse_time(text: &str) -> Option<f64> {
 
 fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
     let mut out = String::from(
-        "# pcl bench report\n\nWhole processes, the `dist` build (the README's install), median of the rounds; one run. `check` uses every core (the default `--jobs`); `one core` is `taskset -c 0 pcl check`, and its ratio to `pcl parse` (which uses one core) is the cold check's cost over parsing.\n\n",
+        "# pcl bench report\n\nWhole processes, the `dist` build (the README's install), median of the rounds; one run. `check` uses every core (the default `--jobs`); `one core` is `taskset -c 0 pcl check`, and its ratio to `pcl parse` (which uses one core) is the cold check's cost over parsing, the median of the rounds' ratios. `default jobs / --jobs 1` is the median of the ratios of runs taken in pairs, back to back (the machine's speed drifts between minutes).\n\n",
     );
     let _ = writeln!(
         out,
@@ -370,11 +400,11 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
                     "{:.3} | {:.2} | {:.1}x",
                     core.as_secs_f64(),
                     mb_per_s(m.bytes, core),
-                    core.as_secs_f64() / m.parse.as_secs_f64().max(1e-9)
+                    m.one_core_ratio.unwrap_or_default()
                 ),
                 None => "– | – | –".to_owned(),
             },
-            m.check.as_secs_f64() / m.check_one_job.as_secs_f64().max(1e-9),
+            m.jobs_ratio,
             (m.check_peak_kb * 1024) as f64 / m.bytes.max(1) as f64,
             m.check_from_cache.as_secs_f64(),
         );
