@@ -196,9 +196,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 parse: median(parse),
                 check: median(check_times),
                 check_one_core: (!one_core.is_empty()).then(|| median(one_core)),
-                jobs_ratio: median_ratio(jobs_ratios),
-                one_core_ratio: (!one_core_ratios.is_empty())
-                    .then(|| median_ratio(one_core_ratios)),
+                jobs_ratio: median(jobs_ratios),
+                one_core_ratio: (!one_core_ratios.is_empty()).then(|| median(one_core_ratios)),
                 check_peak_kb: peak,
                 check_from_cache: median(from_cache),
                 go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
@@ -313,19 +312,14 @@ fn hclwrite_list_mb_s(hclwrite: &Path, list: &Path, rounds: usize) -> anyhow::Re
         .and_then(|value| value.parse().ok()))
 }
 
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort();
+fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     values[values.len() / 2]
 }
 
 /// `a` over `b`.
 fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64().max(1e-9)
-}
-
-fn median_ratio(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 fn mb_per_s(bytes: usize, time: Duration) -> f64 {
@@ -394,7 +388,7 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
             m.check.as_secs_f64(),
             mb_per_s(m.bytes, m.check),
             m.lines as f64 / m.check.as_secs_f64().max(1e-9),
-            m.check.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
+            ratio(m.check, m.parse),
             match m.check_one_core {
                 Some(core) => format!(
                     "{:.3} | {:.2} | {:.1}x",
@@ -413,8 +407,8 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
                 out,
                 " {:.3} | {:.1}x | {:.2}x |",
                 go.as_secs_f64(),
-                go.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
-                go.as_secs_f64() / m.check.as_secs_f64().max(1e-9)
+                ratio(go, m.parse),
+                ratio(go, m.check)
             );
         } else if with_go {
             out.push_str(" – | – | – |");
@@ -488,7 +482,7 @@ fn report_formatter(out: &mut String, measures: &[Measure]) {
             m.files,
             m.bytes as f64 / 1e6,
             m.fmt.as_secs_f64(),
-            m.fmt.as_secs_f64() / m.parse.as_secs_f64().max(1e-9),
+            ratio(m.fmt, m.parse),
         );
         match m.hclwrite_in_process {
             Some(theirs) => {
@@ -502,7 +496,7 @@ fn report_formatter(out: &mut String, measures: &[Measure]) {
                     out,
                     " {:.3} | {:.1}x |",
                     theirs.as_secs_f64(),
-                    theirs.as_secs_f64() / m.fmt.as_secs_f64().max(1e-9)
+                    ratio(theirs, m.fmt)
                 );
             }
             None => out.push_str(" – | – |"),

@@ -25,7 +25,7 @@ use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
 use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
-    Bindings, DECL_CHUNK, DeclChunk, Resolution, bind, decl_cycle, dependency_edges,
+    Bindings, DECL_CHUNK, DeclChunk, Resolution, bind, decl_chunks, decl_cycle, dependency_edges,
     file_dependencies, strongly_connected,
 };
 
@@ -169,11 +169,12 @@ pub fn check_chunks<'db>(
     file: File,
 ) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
     let count = file_order(db, program, file).len();
-    let starts = match count > DECL_CHUNK {
-        true => 0..count,
-        false => 0..0,
-    };
-    (starts.step_by(DECL_CHUNK)).map(move |start| DeclChunk::new(db, program, file, start as u32))
+    decl_chunks(
+        db,
+        program,
+        file,
+        if count > DECL_CHUNK { count } else { 0 },
+    )
 }
 
 /// Gather the diagnostics of a chunk, for `file_check`.
@@ -188,9 +189,7 @@ fn chunk_check<'db>(
 ) -> Box<[SemaDiagnostic<'db>]> {
     let file = chunk.file(db);
     let order = file_order(db, chunk.program(db), file);
-    let start = (chunk.start(db) as usize).min(order.len());
-    let end = (start + DECL_CHUNK).min(order.len());
-    checked_in_order(db, file, &order[start..end])
+    checked_in_order(db, file, chunk.run(db, order))
 }
 
 /// A file's declarations in the order `file_check` visits them: each after the

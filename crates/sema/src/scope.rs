@@ -484,7 +484,16 @@ pub fn dependency_chunks<'db>(
     program: Program,
     file: File,
 ) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
-    let count = file.declarations(db).items.len();
+    decl_chunks(db, program, file, file.declarations(db).items.len())
+}
+
+/// The chunks that cover `count` declarations of a file of a program, in order.
+pub(crate) fn decl_chunks<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    file: File,
+    count: usize,
+) -> impl Iterator<Item = DeclChunk<'db>> + 'db {
     (0..count)
         .step_by(DECL_CHUNK)
         .map(move |start| DeclChunk::new(db, program, file, start as u32))
@@ -521,15 +530,21 @@ mod decl_chunk {
 }
 pub use decl_chunk::DeclChunk;
 
+impl<'db> DeclChunk<'db> {
+    /// The chunk's run of `decls`, a list of its file's declarations in its query's order.
+    pub(crate) fn run<'a, T>(self, db: &'db dyn salsa::Database, decls: &'a [T]) -> &'a [T] {
+        let start = (self.start(db) as usize).min(decls.len());
+        &decls[start..(start + DECL_CHUNK).min(decls.len())]
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 fn chunk_dependencies<'db>(
     db: &'db dyn salsa::Database,
     chunk: DeclChunk<'db>,
 ) -> Box<[Box<[DeclId<'db>]>]> {
     let decls = file_decls(db, chunk.program(db), chunk.file(db));
-    let start = (chunk.start(db) as usize).min(decls.len());
-    let end = (start + DECL_CHUNK).min(decls.len());
-    (decls[start..end].iter())
+    (chunk.run(db, decls).iter())
         .map(|&decl| bind(db, decl).dependencies.clone())
         .collect()
 }
