@@ -6,7 +6,11 @@
 //! (MB/s, lines/s), the check on one core (`taskset -c 0`, when `taskset` is there) and its
 //! ratio to parsing (the median of the rounds' ratios), the default `--jobs` against
 //! `--jobs 1` (the median of the ratios of runs taken in pairs), peak memory per source
-//! byte (the child's `VmHWM`, sampled every few milliseconds), the cold check with the
+//! byte (the child's `VmHWM`, sampled every few milliseconds), two figures that do not
+//! drift with the machine's speed (instructions of `pcl parse -q` and `pcl check --jobs 1`
+//! on one-file programs up to 31k resources, counted by Valgrind when it is installed; and
+//! for 100-file programs, two `--jobs 1` checks side by side on cores of their own over
+//! each alone, the machine's own cost of two busy cores), the cold check with the
 //! schema found in Pulumi's cache instead of `--schema-dir`, the growth exponent of the
 //! cold check from the smallest to the largest size, Go's hclsyntax checking the same files
 //! (its driver's `check` mode, which includes a warm-up pass) as a whole process when its
@@ -39,6 +43,13 @@ struct Measure {
     jobs_ratio: f64,
     /// The one-core check over `pcl parse`: the median of the rounds' ratios.
     one_core_ratio: Option<f64>,
+    /// Instructions of `pcl parse -q` and of `pcl check --jobs 1` (one-file programs up to
+    /// [`MAX_COUNTED_RESOURCES`], when Valgrind is there).
+    instructions: Option<(u64, u64)>,
+    /// Two `--jobs 1` checks side by side, each pinned to a core of its own, over one
+    /// alone: what the machine takes from each of two busy cores (100-file programs, when
+    /// `taskset` is there and there are two cores).
+    side_by_side: Option<f64>,
     check_peak_kb: u64,
     /// The check with the schema found in Pulumi's cache (`$PULUMI_HOME/schemas`) instead
     /// of `--schema-dir`: lazy loading holds whatever the source.
@@ -85,6 +96,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         .args(["-c", "0", "true"])
         .status()
         .is_ok_and(|status| status.success());
+    let valgrind = Command::new("valgrind")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    let two_cores =
+        taskset && std::thread::available_parallelism().is_ok_and(|cores| cores.get() >= 2);
     let go = go.is_file().then_some(go);
     let hclwrite = hclwrite.is_file().then_some(hclwrite);
     let sizes: &[usize] = if quick {
@@ -119,6 +137,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             let mut go_parse = Vec::new();
             let mut fmt = Vec::new();
             let mut hclwrite_process = Vec::new();
+            let check = |command: &mut Command, jobs: Option<&str>| {
+                command.args(["check", "-q", "--schema-dir"]);
+                command.arg(dir.join("schemas")).arg(&dir);
+                if let Some(jobs) = jobs {
+                    command.args(["--jobs", jobs]);
+                }
+            };
             for round in 0..rounds {
                 fmt.push(timed(Command::new(&pcl).args(["fmt", "-q", "--check"]).arg(&dir))?.0);
                 if let (Some(hclwrite), [(name, _)]) = (&hclwrite, program.files.as_slice()) {
@@ -126,13 +151,6 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 }
                 let (parsed, _) = timed(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?;
                 parse.push(parsed);
-                let check = |command: &mut Command, jobs: Option<&str>| {
-                    command.args(["check", "-q", "--schema-dir"]);
-                    command.arg(dir.join("schemas")).arg(&dir);
-                    if let Some(jobs) = jobs {
-                        command.args(["--jobs", jobs]);
-                    }
-                };
                 // The default jobs and `--jobs 1` take turns going first: the run after
                 // another program's (here `pcl parse`) was measured up to 10% slower,
                 // which made the default look slower than one job on one file.
@@ -184,6 +202,24 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                     );
                 }
             }
+            let instructions = match valgrind && files == 1 && resources <= MAX_COUNTED_RESOURCES {
+                true => {
+                    eprintln!("counting instructions (Valgrind)...");
+                    let parse = instructions(Command::new(&pcl).args(["parse", "-q"]).arg(&dir))?;
+                    let mut command = Command::new(&pcl);
+                    check(&mut command, Some("1"));
+                    Some((parse, instructions(&mut command)?))
+                }
+                false => None,
+            };
+            let side_by_side = match two_cores && files > 1 {
+                true => Some(side_by_side(rounds * pairs, |core| {
+                    let mut command = Command::new("taskset");
+                    check(command.args(["-c", core]).arg(&pcl), Some("1"));
+                    command
+                })?),
+                false => None,
+            };
             let hclwrite_in_process = match &hclwrite {
                 Some(hclwrite) => hclwrite_list_mb_s(hclwrite, &dir.join("files.list"), rounds)?,
                 None => None,
@@ -198,6 +234,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 check_one_core: (!one_core.is_empty()).then(|| median(one_core)),
                 jobs_ratio: median(jobs_ratios),
                 one_core_ratio: (!one_core_ratios.is_empty()).then(|| median(one_core_ratios)),
+                instructions,
+                side_by_side,
                 check_peak_kb: peak,
                 check_from_cache: median(from_cache),
                 go_parse: (!go_parse.is_empty()).then(|| median(go_parse)),
@@ -294,6 +332,61 @@ fn timed(command: &mut Command) -> anyhow::Result<(Duration, u64)> {
         bail!("the command failed: {status}");
     }
     Ok((elapsed, peak))
+}
+
+/// The largest one-file program whose instructions are counted: Valgrind runs a check
+/// 20-30 times slower, and 31k resources (about 10 MB) is the size issue 30's goals name.
+const MAX_COUNTED_RESOURCES: usize = 31_000;
+
+/// The instructions `command` executes, counted by Valgrind's cachegrind without its cache
+/// simulation: the same for a build and input at every run, where time on the machines we
+/// measure on drifts by up to 50% within minutes.
+fn instructions(command: &mut Command) -> anyhow::Result<u64> {
+    let mut counted = Command::new("valgrind");
+    counted.args([
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+    ]);
+    counted.arg(command.get_program()).args(command.get_args());
+    let output = counted
+        .stdout(Stdio::null())
+        .output()
+        .context("cannot run valgrind")?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    cachegrind_instructions(&stderr)
+        .with_context(|| format!("no instruction count in Valgrind's output:\n{stderr}"))
+}
+
+/// The `I refs` total of cachegrind's summary (`==1234== I   refs:      1,091,462,141`).
+fn cachegrind_instructions(stderr: &str) -> Option<u64> {
+    let line = stderr.lines().find(|line| line.contains("I   refs:"))?;
+    let count = line.rsplit(':').next()?.trim().replace(',', "");
+    count.parse().ok()
+}
+
+/// Two commands side by side, one pinned to each of cores 0 and 1 (`command(core)`), over
+/// each alone: the median over `rounds` of their wall times together over their times
+/// alone, each round's taken back to back (as the jobs' pairs, for the machine's drift). Both run `--jobs 1`, so their time is one thread's.
+fn side_by_side(rounds: usize, command: impl Fn(&str) -> Command + Sync) -> anyhow::Result<f64> {
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let alone = timed(&mut command("0"))?.0 + timed(&mut command("1"))?.0;
+        let together = std::thread::scope(|scope| {
+            let runs: Vec<_> = ["0", "1"]
+                .map(|core| scope.spawn(|| timed(&mut command(core)).map(|(time, _)| time)))
+                .into_iter()
+                .collect();
+            runs.into_iter()
+                .map(|run| {
+                    run.join()
+                        .unwrap_or_else(|_| bail!("a side-by-side run panicked"))
+                })
+                .sum::<anyhow::Result<Duration>>()
+        })?;
+        ratios.push(ratio(together, alone));
+    }
+    Ok(median(ratios))
 }
 
 /// hclwrite's throughput over the files of `list` in its `-list` mode (MB/s, the median of
@@ -427,6 +520,7 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
             );
         }
     }
+    report_steady(&mut out, measures);
     report_formatter(&mut out, measures);
     for size in ["1k", "10k", "100k"] {
         let layouts = [format!("{size}/100"), format!("{size}/1")];
@@ -465,6 +559,45 @@ fn report(measures: &[Measure], divan: &str, with_go: bool) -> String {
         }
     }
     out
+}
+
+/// The figures that do not drift with the machine's speed: instructions of the one-core
+/// check and of `pcl parse -q`, and the machine's own cost of running two busy cores
+/// beside the default jobs' ratio.
+fn report_steady(out: &mut String, measures: &[Measure]) {
+    let counted: Vec<(&Measure, (u64, u64))> = (measures.iter())
+        .filter_map(|m| m.instructions.map(|counts| (m, counts)))
+        .collect();
+    if !counted.is_empty() {
+        out.push_str("\nInstructions (Valgrind's cachegrind: the same at every run of a build), one-file programs:\n\n| resources | `pcl parse -q` | `pcl check --jobs 1` | check/parse, instructions | check/parse, one core's time |\n|---:|---:|---:|---:|---:|\n");
+        for (m, (parse, check)) in counted {
+            let _ = writeln!(
+                out,
+                "| {} | {:.1} M | {:.1} M | {:.2}x | {} |",
+                m.resources,
+                parse as f64 / 1e6,
+                check as f64 / 1e6,
+                check as f64 / parse.max(1) as f64,
+                m.one_core_ratio
+                    .map_or("–".to_owned(), |r| format!("{r:.2}x")),
+            );
+        }
+    }
+    let paired: Vec<(&Measure, f64)> = (measures.iter())
+        .filter_map(|m| m.side_by_side.map(|factor| (m, factor)))
+        .collect();
+    if !paired.is_empty() {
+        out.push_str("\nTwo cores, 100-file programs: two `pcl check --jobs 1` side by side, each pinned to a core of its own, over each alone (the machine's own cost of two busy cores: shared caches, memory, the host); half of it is the least a check on two threads could take of `--jobs 1` here, before any serial step or sharing between its threads:\n\n| resources | side by side / alone | floor (half) | default jobs / --jobs 1 |\n|---:|---:|---:|---:|\n");
+        for (m, factor) in paired {
+            let _ = writeln!(
+                out,
+                "| {} | {factor:.3} | {:.3} | {:.3} |",
+                m.resources,
+                factor / 2.0,
+                m.jobs_ratio
+            );
+        }
+    }
 }
 
 /// The formatter's table: `pcl fmt --check` as a whole process beside `pcl parse` and
@@ -591,7 +724,14 @@ fn chart(measures: &[Measure]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::divan_median;
+    use super::{cachegrind_instructions, divan_median};
+
+    #[test]
+    fn cachegrind_totals_are_read_from_the_i_refs_line() {
+        let stderr = "==19044== Cachegrind, a cache and branch-prediction profiler\n==19044== \n==19044== I   refs:      1,091,462,141\n";
+        assert_eq!(cachegrind_instructions(stderr), Some(1_091_462_141));
+        assert_eq!(cachegrind_instructions("==1== no summary\n"), None);
+    }
 
     /// The median column, in rows with and without the tree's leading `│`.
     #[test]
