@@ -772,9 +772,7 @@ fn check_options<'db>(
                     input_type(db, ty),
                     &format_args!("option `{name}`"),
                 );
-                if name == "dependsOn" {
-                    depends_on_resources(infer, data.value);
-                }
+                resource_option_values(infer, name, data.value);
             }
             Some(None) if Some(data.value) == range => {
                 let expected = Ty::union(
@@ -813,58 +811,129 @@ fn check_options<'db>(
     }
 }
 
-/// `dependsOn = ["bucket"]`: Go takes any list, and the deploy fails on an element that is
-/// not a resource. An error beyond Go for elements that are plain values, with the fix
-/// when a string names a resource.
-fn depends_on_resources(infer: &mut Infer<'_>, value: ExprId) {
+/// The options whose values are resources: `parent`, `provider` and `deletedWith` one,
+/// `dependsOn` and `replaceWith` a list of them.
+const RESOURCE_OPTIONS: &[&str] = &["parent", "provider", "deletedWith"];
+const RESOURCE_LIST_OPTIONS: &[&str] = &["dependsOn", "replaceWith"];
+
+/// `dependsOn = ["bucket"]`, `parent = bucket.id`: Go takes any list, and any value for the
+/// single ones, and the deploy fails on a value that is not a resource. An error beyond Go
+/// for values that are plain strings, numbers or bools, or outputs of them, with the fix
+/// when a string names a resource or the value is an attribute of one.
+fn resource_option_values(infer: &mut Infer<'_>, name: &str, value: ExprId) {
+    let body = infer.body;
+    if RESOURCE_OPTIONS.contains(&name) {
+        not_a_resource(infer, &format!("option `{name}`"), value, true);
+    } else if RESOURCE_LIST_OPTIONS.contains(&name)
+        && let Expr::Tuple(elements) = body.expr(value)
+    {
+        for &element in body.list(*elements) {
+            not_a_resource(infer, &format!("a `{name}` element"), element, false);
+        }
+    }
+}
+
+/// Report `value` when it is a plain value or an output of one, where `what` must be a
+/// resource (`single`: one resource, not a collection of them).
+fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool) {
     let db = infer.db;
     let body = infer.body;
-    let Expr::Tuple(elements) = body.expr(value) else {
-        return;
+    let ty = infer.ty_of(value);
+    let (ty, eventual) = match ty.kind(db) {
+        TyKind::Output(inner) | TyKind::Promise(inner) => (*inner, true),
+        _ => (ty, false),
     };
-    for &element in body.list(*elements) {
-        let ty = infer.ty_of(element);
-        let plain = match ty.kind(db) {
-            TyKind::Const(underlying, _) => *underlying,
-            _ => ty,
-        };
-        let kind = match plain.kind(db) {
-            TyKind::String => "a string",
-            TyKind::Int | TyKind::Number => "a number",
-            TyKind::Bool => "a bool",
-            _ => continue,
-        };
-        let named = match body.expr(element) {
-            Expr::String(text) => {
-                let text = body.str(*text);
-                let scope = program_scope(db, infer.decl.program(db));
-                (scope.names.get(text))
-                    .filter(|decl| {
-                        matches!(decl.kind(db), DeclKind::Resource | DeclKind::Component)
-                    })
-                    .map(|_| text)
-            }
-            _ => None,
-        };
-        let at = infer.at(Site::Expr(element));
-        let severity = infer.beyond_go_severity();
-        let diagnostic = infer.push(
-            codes::TYPE_MISMATCH,
-            severity,
-            Site::Expr(element),
-            format!("a `dependsOn` element must be a resource, not {kind}"),
-        );
-        match named {
-            Some(name) => {
-                diagnostic.notes.push(format!(
-                    "refer to the resource itself: `{name}`, without quotes"
-                ));
-                diagnostic.replace_with(at, &format!("`{name}`"), name.to_string());
-            }
-            None => diagnostic
-                .notes
-                .push("list the resources this one waits for, by name".to_owned()),
+    let plain = match ty.kind(db) {
+        TyKind::Const(underlying, _) => *underlying,
+        _ => ty,
+    };
+    let kind = match (plain.kind(db), eventual) {
+        (TyKind::String, false) => "a string",
+        (TyKind::Int | TyKind::Number, false) => "a number",
+        (TyKind::Bool, false) => "a bool",
+        (TyKind::Id, false) => "an id",
+        (TyKind::String, true) => "an output string",
+        (TyKind::Int | TyKind::Number, true) => "an output number",
+        (TyKind::Bool, true) => "an output bool",
+        (TyKind::Id, true) => "an output id",
+        (TyKind::List(_) | TyKind::Tuple(_) | TyKind::Set(_), _) if single => {
+            return one_of_many(infer, what, value, "[0]");
         }
+        (TyKind::Map(_), _) if single => return one_of_many(infer, what, value, "[\"key\"]"),
+        _ => return,
+    };
+    let named = match body.expr(value) {
+        Expr::String(text) => Some(body.str(*text)),
+        Expr::GetAttr { base, .. } => match body.expr(*base) {
+            Expr::Name(name) => Some(body.str(*name)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let resource = named.filter(|name| names_resource(infer, name));
+    let at = infer.at(Site::Expr(value));
+    let severity = infer.beyond_go_severity();
+    let diagnostic = infer.push(
+        codes::TYPE_MISMATCH,
+        severity,
+        Site::Expr(value),
+        format!("{what} must be a resource, not {kind}"),
+    );
+    match resource {
+        Some(name) => {
+            let written = match body.expr(value) {
+                Expr::String(_) => "without quotes",
+                _ => "not one of its attributes",
+            };
+            diagnostic
+                .notes
+                .push(format!("refer to the resource itself: `{name}`, {written}"));
+            diagnostic.replace_with(at, &format!("`{name}`"), name.to_string());
+        }
+        None => diagnostic
+            .notes
+            .push("name a resource of the program (or a component)".to_owned()),
+    }
+}
+
+/// Whether `name` is a resource or component of the program.
+fn names_resource(infer: &Infer<'_>, name: &str) -> bool {
+    let db = infer.db;
+    let scope = program_scope(db, infer.decl.program(db));
+    (scope.names.get(name))
+        .is_some_and(|decl| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Component))
+}
+
+/// Report a collection where `what` must be one resource (`parent = pages`, where `pages`
+/// has a `range`): when it names a resource, how to pick one (`index`: `[0]` of a list,
+/// `["key"]` of a map, whose keys the check does not know).
+fn one_of_many(infer: &mut Infer<'_>, what: &str, value: ExprId, index: &str) {
+    let body = infer.body;
+    let named = match body.expr(value) {
+        Expr::Name(name) => Some(body.str(*name)),
+        _ => None,
+    };
+    let resource = named.filter(|name| names_resource(infer, name));
+    let at = infer.at(Site::Expr(value));
+    let severity = infer.beyond_go_severity();
+    let diagnostic = infer.push(
+        codes::TYPE_MISMATCH,
+        severity,
+        Site::Expr(value),
+        format!("{what} must be one resource, not a collection"),
+    );
+    match resource {
+        Some(name) => {
+            diagnostic.notes.push(format!(
+                "`{name}` has a `range`: pick one of its resources, such as `{name}{index}`"
+            ));
+            if index == "[0]" {
+                diagnostic.replace_with(at, &format!("`{name}[0]`"), format!("{name}[0]"));
+            }
+        }
+        None => diagnostic
+            .notes
+            .push("name one resource of the program (or a component)".to_owned()),
     }
 }
 

@@ -24,3 +24,12 @@ config names "list(string)" {}
 
 first  = names[0]
 second = element(names, 1)
+
+resource child "web:index:Bucket" {
+  name = "child"
+  options {
+    parent      = site
+    deletedWith = pages[0]
+    dependsOn   = [site]
+  }
+}

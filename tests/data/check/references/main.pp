@@ -24,3 +24,14 @@ config names "list(string)" {}
 first  = names["first"]
 second = element(names, "second")
 outside = range.value
+
+# Options that take resources, given other values.
+resource child "web:index:Bucket" {
+  name = "child"
+  options {
+    parent      = "site"
+    deletedWith = pages
+    provider    = site.name
+    dependsOn   = [site.websiteEndpoint]
+  }
+}
