@@ -506,7 +506,10 @@ impl<'db> Infer<'db> {
                 otherwise,
             } => {
                 let c = self.expr(*cond);
-                self.expect(*cond, input_type(db, Ty::bool(db)), &"a condition");
+                let condition = input_type(db, Ty::bool(db));
+                if self.expect(*cond, condition, &"a condition") && body.expr(*cond).is_literal() {
+                    self.check_constant(*cond, condition, &"a condition");
+                }
                 let a = self.expr(*then);
                 let b = self.expr(*otherwise);
                 lift(db, unify_types(db, [a, b]).0, &[c])
@@ -518,7 +521,7 @@ impl<'db> Infer<'db> {
                     UnaryOp::Negate if t == Ty::int(db) => (Ty::int(db), Ty::int(db)),
                     UnaryOp::Negate => (Ty::number(db), Ty::number(db)),
                 };
-                self.expect(*operand, input_type(db, param), &"an operand");
+                self.check_operand(*operand, input_type(db, param), None);
                 lift(db, result, &[t])
             }
             Expr::Binary { op, lhs, rhs } => {
@@ -542,10 +545,31 @@ impl<'db> Infer<'db> {
                     BinaryOp::And | BinaryOp::Or => (Ty::bool(db), Ty::bool(db)),
                 };
                 let expected = input_type(db, param);
-                self.expect(*lhs, expected, &"an operand");
-                self.expect(*rhs, expected, &"an operand");
+                self.check_operand(*lhs, expected, Some(*op));
+                self.check_operand(*rhs, expected, Some(*op));
                 lift(db, result, &[a, b])
             }
+        }
+    }
+
+    /// An operand (of `op`, or of a unary operator) converts to `expected`; a literal that
+    /// converts only unsafely and would fail at deploy (`"app-" + env`, `!"yes"`) is
+    /// judged as an input's is, beyond Go. Literals only (as conditions): judging a local's
+    /// constant would make every expression that computes with a local read its value, not
+    /// just its type, and re-run when the value changes.
+    fn check_operand(&mut self, operand: ExprId, expected: Ty<'db>, op: Option<BinaryOp>) {
+        if !self.expect(operand, expected, &"an operand") || !self.body.expr(operand).is_literal() {
+            return;
+        }
+        let reported = self.diagnostics.len();
+        self.check_constant(operand, expected, &"an operand");
+        let joins_text =
+            op == Some(BinaryOp::Add) && matches!(self.body.expr(operand), Expr::String(_));
+        if joins_text && let Some(diagnostic) = self.diagnostics.get_mut(reported) {
+            diagnostic.notes.push(
+                "`+` adds numbers; to join strings, write them in a template: \"app-${env}\""
+                    .to_owned(),
+            );
         }
     }
 
@@ -914,10 +938,27 @@ impl<'db> Infer<'db> {
         };
         if converts(db, expected, actual) {
             self.check_constant(id, expected, what);
+            self.check_branch_constants(id, expected, what);
             return true;
         }
         self.mismatch(id, expected, actual, what);
         false
+    }
+
+    /// The constant branches of a conditional (nested ones too) judged against `expected`,
+    /// as the value itself would be: `length = long ? 32 : "short"` converts (one branch
+    /// does) and fails at deploy when the other is taken.
+    fn check_branch_constants(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
+        let mut branches = vec![id];
+        while let Some(branch) = branches.pop() {
+            match self.body.expr(branch) {
+                Expr::Conditional {
+                    then, otherwise, ..
+                } => branches.extend([*otherwise, *then]),
+                _ if branch != id => self.check_constant(branch, expected, what),
+                _ => {}
+            }
+        }
     }
 
     /// How `check_value` goes into a literal to check it against `expected`: an object

@@ -22,3 +22,15 @@ resource custom "kube:apps:Deployment" {
 }
 
 zone = invoke("kube:index:getZone", { region = "eu", count = 1 })
+
+config big "bool" {
+  default = false
+}
+
+resource sized "kube:apps:Deployment" {
+  replicas = big ? 5 : "3"
+  paused   = big ? "true" : false
+}
+
+label = "app-${count}"
+total = "2" + 3

@@ -30,3 +30,16 @@ config count "int" {
 output total "int" {
   value = "lots"
 }
+
+# Constants in a conditional's branches and in operators.
+config big "bool" {
+  default = false
+}
+
+resource sized "kube:apps:Deployment" {
+  replicas = big ? 5 : "few"
+  paused   = "no" ? true : false
+}
+
+label   = "app-" + six
+negated = !"yes"
