@@ -507,7 +507,9 @@ impl<'db> Infer<'db> {
             } => {
                 let c = self.expr(*cond);
                 let condition = input_type(db, Ty::bool(db));
-                if self.expect(*cond, condition, &"a condition") && body.expr(*cond).is_literal() {
+                if self.expect(*cond, condition, &"a condition")
+                    && may_misfit(body.expr(*cond), true)
+                {
                     self.check_constant(*cond, condition, &"a condition");
                 }
                 let a = self.expr(*then);
@@ -521,7 +523,7 @@ impl<'db> Infer<'db> {
                     UnaryOp::Negate if t == Ty::int(db) => (Ty::int(db), Ty::int(db)),
                     UnaryOp::Negate => (Ty::number(db), Ty::number(db)),
                 };
-                self.check_operand(*operand, input_type(db, param), None);
+                self.check_operand(*operand, input_type(db, param), None, *op == UnaryOp::Not);
                 lift(db, result, &[t])
             }
             Expr::Binary { op, lhs, rhs } => {
@@ -545,8 +547,14 @@ impl<'db> Infer<'db> {
                     BinaryOp::And | BinaryOp::Or => (Ty::bool(db), Ty::bool(db)),
                 };
                 let expected = input_type(db, param);
-                self.check_operand(*lhs, expected, Some(*op));
-                self.check_operand(*rhs, expected, Some(*op));
+                if !matches!(op, BinaryOp::Equal | BinaryOp::NotEqual) {
+                    let logical = matches!(op, BinaryOp::And | BinaryOp::Or);
+                    self.check_operand(*lhs, expected, Some(*op), logical);
+                    self.check_operand(*rhs, expected, Some(*op), logical);
+                } else {
+                    self.expect(*lhs, expected, &"an operand");
+                    self.expect(*rhs, expected, &"an operand");
+                }
                 lift(db, result, &[a, b])
             }
         }
@@ -557,8 +565,16 @@ impl<'db> Infer<'db> {
     /// judged as an input's is, beyond Go. Literals only (as conditions): judging a local's
     /// constant would make every expression that computes with a local read its value, not
     /// just its type, and re-run when the value changes.
-    fn check_operand(&mut self, operand: ExprId, expected: Ty<'db>, op: Option<BinaryOp>) {
-        if !self.expect(operand, expected, &"an operand") || !self.body.expr(operand).is_literal() {
+    fn check_operand(
+        &mut self,
+        operand: ExprId,
+        expected: Ty<'db>,
+        op: Option<BinaryOp>,
+        wants_bool: bool,
+    ) {
+        if !self.expect(operand, expected, &"an operand")
+            || !may_misfit(self.body.expr(operand), wants_bool)
+        {
             return;
         }
         let reported = self.diagnostics.len();
@@ -949,6 +965,13 @@ impl<'db> Infer<'db> {
     /// as the value itself would be: `length = long ? 32 : "short"` converts (one branch
     /// does) and fails at deploy when the other is taken.
     fn check_branch_constants(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
+        // Most values are no conditional, and most types refuse no constant (a string
+        // takes any): nothing to walk for them.
+        if !matches!(self.body.expr(id), Expr::Conditional { .. })
+            || !crate::constants::may_refuse_a_constant(self.db, expected)
+        {
+            return;
+        }
         let mut branches = vec![id];
         while let Some(branch) = branches.pop() {
             match self.body.expr(branch) {
@@ -1126,6 +1149,18 @@ pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'d
         }
     }
     ty
+}
+
+/// Whether `expr` is a literal that may not fit an operand or condition of numbers
+/// (`wants_bool`: of bools): a number fits numbers and a bool bools at a glance, and
+/// anything but a literal is not judged (see `check_operand`).
+fn may_misfit(expr: &Expr, wants_bool: bool) -> bool {
+    match expr {
+        Expr::Number(_) => wants_bool,
+        Expr::Bool(_) => !wants_bool,
+        Expr::String(_) => true,
+        _ => false,
+    }
 }
 
 /// A literal object key of `body` as text (`"a"`, `1`, `true`); a string key without
