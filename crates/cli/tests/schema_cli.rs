@@ -220,6 +220,7 @@ fn search_path_and_versions() {
             $ pcl schema --schema-dir $SCHEMAS/versions ver@3.0.0
             stderr: error[PCL2007]: no schema for package `ver` version 3.0.0
             stderr:  = in ver
+            stderr:  = no `ver` 3.0.0 on the search path, but version 1.10.0 is there ($SCHEMAS/versions/ver-1.10.0.json and 2 other files): to check against it, ask for that version (`options { version = "1.10.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $SCHEMAS/versions, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for ver.json, ver-VERSION.json and ver/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema ver@3.0.0 > .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp && mv .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json`
             stderr:

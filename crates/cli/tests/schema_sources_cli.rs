@@ -171,6 +171,7 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             $ pcl schema --schema-dir schema-sources/given versionless@8.0.0
             stderr: error[PCL2007]: no schema for package `versionless` version 8.0.0
             stderr:  = in versionless
+            stderr:  = no `versionless` 8.0.0 on the search path, but a schema without a version in its name is there (schema-sources/given/versionless.json): get 8.0.0's schema
             stderr:  = looked in, in order: schema-sources/given, $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for versionless.json, versionless-VERSION.json and versionless/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema versionless@8.0.0 > $CACHE/pcl/schemas/versionless-8.0.0.json.tmp && mv $CACHE/pcl/schemas/versionless-8.0.0.json.tmp $CACHE/pcl/schemas/versionless-8.0.0.json`
             stderr:
@@ -178,6 +179,7 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             $ pcl schema plain@3.0.0
             stderr: error[PCL2007]: no schema for package `plain` version 3.0.0
             stderr:  = in plain
+            stderr:  = no `plain` 3.0.0 on the search path, but version 2.0.0 is there ($DATA/pulumi-home/schemas/plain-2.0.0.json and 2 other files): to check against it, ask for that version (`options { version = "2.0.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for plain.json, plain-VERSION.json and plain/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema plain@3.0.0 > $CACHE/pcl/schemas/plain-3.0.0.json.tmp && mv $CACHE/pcl/schemas/plain-3.0.0.json.tmp $CACHE/pcl/schemas/plain-3.0.0.json`
             stderr:
@@ -219,6 +221,41 @@ fn a_package_found_nowhere_lists_every_directory_and_the_fix() {
         stderr:     fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema missing@6.52.0 > $CACHE/pcl/schemas/missing-6.52.0.json.tmp && mv $CACHE/pcl/schemas/missing-6.52.0.json.tmp $CACHE/pcl/schemas/missing-6.52.0.json`
         stderr:
         stderr: checked 1 program, 1 file (9 lines, 135 B) in <time>: 1 error in 1 of 1 file
+        exit 1
+    "#]].assert_eq(&transcript);
+}
+
+#[test]
+fn a_version_found_nowhere_names_the_versions_there_are() {
+    let data = data();
+    let empty = common::scratch("sources-version-empty-cache", &[]);
+    let program = common::scratch(
+        "sources-version-program",
+        &[(
+            "main.pp",
+            b"resource a \"plain:index:Thing\" {\n  options {\n    version = \"9.9.9\"\n  }\n}\n",
+        )],
+    );
+    let given = data.join("schema-sources/given");
+    let given = given.to_string_lossy();
+    let transcript = run_in(
+        &["check", "--color", "never", "--schema-dir", &given, "."],
+        &program,
+        &empty,
+    );
+    expect![[r#"
+        $ pcl check --color never --schema-dir $DATA/schema-sources/given .
+        stderr: error[PCL4009]: no schema found for package 'plain'
+        stderr:   ┌─ ./main.pp:1:12
+        stderr:   │
+        stderr: 1 │ resource a "plain:index:Thing" {
+        stderr:   │            ^^^^^^^^^^^^^^^^^^^
+        stderr:   │
+        stderr:   = no `plain` 9.9.9 on the search path, but version 2.0.0 is there ($DATA/pulumi-home/schemas/plain-2.0.0.json and 2 other files): to check against it, ask for that version (`options { version = "2.0.0" }`), or get 9.9.9's schema
+        stderr:     looked in, in order: $DATA/schema-sources/given, $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for plain.json, plain-VERSION.json and plain/schema.json)
+        stderr:     fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema plain@9.9.9 > $CACHE/pcl/schemas/plain-9.9.9.json.tmp && mv $CACHE/pcl/schemas/plain-9.9.9.json.tmp $CACHE/pcl/schemas/plain-9.9.9.json`
+        stderr:
+        stderr: checked 1 program, 1 file (5 lines, 73 B) in <time>: 1 error in 1 of 1 file
         exit 1
     "#]].assert_eq(&transcript);
 }

@@ -35,6 +35,10 @@ pub struct PackageNotFound {
     pub plugin: Option<String>,
     /// For a package block's package: the exact (possibly hashed) cache file name.
     pub cache_file: Option<String>,
+    /// For a version asked for and not found: the files of other versions of the package
+    /// on the search path, highest first, with their versions (`None` when the file name
+    /// states none).
+    pub other_versions: Vec<(Option<String>, PathBuf)>,
 }
 
 /// Why a package could not be loaded.
@@ -116,8 +120,30 @@ impl LoadError {
             cache,
             plugin,
             cache_file,
+            other_versions,
         } = &**not_found;
         let mut notes = Vec::new();
+        if let (Some(version), Some((found, path))) = (version, other_versions.first()) {
+            let found_text = match found {
+                Some(found) => format!("version {found} is"),
+                None => "a schema without a version in its name is".to_owned(),
+            };
+            let others = match other_versions.len() {
+                1 => String::new(),
+                2 => " and 1 other file".to_owned(),
+                n => format!(" and {} other files", n - 1),
+            };
+            let to_use = match found {
+                Some(found) => format!(
+                    "to check against it, ask for that version (`options {{ version = \"{found}\" }}`), or "
+                ),
+                None => String::new(),
+            };
+            notes.push(format!(
+                "no `{name}` {version} on the search path, but {found_text} there ({}{others}): {to_use}get {version}'s schema",
+                path.display()
+            ));
+        }
         if searched.is_empty() {
             notes.push(format!(
                 "no schema directories given (use --schema-dir DIR or set {SCHEMA_PATH_VARIABLE})"

@@ -208,6 +208,17 @@ impl SearchPath {
             None => self.installed_plugins(name).first().map(Version::to_string),
             Some(_) => None,
         };
+        // The highest version first: the one to suggest.
+        let other_versions = match version {
+            Some(_) => {
+                let mut candidates = self.candidates(name);
+                candidates.sort_by(|a, b| b.version.cmp(&a.version));
+                (candidates.into_iter())
+                    .map(|c| (c.version.as_ref().map(Version::to_string), c.path))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
         LoadError::NotFound(Box::new(PackageNotFound {
             name: name.to_owned(),
             version: version.map(str::to_owned),
@@ -216,6 +227,7 @@ impl SearchPath {
             cache: self.cache.clone(),
             plugin,
             cache_file: file,
+            other_versions,
         }))
     }
 

@@ -1080,9 +1080,14 @@ impl<'a> NodeRef<'a> {
     }
 
     /// A block label's value: the identifier, or the decoded string (`BlockLabel::value`).
+    /// A type token written without quotes (a syntax error) reads as its tokens' text.
     pub fn label_value(self) -> Option<Cow<'a, str>> {
         if let Some(ident) = self.token(&[SyntaxKind::IDENT]) {
-            return Some(Cow::Borrowed(ident.text()));
+            // The label and its identifier, and nothing else: the usual case.
+            if self.end() - self.index as usize == 2 {
+                return Some(Cow::Borrowed(ident.text()));
+            }
+            return Some(Cow::Owned(self.tokens().map(TokenRef::text).collect()));
         }
         self.child(SyntaxKind::TEMPLATE_EXPR)?.template_literal()
     }

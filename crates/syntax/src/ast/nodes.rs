@@ -330,10 +330,11 @@ impl Block {
 }
 
 impl BlockLabel {
-    /// The label's value: the identifier, or the decoded string.
+    /// The label's value: the identifier, or the decoded string. A type token written
+    /// without quotes (a syntax error) reads as its tokens' text.
     pub fn value(&self) -> Option<String> {
-        if let Some(ident) = token(&self.syntax, IDENT) {
-            return Some(ident.text().to_owned());
+        if token(&self.syntax, IDENT).is_some() {
+            return Some(self.syntax.text().to_string());
         }
         let template: TemplateExpr = child(&self.syntax)?;
         template.literal_value()

@@ -232,7 +232,11 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         match p.current() {
             IDENT => {
                 let label = p.start();
+                let (start, name) = (p.current_range().start(), p.nth_text(0));
                 p.bump();
+                if p.at(COLON) && p.nth_is_joined(0) {
+                    unquoted_token(p, start, name);
+                }
                 label.complete(p, BLOCK_LABEL);
             }
             OPEN_QUOTE => {
@@ -292,6 +296,24 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     }
     m.complete(p, BLOCK);
     item_end(p, close_on_same_line, "the block's closing `}`");
+}
+
+/// The rest of a type token written as a bare label (`resource pet random:index/Pet:Pet {`),
+/// after its first name: its joined tokens go in the label, which reads as the whole token
+/// (`BlockLabel::value`), so the block is checked as if it were quoted.
+fn unquoted_token(p: &mut Parser<'_>, start: rowan::TextSize, name: &str) {
+    let mut token = name.to_owned();
+    while matches!(p.current(), COLON | SLASH | IDENT | DOT | MINUS | NUMBER) && p.nth_is_joined(0)
+    {
+        token.push_str(p.nth_text(0));
+        p.bump();
+    }
+    let range = TextRange::new(start, p.prev_range(1).end());
+    p.error_at(
+        range,
+        codes::UNEXPECTED_TOKEN,
+        format!("a type token must be quoted: write \"{token}\""),
+    );
 }
 
 // test single_line_block
