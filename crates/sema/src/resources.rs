@@ -515,8 +515,13 @@ fn check_inputs<'db>(
         .filter(|g| !names().any(|n| n == **g))
         .filter_map(|g| pcl_types::closest_name(g, names()))
         .collect();
+    // A required input of type `Any` accepts `null` in Go's reading (so Go never asks for
+    // it), and the provider rejects the resource without it: reported beyond Go.
+    let any =
+        |input: &Input<'db>| crate::inference::strip_input(infer.db, input.ty).is_dynamic(infer.db);
     let missing: Vec<&Input<'db>> = (inputs.iter())
-        .filter(|i| i.required && !is_given(i.name) && !accepts_none(infer.db, i.ty))
+        .filter(|i| i.required && !is_given(i.name))
+        .filter(|i| !accepts_none(infer.db, i.ty) || any(i))
         .filter(|i| !misspelt.contains(&i.name))
         .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();
@@ -524,22 +529,39 @@ fn check_inputs<'db>(
     let empty_body = root.attrs.is_empty() && root.blocks.is_empty();
     for input in missing {
         let plain = crate::inference::strip_input(infer.db, input.ty);
-        let ty = pcl_types::pretty(infer.db, plain);
+        let (ty, placeholder) = match any(input) {
+            // `null` would be taken, and rejected as the missing input is.
+            true => ("any value".to_owned(), "{}"),
+            false => (
+                pcl_types::pretty(infer.db, plain),
+                placeholder(infer.db, plain),
+            ),
+        };
         let message = format!("{what} is missing the required input '{}'", input.name);
         // The fix opens the body with the input set to a placeholder of its type; an
         // empty body (`{}`) is closed on its own line after it.
-        let line = format!("  {} = {}", input.name, placeholder(infer.db, plain));
+        let line = format!("  {} = {placeholder}", input.name);
         let replacement = if empty_body {
             format!("{{\n{line}\n")
         } else {
             format!("{{\n{line}")
         };
         let decl = infer.decl;
-        let diagnostic = infer.report(
-            codes::MISSING_ATTRIBUTE,
-            Site::BlockOpen(BlockId::ROOT),
-            message,
-        );
+        let diagnostic = match any(input) {
+            true => {
+                let severity = match infer.lenient {
+                    true => Severity::Warning,
+                    false => infer.beyond_go_severity(),
+                };
+                let site = Site::BlockOpen(BlockId::ROOT);
+                infer.push(codes::MISSING_ATTRIBUTE, severity, site, message)
+            }
+            false => infer.report(
+                codes::MISSING_ATTRIBUTE,
+                Site::BlockOpen(BlockId::ROOT),
+                message,
+            ),
+        };
         diagnostic
             .notes
             .push(format!("add `{} = <{ty}>`", input.name));

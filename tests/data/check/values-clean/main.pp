@@ -34,3 +34,7 @@ resource sized "kube:apps:Deployment" {
 
 label = "app-${count}"
 total = "2" + 3
+
+resource stash "pulumi:index:Stash" {
+  input = { kept = label }
+}

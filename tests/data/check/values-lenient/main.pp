@@ -43,3 +43,6 @@ resource sized "kube:apps:Deployment" {
 
 label   = "app-" + six
 negated = !"yes"
+
+# A required input of type `Any`: Go takes it as optional, the provider does not.
+resource stash "pulumi:index:Stash" {}
