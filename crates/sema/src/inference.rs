@@ -745,6 +745,18 @@ impl<'db> Infer<'db> {
             let suggestion = problem.suggestion().map(str::to_owned);
             let at = self.at(Site::Expr(id));
             let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
+            if let TraverseProblem::NotTraversable { receiver } = problem
+                && let plain = resolve_outputs(db, *receiver)
+                && matches!(
+                    plain.kind(db),
+                    TyKind::String | TyKind::Id | TyKind::Int | TyKind::Number | TyKind::Bool
+                )
+            {
+                diagnostic = diagnostic.with_note(format!(
+                    "`{}` is a single value: only lists, maps, objects and resources have elements or attributes",
+                    pretty(db, plain)
+                ));
+            }
             if let Some(s) = suggestion {
                 diagnostic = diagnostic.with_note(format!("did you mean `{s}`?"));
                 // `base.name`: the name after the dot can be replaced.
