@@ -892,29 +892,43 @@ fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool
         },
         _ => None,
     };
-    let resource = named.filter(|name| names_resource(infer, name));
-    let at = infer.at(Site::Expr(value));
-    let severity = infer.beyond_go_severity();
-    let diagnostic = infer.push(
-        codes::TYPE_MISMATCH,
-        severity,
-        Site::Expr(value),
-        format!("{what} must be a resource, not {kind}"),
-    );
-    match resource {
-        Some(name) => {
+    let fix = named
+        .filter(|name| names_resource(infer, name))
+        .map(|name| {
             let written = match body.expr(value) {
                 Expr::String(_) => "without quotes",
                 _ => "not one of its attributes",
             };
-            diagnostic
-                .notes
-                .push(format!("refer to the resource itself: `{name}`, {written}"));
-            diagnostic.replace_with(at, &format!("`{name}`"), name.to_string());
+            let note = format!("refer to the resource itself: `{name}`, {written}");
+            (note, Some(name.to_owned()))
+        });
+    let message = format!("{what} must be a resource, not {kind}");
+    report_not_a_resource(infer, value, message, fix, "a resource");
+}
+
+/// Report `value` where a resource must be (`message`), beyond Go: with `fix` (a note, and
+/// what to write instead when there is one), else a note to name `wanted`.
+fn report_not_a_resource(
+    infer: &mut Infer<'_>,
+    value: ExprId,
+    message: String,
+    fix: Option<(String, Option<String>)>,
+    wanted: &str,
+) {
+    let at = infer.at(Site::Expr(value));
+    let severity = infer.beyond_go_severity();
+    let site = Site::Expr(value);
+    let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, site, message);
+    match fix {
+        Some((note, replacement)) => {
+            diagnostic.notes.push(note);
+            if let Some(replacement) = replacement {
+                diagnostic.replace_with(at, &format!("`{replacement}`"), replacement);
+            }
         }
         None => diagnostic
             .notes
-            .push("name a resource of the program (or a component)".to_owned()),
+            .push(format!("name {wanted} of the program (or a component)")),
     }
 }
 
@@ -935,28 +949,16 @@ fn one_of_many(infer: &mut Infer<'_>, what: &str, value: ExprId, index: &str) {
         Expr::Name(name) => Some(body.str(*name)),
         _ => None,
     };
-    let resource = named.filter(|name| names_resource(infer, name));
-    let at = infer.at(Site::Expr(value));
-    let severity = infer.beyond_go_severity();
-    let diagnostic = infer.push(
-        codes::TYPE_MISMATCH,
-        severity,
-        Site::Expr(value),
-        format!("{what} must be one resource, not a collection"),
-    );
-    match resource {
-        Some(name) => {
-            diagnostic.notes.push(format!(
+    let fix = named
+        .filter(|name| names_resource(infer, name))
+        .map(|name| {
+            let note = format!(
                 "`{name}` has a `range`: pick one of its resources, such as `{name}{index}`"
-            ));
-            if index == "[0]" {
-                diagnostic.replace_with(at, &format!("`{name}[0]`"), format!("{name}[0]"));
-            }
-        }
-        None => diagnostic
-            .notes
-            .push("name one resource of the program (or a component)".to_owned()),
-    }
+            );
+            (note, (index == "[0]").then(|| format!("{name}[0]")))
+        });
+    let message = format!("{what} must be one resource, not a collection");
+    report_not_a_resource(infer, value, message, fix, "one resource");
 }
 
 /// The lifecycle points a resource option `hooks` binds hooks to.
