@@ -297,6 +297,7 @@ fn package_block(infer: &mut Infer<'_>) {
             }
         }
     }
+    package_values(infer);
     duplicate_package(infer);
     let named = body.find_attr(BlockId::ROOT, "baseProviderName").is_some()
         || body.label_count(BlockId::ROOT) > 0;
@@ -311,6 +312,69 @@ fn package_block(infer: &mut Infer<'_>) {
             .notes
             .push("set `baseProviderName = \"<package>\"`".to_owned());
     }
+}
+
+/// A `package` block's version and download URL, as Go's binder reads them: the version
+/// must be semver (`semver.Make`: `1.2.3`, no `v`), the URL an absolute URI or path
+/// (`url.ParseRequestURI`), else the block is rejected.
+fn package_values(infer: &mut Infer<'_>) {
+    let body = infer.body;
+    let literal = |block: BlockId, name: &str| {
+        let attr = body.find_attr(block, name)?;
+        match body.expr(body.attr(attr).value) {
+            Expr::String(text) => Some((body.attr(attr).value, body.str(*text))),
+            _ => None,
+        }
+    };
+    let mut versions = vec![literal(BlockId::ROOT, "baseProviderVersion")];
+    versions.extend(
+        body.find_blocks(BlockId::ROOT, "parameterization")
+            .map(|p| literal(p, "version")),
+    );
+    for (value, version) in versions.into_iter().flatten() {
+        if semver::Version::parse(version).is_err() {
+            let fix = match version.strip_prefix('v') {
+                Some(bare) if semver::Version::parse(bare).is_ok() => format!("write \"{bare}\""),
+                _ => "write major.minor.patch, such as \"4.11.2\"".to_owned(),
+            };
+            infer
+                .push(
+                    codes::INVALID_PACKAGE_BLOCK,
+                    Severity::Error,
+                    Site::Expr(value),
+                    format!("invalid version \"{version}\": a package block's version is semver"),
+                )
+                .notes
+                .push(fix);
+        }
+    }
+    if let Some((value, url)) = literal(BlockId::ROOT, "baseProviderDownloadUrl")
+        && !is_request_uri(url)
+    {
+        infer
+            .push(
+                codes::INVALID_PACKAGE_BLOCK,
+                Severity::Error,
+                Site::Expr(value),
+                format!("invalid download URL \"{url}\": it must be an absolute URL"),
+            )
+            .notes
+            .push(format!("for example: \"https://{url}\""));
+    }
+}
+
+/// Whether `url` is what Go's `url.ParseRequestURI` takes: an absolute path, or a scheme
+/// (a letter, then letters, digits, `+`, `-` or `.`) and a colon.
+fn is_request_uri(url: &str) -> bool {
+    if url.starts_with('/') {
+        return true;
+    }
+    let Some((scheme, _)) = url.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
 /// Whether an attribute of the declaration's block is an unknown one closest to `name`.

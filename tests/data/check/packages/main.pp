@@ -13,3 +13,9 @@ resource "bad" "not-a-token" {
 package {
   baseProviderVersion = "1.0.0"
 }
+
+package {
+  baseProviderName        = "other"
+  baseProviderVersion     = "v4.11"
+  baseProviderDownloadUrl = "github.com/acme/pulumi-other/releases"
+}
