@@ -25,7 +25,8 @@ Programs: a DIRECTORY holding .pp files is one program (its files share one name
 a directory without .pp files of its own checks every program below it (walked in
 sorted order, skipping hidden entries and links to directories); a FILE is checked with
 the other .pp files of its directory, showing only its own diagnostics; `-` reads one
-file from standard input. Components are loaded from the directories they name.
+file from standard input. Components are loaded from the directories they name, and
+their programs are checked and reported too (unless a FILE limits what is shown).
 
 Schemas: resource and function types come from Pulumi package schemas (NAME.json or
 NAME-VERSION.json) found in the --schema-dir directories, then in PCL_SCHEMA_PATH, then in
@@ -97,7 +98,9 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
     let mut host = AnalysisHost::new(args.schema_dir.clone(), args.leniency.leniency());
     host.set_fetching(args.fetch.fetching());
     host.set_jobs(jobs);
-    let (loaded, read_errors) = programs::load(&mut host, requests, jobs);
+    let (mut loaded, read_errors) = programs::load(&mut host, requests, jobs);
+    let components = programs::component_programs(&host, &loaded);
+    loaded.extend(components);
     host.load_packages(
         &projects::provider_namespaces(&resolved.projects)
             .iter()

@@ -36,10 +36,15 @@ pub(crate) struct SourceFile {
 
 impl SourceFile {
     pub(crate) fn new(name: String, text: String) -> SourceFile {
+        SourceFile::shared(name, text.into())
+    }
+
+    /// A file whose text the analysis host already holds.
+    pub(crate) fn shared(name: String, text: Arc<String>) -> SourceFile {
         SourceFile {
             lines: crate::report::line_count(&text),
             name,
-            text: text.into(),
+            text,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! holds `.pp` files is one program; a directory without its own `.pp` files stands for
 //! every program below it; a `.pp` file is checked with the other `.pp` files of its
 //! directory (they share its namespace) and only its own diagnostics are shown; `-` is
-//! one file read from standard input.
+//! one file read from standard input. `pcl check` also reports the component programs
+//! they use.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -149,6 +150,38 @@ pub(crate) fn load(
     host.load_dependencies();
     crate::allocator::release_freed_memory();
     (loaded, errors)
+}
+
+/// The component programs the loaded ones use (found by `load_dependencies`) that were
+/// not asked for themselves, for `pcl check` to report as well (a deploy binds them too);
+/// none when only some files of the programs are to be shown.
+pub(crate) fn component_programs(
+    host: &AnalysisHost,
+    loaded: &[LoadedProgram],
+) -> Vec<LoadedProgram> {
+    if loaded.iter().any(|program| program.shown.is_some()) {
+        return Vec::new();
+    }
+    let analysis = host.analysis();
+    (host.program_ids().into_iter())
+        .filter(|id| loaded.iter().all(|program| program.id != *id))
+        .map(|id| {
+            let files = (analysis.program_files(&id).into_iter())
+                .filter_map(|path| match analysis.file_text(&path)? {
+                    pcl_ide::FileText::Program(text) => {
+                        Some(SourceFile::shared(path.to_string(), text))
+                    }
+                    pcl_ide::FileText::Schema(_) => None,
+                })
+                .collect();
+            LoadedProgram {
+                dir: id.0.to_string(),
+                id,
+                files,
+                shown: None,
+            }
+        })
+        .collect()
 }
 
 /// Reads `inputs` on up to `jobs` threads (each a contiguous run of them), in order.

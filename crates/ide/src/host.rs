@@ -177,6 +177,12 @@ impl AnalysisHost {
         }
     }
 
+    /// Every program loaded: those set, and the component programs they use
+    /// (`load_dependencies`), by directory.
+    pub fn program_ids(&self) -> Vec<ProgramId> {
+        self.programs.keys().cloned().map(ProgramId).collect()
+    }
+
     /// Whether the program in `dir` is loaded.
     pub fn has_program(&self, dir: &str) -> bool {
         self.programs.contains_key(&normalise_dir(dir))
