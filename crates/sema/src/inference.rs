@@ -725,7 +725,12 @@ impl<'db> Infer<'db> {
         *self.own_cycle.get_or_insert_with(|| decl_cycle(db, decl))
     }
 
-    fn traverse(&mut self, id: ExprId, receiver: Ty<'db>, key: TraverseKey<'db>) -> Ty<'db> {
+    pub(crate) fn traverse(
+        &mut self,
+        id: ExprId,
+        receiver: Ty<'db>,
+        key: TraverseKey<'db>,
+    ) -> Ty<'db> {
         let db = self.db;
         let is_attr = matches!(key, TraverseKey::Attr(_));
         let step = traverse(db, receiver, key);

@@ -6,7 +6,9 @@ use std::fmt::Display;
 
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{ItemKind, Property, ResourceTypes, SchemaItem, package_named, resolve_token};
-use pcl_types::{Conversion, Name, Ty, TyKind, conversion, input_type, resolve_outputs};
+use pcl_types::{
+    Conversion, Name, TraverseKey, Ty, TyKind, conversion, input_type, resolve_outputs,
+};
 use smol_str::SmolStr;
 
 use crate::builtins::{function_types_of, properties_object};
@@ -14,7 +16,7 @@ use crate::declarations::literal_string;
 use crate::diagnostics::{SemaDiagnostic, Site};
 use crate::hir::{AttrId, BlockId, Body, Expr, ExprId, push_children};
 use crate::inference::{
-    Infer, InputAttr, accepts_none, collection_types, infer, lift, wrap_iterable,
+    Infer, InputAttr, accepts_none, collection_types, infer, lift, literal_value, wrap_iterable,
 };
 use crate::input::{Program, join_dir, program_at};
 use crate::items::{DeclKind, token_package};
@@ -1086,9 +1088,9 @@ fn property_list<'db>(
             continue;
         };
         let name = body.str(*name);
-        if let Some(inputs) = inputs
-            && !inputs.iter().any(|i| *i.name == *name)
-        {
+        if let Some(input) = inputs.and_then(|inputs| inputs.iter().find(|i| *i.name == *name)) {
+            property_path(infer, element, root, input.ty);
+        } else if let Some(inputs) = inputs {
             let suggestion =
                 pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
             let diagnostic = infer.push(
@@ -1101,6 +1103,33 @@ fn property_list<'db>(
                 diagnostic.notes.push(format!("did you mean '{s}'?"));
             }
         }
+    }
+}
+
+/// The steps after an input's name in a property list (`metadata.labels`, `ports[0].name`),
+/// traversed from the input's type `ty` as Go's binder traverses a property reference: an
+/// unknown property or an index a value does not have is reported as in an expression.
+fn property_path<'db>(infer: &mut Infer<'db>, element: ExprId, root: ExprId, mut ty: Ty<'db>) {
+    let body = infer.body;
+    let mut steps = Vec::new();
+    let mut step = element;
+    while step != root {
+        steps.push(step);
+        match body.expr(step) {
+            Expr::GetAttr { base, .. } | Expr::Index { base, .. } => step = *base,
+            _ => return,
+        }
+    }
+    for &step in steps.iter().rev() {
+        let key = match body.expr(step) {
+            Expr::GetAttr { name, .. } => TraverseKey::Attr(SmolStr::new(body.str(*name))),
+            Expr::Index { key, .. } => match literal_value(body, body.expr(*key)) {
+                Some(value) => TraverseKey::Literal(value),
+                None => return,
+            },
+            _ => return,
+        };
+        ty = infer.traverse(step, ty, key);
     }
 }
 

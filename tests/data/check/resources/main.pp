@@ -13,7 +13,7 @@ resource "site" "web:index:Bucket" {
   options {
     protect     = true
     retainOnDelete = [true]
-    ignoreChanges = [tags, tagz]
+    ignoreChanges = [tags, tagz, website.indexDocumnt]
     provder     = null
   }
   options {
