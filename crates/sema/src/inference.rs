@@ -642,6 +642,9 @@ impl<'db> Infer<'db> {
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
                         .with_replacement(at, &s),
+                    None if name == "range" && self.sets_range() => diagnostic.with_note(
+                        "this `range` is a condition (a bool): it decides whether the resource exists, and defines no `range` variable; range over a number, list or map to have one",
+                    ),
                     None if name == "range" => diagnostic.with_note(
                         "`range` exists only inside a resource or component whose options set `range`",
                     ),
@@ -654,6 +657,14 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// Whether the declaration's `options` set `range` (which, when `range` is still
+    /// undefined, is a condition).
+    fn sets_range(&self) -> bool {
+        let body = self.body;
+        (body.find_blocks(crate::hir::BlockId::ROOT, "options"))
+            .any(|options| body.find_attr(options, "range").is_some())
     }
 
     /// The declared or local name closest to `name`, never the declaration itself.

@@ -35,3 +35,15 @@ resource child "web:index:Bucket" {
     dependsOn   = [site.websiteEndpoint]
   }
 }
+
+# A `range` that is a condition defines no `range` variable.
+config enabled "bool" {
+  default = true
+}
+
+resource maybe "web:index:Bucket" {
+  name = "maybe-${range.value}"
+  options {
+    range = enabled
+  }
+}
