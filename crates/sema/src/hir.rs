@@ -271,6 +271,11 @@ pub struct Body {
     pub attrs: Box<[AttrData]>,
     pub blocks: Box<[BlockData]>,
     pub value: Option<ExprId>,
+    /// Literal keys given twice in one object: pairs of the first key and the repeated one
+    /// (`{ team = "a", team = "b" }`; the checker reports them), a run of `lists` as an
+    /// object's pairs are (empty in most bodies; a run keeps `Body` at 128 bytes, which
+    /// lowering moves whole).
+    pub repeated_keys: PairList,
 }
 
 impl Body {
@@ -428,6 +433,9 @@ thread_local! {
 /// list of thousands) is dropped, not kept for the thread's life.
 const SPARE_EXPRS: usize = 4096;
 
+/// Objects of at most this many pairs are searched for a repeated key pair by pair.
+const SCANNED_KEYS: usize = 16;
+
 /// How a template's literal chunks are decoded (quoted strings and heredocs differ).
 type Decode<'a> = dyn for<'t> Fn(TokenRef<'t>) -> Cow<'t, str> + 'a;
 
@@ -459,6 +467,7 @@ struct Lowerer {
     pairs: Vec<[ExprId; 2]>,
     attr_ids: Vec<AttrId>,
     block_ids: Vec<BlockId>,
+    repeated_keys: Vec<[ExprId; 2]>,
 }
 
 /// The items of `items` from `start` on, taken off it into a block of their size: a
@@ -478,7 +487,14 @@ fn take_from<T>(items: &mut Vec<T>, start: usize) -> Box<[T]> {
 
 impl Lowerer {
     /// The lowered body; the arrays are left empty, for the next.
+    /// The repeated keys found, moved onto the end of `lists` (`Body::repeated_keys`).
+    fn repeated_keys_list(&mut self) -> PairList {
+        self.pairs.append(&mut self.repeated_keys);
+        self.pairs_from(0)
+    }
+
     fn finish(&mut self) -> BodyWithSourceMap {
+        let repeated_keys = self.repeated_keys_list();
         debug_assert!(self.ids.is_empty() && self.pairs.is_empty());
         debug_assert!(self.attr_ids.is_empty() && self.block_ids.is_empty());
         let lowered = BodyWithSourceMap {
@@ -491,6 +507,7 @@ impl Lowerer {
                 attrs: take_from(&mut self.attrs, 0),
                 blocks: take_from(&mut self.blocks, 0),
                 value: self.value.take(),
+                repeated_keys,
             },
             source_map: BodySourceMap {
                 exprs: take_from(&mut self.expr_ranges, 0),
@@ -522,6 +539,50 @@ impl Lowerer {
     fn number(&mut self, number: Number) -> Expr {
         self.numbers.push(number);
         Expr::Number(NumberId(self.numbers.len() as u32 - 1))
+    }
+
+    /// Remember the literal keys the object whose pairs start at `start` on `pairs` gives
+    /// twice, each with its first (`Body::repeated_keys`): pair by pair in a small object,
+    /// by sorting the keys in a large one.
+    // Not inlined: lowering an expression is the hot path, and most objects repeat nothing.
+    #[inline(never)]
+    fn note_repeated_keys(&mut self, start: usize) {
+        let (text, exprs) = (self.text.as_bytes(), &self.exprs);
+        let key_str = |key: ExprId| match exprs[key.0 as usize] {
+            Expr::String(t) => Some(t),
+            _ => None,
+        };
+        let bytes = |t: StrId| &text[t.start as usize..][..t.len as usize];
+        let pairs = &self.pairs[start..];
+        if pairs.len() <= SCANNED_KEYS {
+            // The keys so far, on the stack; lengths are compared before texts.
+            let mut seen = [(StrId::default(), ExprId(0)); SCANNED_KEYS];
+            let mut count = 0;
+            for &[key, _] in pairs {
+                let Some(name) = key_str(key) else {
+                    continue;
+                };
+                let first = (seen[..count].iter())
+                    .find(|(other, _)| other.len == name.len && bytes(*other) == bytes(name));
+                match first {
+                    Some(&(_, first)) => self.repeated_keys.push([first, key]),
+                    None => {
+                        seen[count] = (name, key);
+                        count += 1;
+                    }
+                }
+            }
+            return;
+        }
+        let keys = (pairs.iter()).filter_map(|&[key, _]| Some((bytes(key_str(key)?), key)));
+        let mut sorted: Vec<(&[u8], ExprId)> = keys.collect();
+        // Stable: a key's first occurrence leads its run.
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        let mut repeated: Vec<[ExprId; 2]> = (sorted.chunk_by(|a, b| a.0 == b.0))
+            .flat_map(|run| run[1..].iter().map(|&(_, key)| [run[0].1, key]))
+            .collect();
+        repeated.sort_by_key(|[_, key]| *key);
+        self.repeated_keys.extend(repeated);
     }
 
     /// The list on `ids` from `start` on, taken off it into the body's lists.
@@ -702,6 +763,7 @@ impl Lowerer {
                     let value = self.expr_opt(item.first_expr(), item);
                     self.pairs.push([key, value]);
                 }
+                self.note_repeated_keys(start);
                 Expr::Object(self.pairs_from(start))
             }
             SyntaxKind::VARIABLE_EXPR => match node.token(&[SyntaxKind::IDENT]) {

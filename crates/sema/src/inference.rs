@@ -226,13 +226,48 @@ fn decl_diagnostics<'db>(
 /// Check one declaration.
 #[salsa::tracked(returns(ref))]
 pub fn infer<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> InferenceResult<'db> {
-    let (infer, (ty, value_ty, required)) = check_decl(db, decl, true);
+    let (mut infer, (ty, value_ty, required)) = check_decl(db, decl, true);
+    repeated_keys(&mut infer);
     InferenceResult {
         ty,
         value_ty,
         required,
         diagnostics: infer.diagnostics,
         parts: infer.parts.into_boxed_slice(),
+    }
+}
+
+/// Object literals that give one key twice (`{ team = "a", team = "b" }`, found while
+/// lowering: `Body::repeated_keys`): Pulumi's binder keeps the last value silently, and a
+/// program converted to a language does not compile. Beyond Go: an error, a warning under
+/// `--lenient`.
+fn repeated_keys(infer: &mut Infer<'_>) {
+    let body = infer.body;
+    for &[first, key] in body.pairs(body.repeated_keys) {
+        let Expr::String(name) = body.expr(key) else {
+            continue;
+        };
+        let severity = match infer.lenient {
+            true => Severity::Warning,
+            false => infer.beyond_go_severity(),
+        };
+        let label = infer.at(Site::Expr(first));
+        let message = format!(
+            "the key `{}` is given twice in this object",
+            body.str(*name)
+        );
+        let diagnostic = infer.push(
+            codes::DUPLICATE_ATTRIBUTE,
+            severity,
+            Site::Expr(key),
+            message,
+        );
+        diagnostic
+            .labels
+            .push((label, "first given here".to_owned()));
+        diagnostic
+            .notes
+            .push("Pulumi keeps the last value; remove one of them".to_owned());
     }
 }
 

@@ -46,3 +46,6 @@ negated = !"yes"
 
 # A required input of type `Any`: Go takes it as optional, the provider does not.
 resource stash "pulumi:index:Stash" {}
+
+# A key given twice: the last value would win.
+owners = { team = "web", team = "platform" }
