@@ -7,7 +7,7 @@ use smol_str::SmolStr;
 
 use crate::config_type::parse_config_type;
 use crate::diagnostics::Site;
-use crate::hir::{BlockId, Expr};
+use crate::hir::{BlockId, Expr, ExprId};
 use crate::inference::Infer;
 use crate::items::DeclKind;
 use crate::resources;
@@ -319,13 +319,7 @@ fn package_block(infer: &mut Infer<'_>) {
 /// (`url.ParseRequestURI`), else the block is rejected.
 fn package_values(infer: &mut Infer<'_>) {
     let body = infer.body;
-    let literal = |block: BlockId, name: &str| {
-        let attr = body.find_attr(block, name)?;
-        match body.expr(body.attr(attr).value) {
-            Expr::String(text) => Some((body.attr(attr).value, body.str(*text))),
-            _ => None,
-        }
-    };
+    let literal = |block: BlockId, name: &str| string_attr(body, block, name);
     let mut versions = vec![literal(BlockId::ROOT, "baseProviderVersion")];
     versions.extend(
         body.find_blocks(BlockId::ROOT, "parameterization")
@@ -360,6 +354,20 @@ fn package_values(infer: &mut Infer<'_>) {
             )
             .notes
             .push(format!("for example: \"https://{url}\""));
+    }
+}
+
+/// The attribute `name` of `block` when its value is a literal string: the value and its
+/// text.
+fn string_attr<'b>(
+    body: &'b crate::hir::Body,
+    block: BlockId,
+    name: &str,
+) -> Option<(ExprId, &'b str)> {
+    let value = body.attr(body.find_attr(block, name)?).value;
+    match body.expr(value) {
+        Expr::String(text) => Some((value, body.str(*text))),
+        _ => None,
     }
 }
 
@@ -431,11 +439,7 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
 /// must agree on. `None` when it names no package.
 fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr, SmolStr)>)> {
     let literal = |block: BlockId, name: &str| {
-        let attr = body.find_attr(block, name)?;
-        match body.expr(body.attr(attr).value) {
-            Expr::String(text) => Some(SmolStr::new(body.str(*text))),
-            _ => None,
-        }
+        string_attr(body, block, name).map(|(_, text)| SmolStr::new(text))
     };
     let parameterization = body.find_blocks(BlockId::ROOT, "parameterization").next();
     let base = literal(BlockId::ROOT, "baseProviderName")
@@ -534,7 +538,7 @@ fn duplicate_package(infer: &mut Infer<'_>) {
 }
 
 /// Type an attribute value that must be a literal string.
-pub(crate) fn literal_string(infer: &mut Infer<'_>, value: crate::hir::ExprId, name: &str) {
+pub(crate) fn literal_string(infer: &mut Infer<'_>, value: ExprId, name: &str) {
     infer.expr(value);
     if !matches!(infer.body.expr(value), Expr::String(_)) {
         let message = format!("`{name}` must be a literal string");

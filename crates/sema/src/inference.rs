@@ -247,10 +247,7 @@ fn repeated_keys(infer: &mut Infer<'_>) {
         let Expr::String(name) = body.expr(key) else {
             continue;
         };
-        let severity = match infer.lenient {
-            true => Severity::Warning,
-            false => infer.beyond_go_severity(),
-        };
+        let severity = infer.lenient_beyond_go_severity();
         let label = infer.at(Site::Expr(first));
         let message = format!(
             "the key `{}` is given twice in this object",
@@ -413,6 +410,14 @@ impl<'db> Infer<'db> {
             Severity::Warning
         } else {
             Severity::Error
+        }
+    }
+
+    /// [`Infer::beyond_go_severity`], a warning too where the check is lenient.
+    pub(crate) fn lenient_beyond_go_severity(&self) -> Severity {
+        match self.lenient {
+            true => Severity::Warning,
+            false => self.beyond_go_severity(),
         }
     }
 

@@ -551,10 +551,7 @@ fn check_inputs<'db>(
         let decl = infer.decl;
         let diagnostic = match any(input) {
             true => {
-                let severity = match infer.lenient {
-                    true => Severity::Warning,
-                    false => infer.beyond_go_severity(),
-                };
+                let severity = infer.lenient_beyond_go_severity();
                 let site = Site::BlockOpen(BlockId::ROOT);
                 infer.push(codes::MISSING_ATTRIBUTE, severity, site, message)
             }
