@@ -19,7 +19,7 @@ use crate::inference::{
     Infer, InputAttr, accepts_none, collection_types, infer, lift, literal_value, wrap_iterable,
 };
 use crate::input::{Program, join_dir, program_at};
-use crate::items::{DeclKind, token_package};
+use crate::items::{DeclKind, decl_item, token_package};
 use crate::resource_lookup::{Refusal, Unresolved, lookup_resource};
 use crate::scope::{PROPERTY_LIST_OPTIONS, program_scope};
 
@@ -68,7 +68,11 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         infer.locals.pop();
     }
     if let Some(options) = options {
-        check_options(infer, options, inputs.as_deref(), range);
+        // A schema component takes a provider of any package for its children.
+        let package = schema
+            .filter(|types| !types.is_component)
+            .and_then(|_| token_package(token));
+        check_options(infer, options, inputs.as_deref(), range, package);
     }
     match (range, range_ty) {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
@@ -759,12 +763,14 @@ const OPTION_NAMES: &[&str] = &[
     "hooks",
 ];
 
-/// Check the `options` block (outside the scope of `range`).
+/// Check the `options` block (outside the scope of `range`); `package` is the package of
+/// a custom resource, whose `provider` must be that package's.
 fn check_options<'db>(
     infer: &mut Infer<'db>,
     options: BlockId,
     inputs: Option<&[Input<'db>]>,
     range: Option<ExprId>,
+    package: Option<&str>,
 ) {
     let db = infer.db;
     let body = infer.body;
@@ -794,6 +800,9 @@ fn check_options<'db>(
                     &format_args!("option `{name}`"),
                 );
                 resource_option_values(infer, name, data.value);
+                if name == "provider" {
+                    provider_of_package(infer, data.value, package);
+                }
             }
             Some(None) if Some(data.value) == range => {
                 let expected = Ty::union(
@@ -928,6 +937,66 @@ fn report_not_a_resource(
         None => diagnostic
             .notes
             .push(format!("name {wanted} of the program (or a component)")),
+    }
+}
+
+/// `provider = tlsProvider` names a resource that must be a provider (`pulumi:providers:…`),
+/// else the SDKs fail at deploy (an error beyond Go); and a custom resource's provider must
+/// be its own package's, else the SDKs keep it only for the resource's children (a warning).
+fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&str>) {
+    let db = infer.db;
+    let body = infer.body;
+    let named = match body.expr(value) {
+        Expr::Name(name) => *name,
+        Expr::Index { base, .. } => match body.expr(*base) {
+            Expr::Name(name) => *name,
+            _ => return,
+        },
+        _ => return,
+    };
+    let name = body.str(named);
+    let scope = program_scope(db, infer.decl.program(db));
+    let Some(&decl) = scope.names.get(name) else {
+        return;
+    };
+    let token = match decl.kind(db) {
+        DeclKind::Resource => decl_item(db, decl).and_then(|item| item.label.as_deref()),
+        DeclKind::Component => Some("component"),
+        _ => return,
+    };
+    let Some(token) = token else {
+        return;
+    };
+    let site = Site::Expr(value);
+    match token.strip_prefix("pulumi:providers:") {
+        None => {
+            let severity = infer.beyond_go_severity();
+            let message = format!(
+                "option `provider` must be a provider resource, but `{name}` is a `{token}`"
+            );
+            let wanted = package.unwrap_or("PACKAGE");
+            let note = format!(
+                "a provider is a resource of type `pulumi:providers:{wanted}`, such as \
+                 `resource {wanted}Provider \"pulumi:providers:{wanted}\" {{ ... }}`"
+            );
+            let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, site, message);
+            diagnostic.notes.push(note);
+        }
+        Some(provider) => {
+            let Some(package) = package.filter(|package| *package != provider) else {
+                return;
+            };
+            let message = format!(
+                "`{name}` is a provider for `{provider}`, but this resource is from package \
+                 `{package}`: Pulumi does not use it for this resource"
+            );
+            let note = format!(
+                "give a `pulumi:providers:{package}` resource here, or leave `provider` out \
+                 for the default `{package}` provider"
+            );
+            let diagnostic = infer.push(codes::TYPE_MISMATCH, Severity::Warning, site, message);
+            diagnostic.notes.push(note);
+        }
     }
 }
 
@@ -1279,7 +1348,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         infer.locals.pop();
     }
     if let Some(options) = options {
-        check_options(infer, options, None, range);
+        check_options(infer, options, None, range, None);
     }
     match (range, range_ty) {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),

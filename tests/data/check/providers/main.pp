@@ -1,0 +1,46 @@
+# pcl-check-args: --schema-dir ../schemas
+# A resource's `provider` must be a provider of its own package. Another resource is an
+# error (the SDKs fail at deploy); another package's provider is a warning (the SDKs keep
+# it for the resource's children only). A component takes any package's provider.
+resource kubeProvider "pulumi:providers:kube" {}
+
+resource tokProvider "pulumi:providers:tok" {}
+
+resource tokProviders "pulumi:providers:tok" {
+  options {
+    range = 2
+  }
+}
+
+resource thing "tok:index/thing:Thing" {}
+
+resource right "kube:apps:Deployment" {
+  options {
+    provider = kubeProvider
+  }
+}
+
+resource otherPackage "kube:apps:Deployment" {
+  options {
+    provider = tokProvider
+  }
+}
+
+resource ranged "kube:apps:Deployment" {
+  options {
+    provider = tokProviders[1]
+  }
+}
+
+resource notAProvider "kube:apps:Deployment" {
+  options {
+    provider = thing
+  }
+}
+
+resource platform "kube:index:Platform" {
+  name = "platform"
+  options {
+    provider = tokProvider
+  }
+}
