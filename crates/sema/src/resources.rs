@@ -800,6 +800,7 @@ fn check_options<'db>(
                     &format_args!("option `{name}`"),
                 );
                 resource_option_values(infer, name, data.value);
+                crate::option_constants::check_option_constant(infer, name, data.value);
                 if name == "provider" {
                     provider_of_package(infer, data.value, package);
                 }

@@ -1,4 +1,6 @@
 # pcl-check-args: --schema-dir ../schemas
+# Options a deploy would reject or ignore, though Pulumi's binder accepts them.
+#
 # A resource's `provider` must be a provider of its own package. Another resource is an
 # error (the SDKs fail at deploy); another package's provider is a warning (the SDKs keep
 # it for the resource's children only). A component takes any package's provider.
@@ -42,5 +44,29 @@ resource platform "kube:index:Platform" {
   name = "platform"
   options {
     provider = tokProvider
+  }
+}
+
+# The engine parses `version` as semver and each custom timeout as a Go duration.
+resource pinned "kube:apps:Deployment" {
+  options {
+    version = 1.0
+  }
+}
+
+resource prefixed "kube:apps:Deployment" {
+  options {
+    version = "v1.0.0"
+  }
+}
+
+resource slow "kube:apps:Deployment" {
+  options {
+    customTimeouts = {
+      create = 10
+      update = "5 m"
+      delete = "1h30m"
+      read   = ""
+    }
   }
 }
