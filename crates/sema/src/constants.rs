@@ -398,4 +398,81 @@ impl<'db> Infer<'db> {
         diagnostic.replace_with(at, &format!("`{one}`"), one);
         true
     }
+
+    /// A literal list index a deploy cannot use, though Go takes any number: negative
+    /// (`subnets[-1]`), fractional (`subnets[1.5]`), or past a literal `range` count
+    /// (`pets[3]` where `pets` has `range = 3`). Errors beyond Go.
+    pub(crate) fn check_list_index(
+        &mut self,
+        base: ExprId,
+        key: ExprId,
+        receiver: Ty<'db>,
+        value: &ConstValue,
+    ) {
+        let db = self.db;
+        let ConstValue::Number(number) = value else {
+            return;
+        };
+        if !matches!(
+            crate::inference::unwrap_iterable(db, receiver).kind(db),
+            TyKind::List(_)
+        ) {
+            return;
+        }
+        let written = value.pretty();
+        let (code, message, note) = if number.is_negative() {
+            let last = match self.body.expr(base) {
+                Expr::Name(name) => {
+                    let name = self.body.str(*name);
+                    format!("; the last element is `{name}[length({name}) - 1]`")
+                }
+                _ => String::new(),
+            };
+            (
+                codes::INDEX_OUT_OF_RANGE,
+                format!("list index {written} is before the first element"),
+                format!("list indexes start at 0{last}"),
+            )
+        } else if !number.is_integer() {
+            (
+                codes::INVALID_INDEX,
+                format!("list index {written} is not a whole number"),
+                "a list index counts elements from 0: 0, 1, 2, ...".to_owned(),
+            )
+        } else if let Some((name, count)) = self.literal_range_count(base)
+            && number
+                .to_integer()
+                .is_some_and(|index| index >= count.into())
+        {
+            let message = match count {
+                0 => {
+                    format!("`{name}` makes no resources (`range = 0`): it has no index {written}")
+                }
+                _ => format!(
+                    "`{name}` makes {count} resources (`range = {count}`): index {written} is past the last, `{name}[{}]`",
+                    count - 1
+                ),
+            };
+            let note = "a resource with `range = N` is a list of N, indexed from 0 to N - 1";
+            (codes::INDEX_OUT_OF_RANGE, message, note.to_owned())
+        } else {
+            return;
+        };
+        let severity = self.lenient_beyond_go_severity();
+        self.push(code, severity, Site::Expr(key), message)
+            .notes
+            .push(note);
+    }
+
+    /// The name and count of the resource `base` names when its `range` is a literal
+    /// whole number.
+    fn literal_range_count(&self, base: ExprId) -> Option<(&'db str, u32)> {
+        let db = self.db;
+        let (target, name) = self.named_declaration(base)?;
+        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read) {
+            return None;
+        }
+        let count = crate::items::decl_item(db, target)?.range_count?;
+        Some((name, count))
+    }
 }

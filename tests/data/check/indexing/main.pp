@@ -19,3 +19,21 @@ eventual  = names[secret(n)]
 outOfRange = aList[5]
 empty      = [][0]
 notIndexable = n[b]
+
+# Literal list indexes a deploy cannot use (errors beyond Go): negative, fractional, or
+# past the count of a resource's literal `range`.
+config subnets "list(string)" {}
+
+resource pages "web:index:Page" {
+  options {
+    range = 2
+  }
+  bucket  = "site"
+  key     = "page-${range.value}"
+  content = "<p>hello</p>"
+}
+
+last     = subnets[-1]
+half     = subnets[1.5]
+lastPage = pages[1].etag
+noPage   = pages[2].etag
