@@ -339,6 +339,39 @@ fn bad_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, message: String) -> Ty
     infer.dynamic()
 }
 
+/// Whether a value of type `ty` is a number or a bool (or a constant of one).
+fn is_scalar<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
+    let plain = match ty.kind(db) {
+        TyKind::Const(underlying, _) => *underlying,
+        _ => ty,
+    };
+    matches!(plain.kind(db), TyKind::Int | TyKind::Number | TyKind::Bool)
+}
+
+/// `length(5)`: Go converts the number to a string and counts its characters, but the
+/// converted program fails (`len(5)` in Python) or reads nothing (`(5).length` in
+/// TypeScript). An error beyond Go.
+fn length_of_scalar<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
+    let db = infer.db;
+    let severity = infer.lenient_beyond_go_severity();
+    let message = format!(
+        "the argument to `length` must be a list, map, object, tuple or string, not {}",
+        pretty(db, ty)
+    );
+    let written = match infer.body.expr(arg) {
+        Expr::Name(name) => infer.body.str(*name),
+        _ => "value",
+    };
+    let note = format!(
+        "Pulumi's binder reads it as a string, but the converted program fails on it; to \
+         count the characters of its text, write `length(toJSON({written}))`"
+    );
+    (infer
+        .push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message)
+        .notes)
+        .push(note);
+}
+
 /// Wrap `result` in an output when `ty` contains an eventual.
 fn output_if_eventual<'db>(db: &'db dyn pcl_types::Db, result: Ty<'db>, ty: Ty<'db>) -> Ty<'db> {
     if eventual_of(db, ty).is_some() {
@@ -434,6 +467,8 @@ fn generic<'db>(
                         pretty(db, first)
                     ),
                 );
+            } else if is_scalar(db, resolved) {
+                length_of_scalar(infer, first_arg, first);
             }
             output_if_eventual(db, Ty::int(db), first)
         }

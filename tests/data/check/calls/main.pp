@@ -2,6 +2,10 @@
 upper = toUpper("a")
 joined = join(",")
 toomany = length([1], [2])
+# Go reads a number as its text; a converted program fails on it (beyond Go).
+port = 8080
+digits = length(port)
+letters = length(toJSON(port))
 first = element("abc", 0)
 tokenName = "web:index:getRegion"
 notLiteral = invoke(tokenName, {})
