@@ -475,4 +475,65 @@ impl<'db> Infer<'db> {
         let count = crate::items::decl_item(db, target)?.range_count?;
         Some((name, count))
     }
+
+    /// `replicas == "3"`: values of different types are never equal (cty compares without
+    /// converting, as do the languages a program converts to), so the comparison is
+    /// always false (`!=` always true), and TypeScript and Go do not compile it. An error
+    /// beyond Go, for numbers, strings and bools; with the fix when one side is a literal
+    /// that reads as the other's type.
+    pub(crate) fn check_comparison(
+        &mut self,
+        id: ExprId,
+        equal: bool,
+        operands: [(ExprId, Ty<'db>); 2],
+    ) {
+        let db = self.db;
+        let primitive = |ty: Ty<'db>| {
+            let plain = pcl_types::resolve_outputs(db, ty);
+            let plain = match plain.kind(db) {
+                TyKind::Const(underlying, _) => *underlying,
+                _ => plain,
+            };
+            match plain.kind(db) {
+                TyKind::String | TyKind::Id => Some("string"),
+                TyKind::Int | TyKind::Number => Some("number"),
+                TyKind::Bool => Some("bool"),
+                _ => None,
+            }
+        };
+        let [(lhs, a), (rhs, b)] = operands;
+        let (Some(left), Some(right)) = (primitive(a), primitive(b)) else {
+            return;
+        };
+        if left == right {
+            return;
+        }
+        // A literal string on one side that reads as the other side's type.
+        let fix = [(lhs, right), (rhs, left)]
+            .into_iter()
+            .find_map(|(side, other)| {
+                let Expr::String(text) = self.body.expr(side) else {
+                    return None;
+                };
+                let text = self.body.str(*text);
+                let reads = match other {
+                    "number" => NumberValue::parse(text).is_ok(),
+                    _ => matches!(text, "true" | "false"),
+                };
+                reads.then(|| (side, text.to_owned()))
+            });
+        let always = if equal { "false" } else { "true" };
+        let op = if equal { "==" } else { "!=" };
+        let severity = self.lenient_beyond_go_severity();
+        let at = fix.as_ref().map(|(side, _)| self.at(Site::Expr(*side)));
+        let message =
+            format!("a {left} and a {right} are never equal: this `{op}` is always {always}");
+        let diagnostic = self.push(codes::TYPE_MISMATCH, severity, Site::Expr(id), message);
+        diagnostic.notes.push(
+            "Pulumi compares values without converting them, and TypeScript and Go do not compile a comparison of different types".to_owned(),
+        );
+        if let (Some(at), Some((_, text))) = (at, fix) {
+            diagnostic.replace_with(at, &format!("`{text}` without quotes"), text);
+        }
+    }
 }

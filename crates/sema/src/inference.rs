@@ -595,6 +595,7 @@ impl<'db> Infer<'db> {
                 } else {
                     self.expect(*lhs, expected, &"an operand");
                     self.expect(*rhs, expected, &"an operand");
+                    self.check_comparison(id, *op == BinaryOp::Equal, [(*lhs, a), (*rhs, b)]);
                 }
                 lift(db, result, &[a, b])
             }

@@ -38,3 +38,11 @@ total = "2" + 3
 resource stash "pulumi:index:Stash" {
   input = { kept = label }
 }
+
+# Comparisons of one type, and of values whose types are known only at run time.
+config anything "any" {}
+
+three   = count == 3
+enabled = big != true
+sameId  = stash.id == "abc"
+unknown = anything == "3"

@@ -44,6 +44,10 @@ resource sized "kube:apps:Deployment" {
 label   = "app-" + six
 negated = !"yes"
 
+# Values of different types are never equal.
+three   = count == "3"
+enabled = big != "true"
+
 # A required input of type `Any`: Go takes it as optional, the provider does not.
 resource stash "pulumi:index:Stash" {}
 
