@@ -166,7 +166,67 @@ pub(crate) fn call<'db>(
         }
         return infer.dynamic();
     };
+    if name == "getOutput"
+        && let (Some(&first), Some(&ty)) = (args.first(), types.first())
+    {
+        stack_reference_argument(infer, first, ty);
+    }
     static_call(infer, id, name, (args, expand), &types, &signature)
+}
+
+/// `getOutput("acme/network/prod", "vpcId")`: Go takes any first argument, and the
+/// converted program fails on one that is not a `pulumi:pulumi:StackReference` resource.
+/// An error beyond Go for a plain value or another resource.
+fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
+    const STACK_REFERENCE: &str = "pulumi:pulumi:StackReference";
+    let db = infer.db;
+    let given = match crate::resources::named_resource(infer, arg) {
+        Some((_, STACK_REFERENCE)) => return,
+        Some((name, token)) => format!("but `{name}` is a `{token}`"),
+        None if is_scalar(db, resolve_outputs(db, ty))
+            || matches!(
+                plain_kind(db, resolve_outputs(db, ty)),
+                TyKind::String | TyKind::Id
+            ) =>
+        {
+            format!("not a value of type {}", pretty(db, ty))
+        }
+        None => return,
+    };
+    let severity = infer.lenient_beyond_go_severity();
+    let at = infer.at(Site::Expr(arg));
+    let message = format!(
+        "the first argument to `getOutput` must be a `{STACK_REFERENCE}` resource, {given}"
+    );
+    // A stack reference the program declares (the first by name).
+    let program = crate::scope::program_scope(db, infer.decl.program(db));
+    let declared = (program.names.iter())
+        .filter(|(_, decl)| {
+            decl.kind(db) == crate::items::DeclKind::Resource
+                && crate::items::decl_item(db, **decl)
+                    .is_some_and(|item| item.label.as_deref() == Some(STACK_REFERENCE))
+        })
+        .map(|(name, _)| name.as_str())
+        .min();
+    let body = infer.body;
+    let diagnostic = infer.push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message);
+    match declared {
+        Some(reference) => {
+            let note = format!("`{reference}` is a stack reference of this program");
+            diagnostic.notes.push(note);
+            diagnostic.replace_with(at, &format!("`{reference}`"), reference.to_owned());
+        }
+        None => {
+            let stack = match body.expr(arg) {
+                Expr::String(text) => body.str(*text),
+                _ => "org/project/stack",
+            };
+            diagnostic.notes.push(format!(
+                "declare one, `resource other \"{STACK_REFERENCE}\" {{ name = \"{stack}\" }}`, \
+                 and write `getOutput(other, ...)`"
+            ));
+        }
+    }
 }
 
 fn static_call<'db>(
@@ -341,11 +401,18 @@ fn bad_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, message: String) -> Ty
 
 /// Whether a value of type `ty` is a number or a bool (or a constant of one).
 fn is_scalar<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
-    let plain = match ty.kind(db) {
-        TyKind::Const(underlying, _) => *underlying,
-        _ => ty,
-    };
-    matches!(plain.kind(db), TyKind::Int | TyKind::Number | TyKind::Bool)
+    matches!(
+        plain_kind(db, ty),
+        TyKind::Int | TyKind::Number | TyKind::Bool
+    )
+}
+
+/// The kind of `ty`, of its underlying type for a constant.
+fn plain_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> &'db TyKind<'db> {
+    match ty.kind(db) {
+        TyKind::Const(underlying, _) => underlying.kind(db),
+        kind => kind,
+    }
 }
 
 /// `length(5)`: Go converts the number to a string and counts its characters, but the

@@ -945,27 +945,7 @@ fn report_not_a_resource(
 /// else the SDKs fail at deploy (an error beyond Go); and a custom resource's provider must
 /// be its own package's, else the SDKs keep it only for the resource's children (a warning).
 fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&str>) {
-    let db = infer.db;
-    let body = infer.body;
-    let named = match body.expr(value) {
-        Expr::Name(name) => *name,
-        Expr::Index { base, .. } => match body.expr(*base) {
-            Expr::Name(name) => *name,
-            _ => return,
-        },
-        _ => return,
-    };
-    let name = body.str(named);
-    let scope = program_scope(db, infer.decl.program(db));
-    let Some(&decl) = scope.names.get(name) else {
-        return;
-    };
-    let token = match decl.kind(db) {
-        DeclKind::Resource => decl_item(db, decl).and_then(|item| item.label.as_deref()),
-        DeclKind::Component => Some("component"),
-        _ => return,
-    };
-    let Some(token) = token else {
+    let Some((name, token)) = named_resource(infer, value) else {
         return;
     };
     let site = Site::Expr(value);
@@ -999,6 +979,26 @@ fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&st
             diagnostic.notes.push(note);
         }
     }
+}
+
+/// The name and type token of the resource `value` names (`a`, or `a[0]` of one with a
+/// `range`); a component's token reads `component`.
+pub(crate) fn named_resource<'db>(
+    infer: &Infer<'db>,
+    value: ExprId,
+) -> Option<(&'db str, &'db str)> {
+    let db = infer.db;
+    let named = match infer.body.expr(value) {
+        Expr::Index { base, .. } => *base,
+        _ => value,
+    };
+    let (decl, name) = infer.named_declaration(named)?;
+    let token = match decl.kind(db) {
+        DeclKind::Resource => decl_item(db, decl)?.label.as_deref()?,
+        DeclKind::Component => "component",
+        _ => return None,
+    };
+    Some((name, token))
 }
 
 /// Whether `name` is a resource or component of the program.

@@ -13,3 +13,16 @@ region = invoke("web:index:getRegin", { bucket = "b" })
 noArgs = invoke("web:index:getRegion", { bucketName = "b" })
 zones = invoke("web:index:getRegion", { bucket = "b" }).zones
 sum = max(1, "two", [3])
+
+# `getOutput` reads an output of a stack reference (beyond Go: Go takes any value).
+resource network "pulumi:pulumi:StackReference" {
+  name = "acme/network/prod"
+}
+
+resource logs "web:index:Bucket" {
+  name = "logs"
+}
+
+vpcId    = getOutput(network, "vpcId")
+byName   = getOutput("acme/network/prod", "vpcId")
+byBucket = getOutput(logs, "vpcId")
