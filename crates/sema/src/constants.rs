@@ -401,8 +401,10 @@ impl<'db> Infer<'db> {
 
     /// A literal list index a deploy cannot use, though Go takes any number: negative
     /// (`subnets[-1]`), fractional (`subnets[1.5]`), or past a literal `range` count
-    /// (`pets[3]` where `pets` has `range = 3`). Errors beyond Go.
-    pub(crate) fn check_list_index(
+    /// (`pets[3]` where `pets` has `range = 3`). Errors beyond Go. And a number indexing
+    /// resources ranged over a map, which are keyed by its keys (a warning: a key may be
+    /// `"0"`).
+    pub(crate) fn check_literal_index(
         &mut self,
         base: ExprId,
         key: ExprId,
@@ -413,11 +415,10 @@ impl<'db> Infer<'db> {
         let ConstValue::Number(number) = value else {
             return;
         };
-        if !matches!(
-            crate::inference::unwrap_iterable(db, receiver).kind(db),
-            TyKind::List(_)
-        ) {
-            return;
+        match crate::inference::unwrap_iterable(db, receiver).kind(db) {
+            TyKind::List(_) => (),
+            TyKind::Map(_) => return self.number_key_of_ranged_map(base, key, value),
+            _ => return,
         }
         let written = value.pretty();
         let (code, message, note) = if number.is_negative() {
@@ -462,6 +463,27 @@ impl<'db> Infer<'db> {
         self.push(code, severity, Site::Expr(key), message)
             .notes
             .push(note);
+    }
+
+    /// `passwords[0]` where `passwords` ranges over a map: its resources are keyed by the
+    /// map's keys, so the index reads the key `"0"`, which the map seldom has.
+    fn number_key_of_ranged_map(&mut self, base: ExprId, key: ExprId, value: &ConstValue) {
+        let db = self.db;
+        let Some((target, name)) = self.named_declaration(base) else {
+            return;
+        };
+        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read) {
+            return;
+        }
+        let written = value.pretty();
+        let message = format!(
+            "`{name}` ranges over a map: its resources are keyed by the map's keys, and `[{written}]` reads the key \"{written}\""
+        );
+        self.push(codes::INVALID_INDEX, Severity::Warning, Site::Expr(key), message)
+            .notes
+            .push(format!(
+                "index it by one of the map's keys, such as `{name}[\"key\"]`, or range over a list to number the resources"
+            ));
     }
 
     /// The name and count of the resource `base` names when its `range` is a literal

@@ -507,7 +507,7 @@ impl<'db> Infer<'db> {
                         {
                             self.check_constant(*key, Ty::int(db), &"a list index");
                         }
-                        self.check_list_index(*base, *key, receiver, &value);
+                        self.check_literal_index(*base, *key, receiver, &value);
                         self.traverse(id, receiver, TraverseKey::Literal(value))
                     }
                     None => self.index(*base, *key, receiver, key_ty),

@@ -37,3 +37,18 @@ last     = subnets[-1]
 half     = subnets[1.5]
 lastPage = pages[1].etag
 noPage   = pages[2].etag
+
+# Resources ranged over a map are keyed by its keys: a number reads a key (a warning).
+sizes = { small = "s", large = "l" }
+
+resource sized "web:index:Page" {
+  options {
+    range = sizes
+  }
+  bucket  = "site"
+  key     = range.key
+  content = range.value
+}
+
+smallPage = sized["small"].etag
+firstPage = sized[0].etag
