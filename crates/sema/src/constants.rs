@@ -510,21 +510,8 @@ impl<'db> Infer<'db> {
         operands: [(ExprId, Ty<'db>); 2],
     ) {
         let db = self.db;
-        let primitive = |ty: Ty<'db>| {
-            let plain = pcl_types::resolve_outputs(db, ty);
-            let plain = match plain.kind(db) {
-                TyKind::Const(underlying, _) => *underlying,
-                _ => plain,
-            };
-            match plain.kind(db) {
-                TyKind::String | TyKind::Id => Some("string"),
-                TyKind::Int | TyKind::Number => Some("number"),
-                TyKind::Bool => Some("bool"),
-                _ => None,
-            }
-        };
         let [(lhs, a), (rhs, b)] = operands;
-        let (Some(left), Some(right)) = (primitive(a), primitive(b)) else {
+        let (Some(left), Some(right)) = (primitive_kind(db, a), primitive_kind(db, b)) else {
             return;
         };
         if left == right {
@@ -557,5 +544,19 @@ impl<'db> Infer<'db> {
         if let (Some(at), Some((_, text))) = (at, fix) {
             diagnostic.replace_with(at, &format!("`{text}` without quotes"), text);
         }
+    }
+}
+
+/// "string", "number" or "bool" for a value of that type, a constant of one, or an eventual
+/// of either; one look at each layer (each `kind` is a read of the interned type).
+fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<&'static str> {
+    match ty.kind(db) {
+        TyKind::String | TyKind::Id => Some("string"),
+        TyKind::Int | TyKind::Number => Some("number"),
+        TyKind::Bool => Some("bool"),
+        TyKind::Const(inner, _) | TyKind::Output(inner) | TyKind::Promise(inner) => {
+            primitive_kind(db, *inner)
+        }
+        _ => None,
     }
 }

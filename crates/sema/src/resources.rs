@@ -69,10 +69,8 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     }
     if let Some(options) = options {
         // A schema component takes a provider of any package for its children.
-        let package = schema
-            .filter(|types| !types.is_component)
-            .and_then(|_| token_package(token));
-        check_options(infer, options, inputs.as_deref(), range, package);
+        let custom = schema.filter(|types| !types.is_component).map(|_| token);
+        check_options(infer, options, inputs.as_deref(), range, custom);
     }
     match (range, range_ty) {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
@@ -763,14 +761,14 @@ const OPTION_NAMES: &[&str] = &[
     "hooks",
 ];
 
-/// Check the `options` block (outside the scope of `range`); `package` is the package of
-/// a custom resource, whose `provider` must be that package's.
+/// Check the `options` block (outside the scope of `range`); `custom` is the token of a
+/// custom resource, whose `provider` must be of its package.
 fn check_options<'db>(
     infer: &mut Infer<'db>,
     options: BlockId,
     inputs: Option<&[Input<'db>]>,
     range: Option<ExprId>,
-    package: Option<&str>,
+    custom: Option<&str>,
 ) {
     let db = infer.db;
     let body = infer.body;
@@ -802,7 +800,7 @@ fn check_options<'db>(
                 resource_option_values(infer, name, data.value);
                 crate::option_constants::check_option_constant(infer, name, data.value);
                 if name == "provider" {
-                    provider_of_package(infer, data.value, package);
+                    provider_of_package(infer, data.value, custom.and_then(token_package));
                 }
             }
             Some(None) if Some(data.value) == range => {
