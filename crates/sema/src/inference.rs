@@ -1024,22 +1024,39 @@ impl<'db> Infer<'db> {
         };
         if converts(db, expected, actual) {
             self.check_constant(id, expected, what);
-            self.check_branch_constants(id, expected, what);
+            self.check_branches(id, expected, actual, what);
             return true;
         }
         self.mismatch(id, expected, actual, what);
         false
     }
 
-    /// The constant branches of a conditional (nested ones too) judged against `expected`,
-    /// as the value itself would be: `length = long ? 32 : "short"` converts (one branch
-    /// does) and fails at deploy when the other is taken.
-    fn check_branch_constants(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
-        // Most values are no conditional, and most types refuse no constant (a string
-        // takes any): nothing to walk for them.
-        if !matches!(self.body.expr(id), Expr::Conditional { .. })
-            || !crate::constants::may_refuse_a_constant(self.db, expected)
-        {
+    /// The branches of a conditional (nested ones too) judged against `expected`, as the
+    /// value itself would be: `length = long ? 32 : "short"` converts (one branch does)
+    /// and fails at deploy when the other is taken. Beyond Go: a branch whose type does
+    /// not convert at all (`long ? ["a"] : { a = "b" }` for a list), and each constant
+    /// branch as a constant.
+    fn check_branches(
+        &mut self,
+        id: ExprId,
+        expected: Ty<'db>,
+        actual: Ty<'db>,
+        what: &dyn Display,
+    ) {
+        if !matches!(self.body.expr(id), Expr::Conditional { .. }) {
+            return;
+        }
+        let db = self.db;
+        // Branches of different types make a union, which converts safely when each
+        // branch does; most types refuse no constant (a string takes any). Nothing to
+        // walk then.
+        let plain = match actual.kind(db) {
+            TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
+            _ => actual,
+        };
+        let judge_types = matches!(plain.kind(db), TyKind::Union(_))
+            && conversion(db, expected, actual) != pcl_types::Conversion::Safe;
+        if !judge_types && !crate::constants::may_refuse_a_constant(db, expected) {
             return;
         }
         let mut branches = vec![id];
@@ -1048,10 +1065,30 @@ impl<'db> Infer<'db> {
                 Expr::Conditional {
                     then, otherwise, ..
                 } => branches.extend([*otherwise, *then]),
-                _ if branch != id => self.check_constant(branch, expected, what),
-                _ => {}
+                _ if branch == id => {}
+                _ if judge_types && !converts(db, expected, self.ty_of(branch)) => {
+                    self.branch_mismatch(branch, expected, what);
+                }
+                _ => self.check_constant(branch, expected, what),
             }
         }
+    }
+
+    /// Report a conditional's branch whose type does not convert to `expected`.
+    fn branch_mismatch(&mut self, branch: ExprId, expected: Ty<'db>, what: &dyn Display) {
+        let db = self.db;
+        let message = format!(
+            "{what} must be {}, but this branch of the conditional is {}",
+            pretty(db, strip_input(db, expected)),
+            pretty(db, self.ty_of(branch)),
+        );
+        let severity = self.lenient_beyond_go_severity();
+        self.push(codes::TYPE_MISMATCH, severity, Site::Expr(branch), message)
+            .notes
+            .push(
+                "another branch fits, so Pulumi's binder takes the conditional, but the deploy fails when this branch is taken"
+                    .to_owned(),
+            );
     }
 
     /// How `check_value` goes into a literal to check it against `expected`: an object

@@ -32,6 +32,10 @@ resource sized "kube:apps:Deployment" {
   paused   = big ? "true" : false
 }
 
+resource shaped "kube:apps:Deployment" {
+  replicas = big ? 3 : null
+}
+
 label = "app-${count}"
 total = "2" + 3
 

@@ -41,6 +41,10 @@ resource sized "kube:apps:Deployment" {
   paused   = "no" ? true : false
 }
 
+resource shaped "kube:apps:Deployment" {
+  replicas = big ? 3 : [3]
+}
+
 label   = "app-" + six
 negated = !"yes"
 
