@@ -164,6 +164,8 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         match body.attr_name(attr) {
             "value" => {}
+            // Documentation: Go's binder does not read it, and nothing is lost.
+            "description" => literal_string(infer, body.attr(attr).value, "description"),
             "__logicalName" => literal_string(infer, body.attr(attr).value, "__logicalName"),
             _ => {
                 infer.expr(body.attr(attr).value);

@@ -255,10 +255,11 @@ fn traverse_tuple<'db>(
         TraverseKey::Literal(ConstValue::Number(number)) => number.to_integer(),
         _ => None,
     };
-    let Some(index) = index.and_then(|i| i.to_i64()) else {
+    let Some(index) = index else {
         return not_integer();
     };
-    match usize::try_from(index).ok().and_then(|i| elements.get(i)) {
+    // A whole number too large for any index is out of range, not a fraction.
+    match index.to_usize().and_then(|i| elements.get(i)) {
         Some(ty) => Traversal::ok(*ty),
         None => Traversal::one(
             Ty::dynamic(db),

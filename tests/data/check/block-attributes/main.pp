@@ -12,6 +12,12 @@ output url {
   valeu = "http://example.com:${port}"
 }
 
+# An output's description documents it (Pulumi does not read it).
+output site {
+  value       = "http://example.com"
+  description = "the site's address"
+}
+
 pulumi {
   requiredVersionRange = ">=3.0.0"
   minVersion           = "3.0.0"
