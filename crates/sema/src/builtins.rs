@@ -171,6 +171,11 @@ pub(crate) fn call<'db>(
     {
         stack_reference_argument(infer, first, ty);
     }
+    if name == "toJSON"
+        && let (Some(&first), Some(&ty)) = (args.first(), types.first())
+    {
+        json_of_resource(infer, first, ty);
+    }
     static_call(infer, id, name, (args, expand), &types, &signature)
 }
 
@@ -397,6 +402,36 @@ fn arity(
 fn bad_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, message: String) -> Ty<'db> {
     infer.report(codes::INVALID_ARGUMENT, Site::Expr(arg), message);
     infer.dynamic()
+}
+
+/// `toJSON(bucket)`: Go serializes any value, but a resource is no JSON value to the
+/// converted program (Python's `json.dumps` fails on it; TypeScript writes a warning in
+/// place of each output). An error beyond Go.
+fn json_of_resource<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
+    let db = infer.db;
+    // An object literal is a JSON object, whatever its keys.
+    if matches!(infer.body.expr(arg), Expr::Object(_)) {
+        return;
+    }
+    let TyKind::Object(properties) = resolve_outputs(db, ty).kind(db) else {
+        return;
+    };
+    if !properties.iter().any(|(name, _)| &**name == "urn") {
+        return;
+    }
+    let severity = infer.lenient_beyond_go_severity();
+    let name = match infer.body.expr(arg) {
+        Expr::Name(name) => infer.body.str(*name),
+        _ => "resource",
+    };
+    let message = "`toJSON` of a whole resource: a resource is not a JSON value".to_owned();
+    let note = format!(
+        "serialize the attributes wanted, such as `toJSON({{ id = {name}.id, urn = {name}.urn }})`"
+    );
+    (infer
+        .push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message)
+        .notes)
+        .push(note);
 }
 
 /// Whether a value of type `ty` is a number or a bool (or a constant of one).

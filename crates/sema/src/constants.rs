@@ -486,6 +486,30 @@ impl<'db> Infer<'db> {
             ));
     }
 
+    /// `[for p in pet : p.id]` where `pet` is one resource (no `range`): Go iterates over
+    /// its attributes as over any object, which no one means; the converted program walks
+    /// the SDK object's fields. An error beyond Go.
+    pub(crate) fn check_single_resource_iterated(&mut self, collection: ExprId) {
+        let db = self.db;
+        let Some((target, name)) = self.named_declaration(collection) else {
+            return;
+        };
+        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read)
+            || crate::items::decl_item(db, target).is_none_or(|item| item.ranged)
+        {
+            return;
+        }
+        let severity = self.lenient_beyond_go_severity();
+        let message = format!(
+            "`{name}` is one resource, not a collection: `for` would iterate over its attributes"
+        );
+        self.push(codes::NOT_ITERABLE, severity, Site::Expr(collection), message)
+            .notes
+            .push(format!(
+                "to make several, give `{name}` a `range` in its options; for one attribute, use `{name}.ATTRIBUTE`"
+            ));
+    }
+
     /// The name and count of the resource `base` names when its `range` is a literal
     /// whole number.
     fn literal_range_count(&self, base: ExprId) -> Option<(&'db str, u32)> {

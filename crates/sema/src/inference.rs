@@ -858,6 +858,7 @@ impl<'db> Infer<'db> {
     fn for_expr(&mut self, id: ExprId, for_expr: &ForExpr) -> Ty<'db> {
         let db = self.db;
         let collection_ty = self.expr(for_expr.collection);
+        self.check_single_resource_iterated(for_expr.collection);
         let (key_ty, value_ty) = self.collection_types(for_expr.collection, collection_ty);
         let body = self.body;
         let value_var = body.str(for_expr.value_var);

@@ -1,6 +1,7 @@
 //! Resource options whose constant values the Pulumi engine parses when it registers the
 //! resource, so that a bad one fails the deploy though Go's binder takes any string: a
-//! `version` must be semver, and each `customTimeouts` entry a Go duration. Checked on
+//! `version` must be semver, each `customTimeouts` entry a Go duration, and a string
+//! alias a URN. Checked on
 //! literals only (errors beyond Go; warnings under the place's leniency).
 
 use pcl_diagnostics::codes;
@@ -15,7 +16,38 @@ pub(crate) fn check_option_constant(infer: &mut Infer<'_>, name: &str, value: Ex
     match name {
         "version" => version(infer, value),
         "customTimeouts" => custom_timeouts(infer, value),
+        "aliases" => aliases(infer, value),
         _ => (),
+    }
+}
+
+/// `aliases = ["old-pet"]`: a string alias is a URN, which the engine parses (`invalid
+/// alias URN`); an old name is written `{ name = "old-pet" }`.
+fn aliases(infer: &mut Infer<'_>, value: ExprId) {
+    let body = infer.body;
+    let Expr::Tuple(elements) = body.expr(value) else {
+        return;
+    };
+    for &element in body.list(*elements) {
+        let Expr::String(text) = body.expr(element) else {
+            continue;
+        };
+        let text = body.str(*text);
+        if text.starts_with("urn:pulumi:") {
+            continue;
+        }
+        let severity = infer.lenient_beyond_go_severity();
+        let at = infer.at(Site::Expr(element));
+        let message = format!(
+            "an alias given as a string is a URN (`urn:pulumi:...`), and {} is not one",
+            quoted(text)
+        );
+        let replacement = format!("{{ name = {} }}", quoted(text));
+        let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(element), message);
+        diagnostic
+            .notes
+            .push("for a resource's old name, write an alias object".to_owned());
+        diagnostic.replace_with(at, &format!("`{replacement}`"), replacement);
     }
 }
 

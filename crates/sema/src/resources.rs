@@ -7,7 +7,7 @@ use std::fmt::Display;
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{ItemKind, Property, ResourceTypes, SchemaItem, package_named, resolve_token};
 use pcl_types::{
-    Conversion, Name, TraverseKey, Ty, TyKind, conversion, input_type, resolve_outputs,
+    ConstValue, Conversion, Name, TraverseKey, Ty, TyKind, conversion, input_type, resolve_outputs,
 };
 use smol_str::SmolStr;
 
@@ -816,6 +816,7 @@ fn check_options<'db>(
                 let lenient = infer.lenient;
                 infer.lenient |= infer.leniency.skip_range_typecheck;
                 infer.expect(data.value, input_type(db, expected), &"option `range`");
+                fractional_range(infer, data.value);
                 infer.lenient = lenient;
             }
             Some(None) => property_list(infer, data.value, inputs, name),
@@ -838,6 +839,25 @@ fn check_options<'db>(
             }
         }
     }
+}
+
+/// `range = 2.5`: Go counts up to it (three resources in TypeScript's loop), Python's
+/// `range(2.5)` fails. An error beyond Go.
+fn fractional_range(infer: &mut Infer<'_>, value: ExprId) {
+    let body = infer.body;
+    let Expr::Number(number) = body.expr(value) else {
+        return;
+    };
+    if body.number(*number).is_integer() {
+        return;
+    }
+    let written = ConstValue::Number(body.number(*number).value()).pretty();
+    let severity = infer.lenient_beyond_go_severity();
+    let message = format!("option `range` must be a whole number of resources, not {written}");
+    (infer
+        .push(codes::TYPE_MISMATCH, severity, Site::Expr(value), message)
+        .notes)
+        .push("a number `range` makes that many resources, numbered from 0".to_owned());
 }
 
 /// The options whose values are resources: `parent`, `provider` and `deletedWith` one,

@@ -26,3 +26,7 @@ resource logs "web:index:Bucket" {
 vpcId    = getOutput(network, "vpcId")
 byName   = getOutput("acme/network/prod", "vpcId")
 byBucket = getOutput(logs, "vpcId")
+
+# A whole resource is no JSON value (beyond Go).
+logsJson = toJSON(logs)
+logsIds  = toJSON({ id = logs.id, urn = logs.urn })

@@ -8,3 +8,10 @@ byName = pair["first"]
 size = "big".length
 settings = { Verbose = true }
 verbose = settings.verbose
+
+# One resource (no `range`) iterated as a collection.
+resource site "web:index:Bucket" {
+  name = "site"
+}
+
+siteIds = [for b in site : b.id]

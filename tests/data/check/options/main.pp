@@ -70,3 +70,16 @@ resource slow "kube:apps:Deployment" {
     }
   }
 }
+
+# A string alias is a URN; a `range` counts whole resources.
+resource renamed "kube:apps:Deployment" {
+  options {
+    aliases = ["old-name", { name = "older" }, "urn:pulumi:dev::app::kube:apps:Deployment::old"]
+  }
+}
+
+resource partly "kube:apps:Deployment" {
+  options {
+    range = 2.5
+  }
+}
