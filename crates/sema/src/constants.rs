@@ -351,9 +351,10 @@ impl<'db> Infer<'db> {
         }
     }
 
-    /// `resources.attr` on a ranged resource (a list or map of them): Go reads the name
-    /// as an index and types it as a whole resource; the user meant one resource's
-    /// attribute, or every resource's. Reported with the fix; `true` when reported.
+    /// `resources.attr` on a ranged resource (a list or map of them), or `net.configs.subnet`
+    /// on a list of objects: Go reads the name as an index (converting it to a number
+    /// "unsafely") and types it as a whole element; the user meant one element's
+    /// attribute, or every element's. Reported with the fix; `true` when reported.
     pub(crate) fn check_ranged_attribute(
         &mut self,
         id: ExprId,
@@ -362,35 +363,46 @@ impl<'db> Infer<'db> {
         receiver: Ty<'db>,
     ) -> bool {
         let db = self.db;
-        if !matches!(self.body.expr(base), Expr::Name(_)) {
-            return false;
-        }
+        let named = match self.body.expr(base) {
+            Expr::Name(_) => true,
+            Expr::GetAttr { .. } | Expr::Index { .. } => false,
+            _ => return false,
+        };
         let collection = crate::inference::unwrap_iterable(db, receiver);
         let (element, indexed) = match collection.kind(db) {
             TyKind::List(e) => (*e, "[0]"),
-            TyKind::Map(e) => (*e, "[\"key\"]"),
+            // `tags.team` reads a key of any other map.
+            TyKind::Map(e) if named => (*e, "[\"key\"]"),
             _ => return false,
         };
         let has_attribute = pcl_types::object_properties(db, element)
             .is_some_and(|properties| properties.iter().any(|(n, _)| &**n == name));
-        let Expr::Name(base_name) = self.body.expr(base) else {
-            return false;
-        };
         if !has_attribute {
             return false;
         }
-        let base_name = self.body.str(*base_name);
+        let resources = self
+            .named_declaration(base)
+            .is_some_and(|(decl, _)| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read));
+        let path = path_text(self.body, base);
+        let shown = path.as_deref().unwrap_or("this value");
+        let message = match resources {
+            true => format!(
+                "`{shown}` is a collection of resources (it has a `range`): `.{name}` needs one of them"
+            ),
+            false => format!("`{shown}` is a list: `.{name}` is an attribute of its elements"),
+        };
         let at = self.at(Site::Expr(id));
         let severity = self.beyond_go_severity();
-        let one = format!("{base_name}{indexed}.{name}");
-        let diagnostic = self.push(
-            codes::INVALID_INDEX,
-            severity,
-            Site::Expr(id),
-            format!("`{base_name}` is a collection of resources (it has a `range`): `.{name}` needs one of them"),
-        );
+        let diagnostic = self.push(codes::INVALID_INDEX, severity, Site::Expr(id), message);
+        let Some(path) = path else {
+            diagnostic.notes.push(format!(
+                "take one element (`[0].{name}`) or all of them (`[*].{name}`)"
+            ));
+            return true;
+        };
+        let one = format!("{path}{indexed}.{name}");
         let all = if indexed == "[0]" {
-            format!(", or `{base_name}[*].{name}` for all of them")
+            format!(", or `{path}[*].{name}` for all of them")
         } else {
             String::new()
         };
@@ -583,4 +595,36 @@ fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<&'stat
         }
         _ => None,
     }
+}
+
+/// The text of a reference path (`net.configs[0].name`) as the fix writes it; `None`
+/// for anything else, or a path too deep to be worth writing out.
+fn path_text(body: &Body, expr: ExprId) -> Option<String> {
+    let mut steps = Vec::new();
+    let mut at = expr;
+    loop {
+        match body.expr(at) {
+            Expr::Name(name) => {
+                steps.push(body.str(*name).to_owned());
+                break;
+            }
+            Expr::GetAttr { base, name } => {
+                steps.push(format!(".{}", body.str(*name)));
+                at = *base;
+            }
+            Expr::Index { base, key } => {
+                steps.push(format!(
+                    "[{}]",
+                    literal_value(body, body.expr(*key))?.pretty()
+                ));
+                at = *base;
+            }
+            _ => return None,
+        }
+        if steps.len() > 16 {
+            return None;
+        }
+    }
+    steps.reverse();
+    Some(steps.concat())
 }

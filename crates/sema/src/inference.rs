@@ -786,6 +786,7 @@ impl<'db> Infer<'db> {
     ) -> Ty<'db> {
         let db = self.db;
         let is_attr = matches!(key, TraverseKey::Attr(_));
+        let numbered = matches!(key, TraverseKey::Literal(ConstValue::Number(_)));
         let step = traverse(db, receiver, key);
         for problem in &step.problems {
             let mut severity = problem.severity(db);
@@ -800,7 +801,10 @@ impl<'db> Infer<'db> {
                 severity = Severity::Warning;
             }
             let message = problem.message(db);
-            let suggestion = problem.suggestion().map(str::to_owned);
+            // A number is no misspelt property name (`pet[0]` is not `pet.id`).
+            let suggestion = (!numbered)
+                .then(|| problem.suggestion().map(str::to_owned))
+                .flatten();
             let at = self.at(Site::Expr(id));
             let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
             if let TraverseProblem::NotTraversable { receiver } = problem
@@ -815,6 +819,9 @@ impl<'db> Infer<'db> {
                     pretty(db, plain)
                 ));
             }
+            if numbered && matches!(problem, TraverseProblem::UnknownProperty { .. }) {
+                diagnostic = diagnostic.with_note(self.numbered_object_note(id));
+            }
             if let Some(s) = suggestion {
                 diagnostic = diagnostic.with_note(format!("did you mean `{s}`?"));
                 // `base.name`: the name after the dot can be replaced.
@@ -825,6 +832,23 @@ impl<'db> Infer<'db> {
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// Why `value[0]` finds nothing when `value` is one object: a resource whose `range`
+    /// is a condition is one resource or none, not a list.
+    #[cold]
+    fn numbered_object_note(&self, id: ExprId) -> String {
+        let db = self.db;
+        if let Expr::Index { base, .. } = self.body.expr(id)
+            && let Some((decl, name)) = self.named_declaration(*base)
+            && matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            && crate::items::decl_item(db, decl).is_some_and(|item| item.ranged)
+        {
+            return format!(
+                "`{name}`'s `range` is a condition: it makes one resource or none, not a list; take its attributes directly, such as `{name}.id`"
+            );
+        }
+        "a number indexes a list or tuple, and this value is one object".to_owned()
     }
 
     /// `collection[key]` with a key that is not a literal, as Go's `IndexExpression`

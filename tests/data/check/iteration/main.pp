@@ -15,3 +15,10 @@ resource site "web:index:Bucket" {
 }
 
 siteIds = [for b in site : b.id]
+
+# An attribute of a list's elements taken from the list itself.
+config servers "list(object({name = string}))" {}
+
+cluster    = { servers = servers }
+serverName = servers.name
+nestedName = cluster.servers.name

@@ -47,3 +47,6 @@ resource maybe "web:index:Bucket" {
     range = enabled
   }
 }
+
+# A resource whose `range` is a condition is one resource or none, not a list.
+maybeName = maybe[0].websiteEndpoint
