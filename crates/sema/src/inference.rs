@@ -967,7 +967,7 @@ impl<'db> Infer<'db> {
         };
         let message = format!(
             "{what} must be {}, not {actual_text}",
-            pretty(db, strip_input(db, expected)),
+            pretty(db, displayed_input(db, expected)),
         );
         let mut root = id;
         while let Expr::GetAttr { base, .. } | Expr::Index { base, .. } = self.body.expr(root) {
@@ -1104,7 +1104,7 @@ impl<'db> Infer<'db> {
         let db = self.db;
         let message = format!(
             "{what} must be {}, but this branch of the conditional is {}",
-            pretty(db, strip_input(db, expected)),
+            pretty(db, displayed_input(db, expected)),
             pretty(db, self.ty_of(branch)),
         );
         let severity = self.lenient_beyond_go_severity();
@@ -1201,7 +1201,7 @@ impl<'db> Infer<'db> {
             }
             ok = false;
             let message = format!("{what} lacks the required property '{name}'");
-            let note = format!("add `{name} = <{}>`", pretty(db, strip_input(db, *ty)));
+            let note = format!("add `{name} = <{}>`", pretty(db, displayed_input(db, *ty)));
             self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message)
                 .notes
                 .push(note);
@@ -1281,6 +1281,41 @@ pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'d
         }
     }
     ty
+}
+
+/// `ty` as a message shows an expected type: [`strip_input`] at the top, and the outputs
+/// an input accepts left out below it, so that a list of inputs reads `list(string)`, not
+/// `list(output(string) | string)` (optional fields keep their `?`).
+pub(crate) fn displayed_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
+    fn strip<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize) -> Ty<'db> {
+        let ty = match ty.kind(db) {
+            TyKind::Union(members) if depth < 16 => {
+                let plain: Vec<Ty<'db>> = (members.iter().copied())
+                    .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
+                    .collect();
+                match plain.is_empty() {
+                    true => ty,
+                    false => Ty::union(db, plain),
+                }
+            }
+            _ => strip_input(db, ty),
+        };
+        if depth == 0 {
+            return ty;
+        }
+        let inner = |t: Ty<'db>| strip(db, t, depth - 1);
+        match ty.kind(db) {
+            TyKind::List(e) => Ty::list(db, inner(*e)),
+            TyKind::Map(e) => Ty::map(db, inner(*e)),
+            TyKind::Set(e) => Ty::set(db, inner(*e)),
+            TyKind::Tuple(elements) => Ty::tuple(db, elements.iter().map(|e| inner(*e))),
+            TyKind::Object(fields) => {
+                Ty::object(db, fields.iter().map(|(name, t)| (name.clone(), inner(*t))))
+            }
+            _ => ty,
+        }
+    }
+    strip(db, ty, 16)
 }
 
 /// Whether `expr` is a literal that may not fit an operand or condition of numbers

@@ -792,11 +792,26 @@ fn check_options<'db>(
         match option_type(db, name) {
             Some(Some(ty)) => {
                 infer.expr(data.value);
-                infer.check_value(
+                let fits = infer.check_value(
                     data.value,
                     input_type(db, ty),
                     &format_args!("option `{name}`"),
                 );
+                // The types of these spell out every optional field: an example reads
+                // better.
+                let example = match name {
+                    "customTimeouts" => {
+                        Some("customTimeouts = { create = \"10m\", delete = \"5m\" }")
+                    }
+                    "aliases" => Some("aliases = [{ name = \"oldName\" }]"),
+                    _ => None,
+                };
+                if !fits
+                    && let Some(example) = example
+                    && let Some(last) = infer.diagnostics.last_mut()
+                {
+                    last.notes.push(format!("for example: {example}"));
+                }
                 resource_option_values(infer, name, data.value);
                 crate::option_constants::check_option_constant(infer, name, data.value);
                 if name == "provider" {
@@ -1511,7 +1526,7 @@ pub fn field_completions<'db>(
 ) -> Vec<Field> {
     let describe = |name: &str, ty: Ty<'db>, required: bool| Field {
         name: name.to_owned(),
-        ty: pcl_types::pretty(db, crate::inference::strip_input(db, ty)),
+        ty: pcl_types::pretty(db, crate::inference::displayed_input(db, ty)),
         required,
     };
     let mut ty = match context {

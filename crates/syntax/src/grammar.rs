@@ -7,6 +7,8 @@ mod expressions;
 mod items;
 mod templates;
 
+pub(crate) use templates::UNCLOSED_INTERPOLATION;
+
 use pcl_diagnostics::codes;
 
 use crate::SyntaxKind::{self, *};

@@ -560,7 +560,7 @@ fn all_errors(lexed: &LexedText<'_>, parse_errors: Vec<SyntaxError>) -> Vec<Synt
                 && err
                     .related
                     .as_ref()
-                    .is_some_and(|(_, label)| label == "this `${` is not closed")
+                    .is_some_and(|(_, label)| label == grammar::UNCLOSED_INTERPOLATION)
         })
     };
     let lex_errors: Vec<SyntaxError> = lex_errors

@@ -145,6 +145,10 @@ fn interpolation(p: &mut Parser<'_>) {
     m.complete(p, TEMPLATE_INTERP);
 }
 
+/// The label at the `${` of an interpolation left open.
+pub(crate) const UNCLOSED_INTERPOLATION: &str =
+    "this `${` is not closed (a literal `${`, as in shell text, is written `$${`)";
+
 /// The `}` ending an interpolation or directive; on junk, skips to it. A missing `}`
 /// points back at the `${` it would close, when given.
 fn close_sequence(p: &mut Parser<'_>, expected: &str, opener: Option<TextRange>) {
@@ -160,7 +164,7 @@ fn close_sequence(p: &mut Parser<'_>, expected: &str, opener: Option<TextRange>)
                 codes::EXPECTED_TOKEN,
                 format!("expected {expected}, found {found}"),
                 opener,
-                "this `${` is not closed",
+                UNCLOSED_INTERPOLATION,
             );
         }
         None => p.error_expected(expected),

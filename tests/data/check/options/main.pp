@@ -83,3 +83,9 @@ resource partly "kube:apps:Deployment" {
     range = 2.5
   }
 }
+
+resource impatient "kube:apps:Deployment" {
+  options {
+    customTimeouts = "10m"
+  }
+}
