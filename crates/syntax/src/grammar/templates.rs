@@ -197,12 +197,26 @@ fn template_if(p: &mut Parser<'_>) {
     directive_close(p, significant);
     directive.complete(p, TEMPLATE_IF_DIRECTIVE);
     branch(p, &["else", "endif"]);
-    if directive_keyword(p) == "else" {
+    while directive_keyword(p) == "else" {
         let directive = p.start();
         let significant = directive_open(p, ELSE_KW);
+        // `%{ else if c }` (as other template languages have): one error, and the rest
+        // read as a chain, so the branches after it are still parsed.
+        let else_if = p.nth_at_kw(0, "if");
+        if else_if {
+            p.err_and_bump(
+                codes::INVALID_TEMPLATE_DIRECTIVE,
+                "templates have no `%{ else if }`: nest `%{ if }` in the `%{ else }` branch, or choose with `${ cond ? a : b }`".to_owned(),
+            );
+            super::expressions::expr(p);
+        }
         directive_close(p, significant);
         directive.complete(p, TEMPLATE_ELSE_DIRECTIVE);
-        branch(p, &["endif"]);
+        if !else_if {
+            branch(p, &["endif"]);
+            break;
+        }
+        branch(p, &["else", "endif"]);
     }
     if directive_keyword(p) == "endif" {
         let directive = p.start();
