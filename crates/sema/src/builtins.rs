@@ -172,9 +172,9 @@ pub(crate) fn call<'db>(
         stack_reference_argument(infer, first, ty);
     }
     if name == "toJSON"
-        && let (Some(&first), Some(&ty)) = (args.first(), types.first())
+        && let Some(&first) = args.first()
     {
-        json_of_resource(infer, first, ty);
+        json_of_resource(infer, first);
     }
     static_call(infer, id, name, (args, expand), &types, &signature)
 }
@@ -407,24 +407,12 @@ fn bad_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, message: String) -> Ty
 /// `toJSON(bucket)`: Go serializes any value, but a resource is no JSON value to the
 /// converted program (Python's `json.dumps` fails on it; TypeScript writes a warning in
 /// place of each output). An error beyond Go.
-fn json_of_resource<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
-    let db = infer.db;
-    // An object literal is a JSON object, whatever its keys.
-    if matches!(infer.body.expr(arg), Expr::Object(_)) {
-        return;
-    }
-    let TyKind::Object(properties) = resolve_outputs(db, ty).kind(db) else {
+fn json_of_resource<'db>(infer: &mut Infer<'db>, arg: ExprId) {
+    let Some((name, _)) = crate::resources::named_resource(infer, arg) else {
         return;
     };
-    if !properties.iter().any(|(name, _)| &**name == "urn") {
-        return;
-    }
     let severity = infer.lenient_beyond_go_severity();
-    let name = match infer.body.expr(arg) {
-        Expr::Name(name) => infer.body.str(*name),
-        _ => "resource",
-    };
-    let message = "`toJSON` of a whole resource: a resource is not a JSON value".to_owned();
+    let message = format!("`toJSON` of a whole resource: `{name}` is not a JSON value");
     let note = format!(
         "serialize the attributes wanted, such as `toJSON({{ id = {name}.id, urn = {name}.urn }})`"
     );

@@ -363,16 +363,20 @@ impl<'db> Infer<'db> {
         receiver: Ty<'db>,
     ) -> bool {
         let db = self.db;
-        let named = match self.body.expr(base) {
-            Expr::Name(_) => true,
-            Expr::GetAttr { .. } | Expr::Index { .. } => false,
-            _ => return false,
-        };
+        if !matches!(
+            self.body.expr(base),
+            Expr::Name(_) | Expr::GetAttr { .. } | Expr::Index { .. }
+        ) {
+            return false;
+        }
+        let resources = self
+            .named_declaration(base)
+            .is_some_and(|(decl, _)| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read));
         let collection = crate::inference::unwrap_iterable(db, receiver);
         let (element, indexed) = match collection.kind(db) {
             TyKind::List(e) => (*e, "[0]"),
             // `tags.team` reads a key of any other map.
-            TyKind::Map(e) if named => (*e, "[\"key\"]"),
+            TyKind::Map(e) if resources => (*e, "[\"key\"]"),
             _ => return false,
         };
         let has_attribute = pcl_types::object_properties(db, element)
@@ -380,9 +384,6 @@ impl<'db> Infer<'db> {
         if !has_attribute {
             return false;
         }
-        let resources = self
-            .named_declaration(base)
-            .is_some_and(|(decl, _)| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read));
         let path = path_text(self.body, base);
         let shown = path.as_deref().unwrap_or("this value");
         let message = match resources {
@@ -413,7 +414,8 @@ impl<'db> Infer<'db> {
 
     /// A literal list index a deploy cannot use, though Go takes any number: negative
     /// (`subnets[-1]`), fractional (`subnets[1.5]`), or past a literal `range` count
-    /// (`pets[3]` where `pets` has `range = 3`). Errors beyond Go. And a number indexing
+    /// (`pets[3]` where `pets` has `range = 3`, unless in a conditional's branch, which a
+    /// guard may keep from being taken). Errors beyond Go. And a number indexing
     /// resources ranged over a map, which are keyed by its keys (a warning: a key may be
     /// `"0"`).
     pub(crate) fn check_literal_index(
@@ -452,7 +454,8 @@ impl<'db> Infer<'db> {
                 format!("list index {written} is not a whole number"),
                 "a list index counts elements from 0: 0, 1, 2, ...".to_owned(),
             )
-        } else if let Some((name, count)) = self.literal_range_count(base)
+        } else if self.in_branches == 0
+            && let Some((name, count)) = self.literal_range_count(base)
             && number
                 .to_integer()
                 .is_some_and(|index| index >= count.into())
@@ -522,6 +525,23 @@ impl<'db> Infer<'db> {
             ));
     }
 
+    /// Whether `expr` is a literal, or a path (`a.b[0].c`) from a declaration, whose type
+    /// is declared (a config's, a schema's) or a literal's, not merged from several.
+    fn declared_type(&self, expr: ExprId) -> bool {
+        let mut at = expr;
+        loop {
+            match self.body.expr(at) {
+                Expr::Null | Expr::Bool(_) | Expr::Number(_) | Expr::String(_) => {
+                    return at == expr;
+                }
+                Expr::GetAttr { base, .. } => at = *base,
+                Expr::Index { base, key } if self.body.expr(*key).is_literal() => at = *base,
+                Expr::Name(_) => return self.named_declaration(at).is_some(),
+                _ => return false,
+            }
+        }
+    }
+
     /// The name and count of the resource `base` names when its `range` is a literal
     /// whole number.
     fn literal_range_count(&self, base: ExprId) -> Option<(&'db str, u32)> {
@@ -547,6 +567,11 @@ impl<'db> Infer<'db> {
     ) {
         let db = self.db;
         let [(lhs, a), (rhs, b)] = operands;
+        // Only types the program declares: a call's or a `for` variable's may be Go's
+        // merge of several (an object's values of numbers and strings read as strings).
+        if !self.declared_type(lhs) || !self.declared_type(rhs) {
+            return;
+        }
         let (Some(left), Some(right)) = (primitive_kind(db, a), primitive_kind(db, b)) else {
             return;
         };

@@ -318,6 +318,11 @@ pub(crate) struct Infer<'db> {
     /// Whether the checks of constant values are warnings (the arguments of an invoke
     /// under `--skip-invoke-typecheck`).
     pub(crate) demote_value_checks: bool,
+    /// How many conditionals' branches enclose the expression being typed: an index
+    /// there may be guarded (`length(pets) > 0 ? pets[0].id : ""`).
+    pub(crate) in_branches: u32,
+    /// Whether an `options` block is being checked (where `range` is not in scope).
+    pub(crate) in_options: bool,
     /// The types of the declarations referenced so far (a body names the same few again
     /// and again; a list may name thousands), and the declaration's own reference cycle
     /// once asked.
@@ -359,6 +364,8 @@ impl<'db> Infer<'db> {
             skip_traversal_errors: leniency.skip_resource_typecheck,
             leniency,
             demote_value_checks: false,
+            in_branches: 0,
+            in_options: false,
             referenced,
             own_cycle: None,
             parts: Vec::new(),
@@ -553,8 +560,10 @@ impl<'db> Infer<'db> {
                 {
                     self.check_constant(*cond, condition, &"a condition");
                 }
+                self.in_branches += 1;
                 let a = self.expr(*then);
                 let b = self.expr(*otherwise);
+                self.in_branches -= 1;
                 lift(db, unify_types(db, [a, b]).0, &[c])
             }
             Expr::Unary { op, operand } => {
@@ -684,6 +693,9 @@ impl<'db> Infer<'db> {
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
                         .with_replacement(at, &s),
+                    None if name == "range" && self.in_options => diagnostic.with_note(
+                        "`range` is not in scope in `options`: only the resource's inputs see it",
+                    ),
                     None if name == "range" && self.sets_range() => diagnostic.with_note(
                         "this `range` is a condition (a bool): it decides whether the resource exists, and defines no `range` variable; range over a number, list or map to have one",
                     ),
@@ -1090,7 +1102,8 @@ impl<'db> Infer<'db> {
                 Expr::Conditional {
                     then, otherwise, ..
                 } => branches.extend([*otherwise, *then]),
-                _ if branch == id => {}
+                // `null` leaves the input or option unset.
+                _ if branch == id || matches!(self.body.expr(branch), Expr::Null) => {}
                 _ if judge_types && !converts(db, expected, self.ty_of(branch)) => {
                     self.branch_mismatch(branch, expected, what);
                 }
@@ -1312,6 +1325,7 @@ pub(crate) fn displayed_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> T
             TyKind::Object(fields) => {
                 Ty::object(db, fields.iter().map(|(name, t)| (name.clone(), inner(*t))))
             }
+            TyKind::Union(members) => Ty::union(db, members.iter().map(|m| inner(*m))),
             _ => ty,
         }
     }

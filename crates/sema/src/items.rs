@@ -248,6 +248,7 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
             let version = (option("version").and_then(NodeRef::first_expr))
                 .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
                 .and_then(NodeRef::template_literal)
+                .filter(|version| !version.is_empty())
                 .map(SmolStr::from);
             collect_packages(kind, label.as_deref(), version, root, &mut packages);
             (kind, name, label)

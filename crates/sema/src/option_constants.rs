@@ -56,7 +56,8 @@ fn version(infer: &mut Infer<'_>, value: ExprId) {
     let Some(written) = constant_text(infer, value) else {
         return;
     };
-    if semver::Version::parse(&written).is_ok() {
+    // An empty version is no version: the engine leaves it unset.
+    if written.is_empty() || semver::Version::parse(&written).is_ok() {
         return;
     }
     let fix = match written.strip_prefix('v') {

@@ -377,7 +377,8 @@ fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::Pa
         return;
     };
     let same = |a: &str, b: &str| a.trim_start_matches('v') == b.trim_start_matches('v');
-    if same(asked, used) {
+    // An empty version asks for none.
+    if asked.is_empty() || same(asked, used) {
         return;
     }
     let pinned = crate::declarations::pinned_version(db, infer.decl.program(db), package);
@@ -772,6 +773,7 @@ fn check_options<'db>(
 ) {
     let db = infer.db;
     let body = infer.body;
+    infer.in_options = true;
     for &nested in body.block(options).blocks.iter() {
         let kind = body.block_kind(nested);
         infer.push(
@@ -854,6 +856,7 @@ fn check_options<'db>(
             }
         }
     }
+    infer.in_options = false;
 }
 
 /// `range = 2.5`: Go counts up to it (three resources in TypeScript's loop), Python's

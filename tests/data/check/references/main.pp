@@ -50,3 +50,12 @@ resource maybe "web:index:Bucket" {
 
 # A resource whose `range` is a condition is one resource or none, not a list.
 maybeName = maybe[0].websiteEndpoint
+
+# `range` is not in scope in `options`.
+resource follower "web:index:Bucket" {
+  name = "follower-${range.value}"
+  options {
+    range     = 2
+    dependsOn = [pages[range.value]]
+  }
+}

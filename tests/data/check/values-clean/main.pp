@@ -50,3 +50,38 @@ three   = count == 3
 enabled = big != true
 sameId  = stash.id == "abc"
 unknown = anything == "3"
+
+# Valid programs near the checks beyond Go: a guarded index, `null` branches for
+# options, an empty version, an object with a `urn` key, a map's key read as an
+# attribute, and a comparison of a value whose type Go merges.
+resource toggled "kube:apps:Deployment" {
+  options {
+    range = 0
+  }
+}
+
+firstReady = length(toggled) > 0 ? toggled[0].ready : false
+
+resource optional "kube:apps:Deployment" {
+  options {
+    protect        = big ? true : null
+    version        = big ? "1.0.0" : null
+    customTimeouts = big ? { create = "5m" } : null
+  }
+}
+
+resource unpinned "kube:apps:Deployment" {
+  options {
+    version = ""
+  }
+}
+
+payload     = { urn = app.urn, id = app.id }
+payloadJson = toJSON(payload)
+
+config pools "map(object({primary = string}))" {}
+
+primaryPool = pools.primary.primary
+
+mixed     = { port = 8080, host = "localhost" }
+isDefault = lookup(mixed, "port", 80) == 8080
