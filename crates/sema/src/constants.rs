@@ -369,14 +369,16 @@ impl<'db> Infer<'db> {
         ) {
             return false;
         }
-        let resources = self
-            .named_declaration(base)
-            .is_some_and(|(decl, _)| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read));
+        let names_resources = || {
+            self.named_declaration(base).is_some_and(|(decl, _)| {
+                matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            })
+        };
         let collection = crate::inference::unwrap_iterable(db, receiver);
         let (element, indexed) = match collection.kind(db) {
             TyKind::List(e) => (*e, "[0]"),
             // `tags.team` reads a key of any other map.
-            TyKind::Map(e) if resources => (*e, "[\"key\"]"),
+            TyKind::Map(e) if names_resources() => (*e, "[\"key\"]"),
             _ => return false,
         };
         let has_attribute = pcl_types::object_properties(db, element)
@@ -384,6 +386,7 @@ impl<'db> Infer<'db> {
         if !has_attribute {
             return false;
         }
+        let resources = names_resources();
         let path = path_text(self.body, base);
         let shown = path.as_deref().unwrap_or("this value");
         let message = match resources {
@@ -567,15 +570,12 @@ impl<'db> Infer<'db> {
     ) {
         let db = self.db;
         let [(lhs, a), (rhs, b)] = operands;
-        // Only types the program declares: a call's or a `for` variable's may be Go's
-        // merge of several (an object's values of numbers and strings read as strings).
-        if !self.declared_type(lhs) || !self.declared_type(rhs) {
-            return;
-        }
         let (Some(left), Some(right)) = (primitive_kind(db, a), primitive_kind(db, b)) else {
             return;
         };
-        if left == right {
+        // Only types the program declares: a call's or a `for` variable's may be Go's
+        // merge of several (an object's values of numbers and strings read as strings).
+        if left == right || !self.declared_type(lhs) || !self.declared_type(rhs) {
             return;
         }
         // A literal string on one side that reads as the other side's type.
