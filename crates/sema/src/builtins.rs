@@ -3,9 +3,10 @@
 
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{FunctionTypes, ItemKind, SchemaItem, package_named, resolve_token};
-use pcl_types::{Name, Ty, TyKind, input_type, pretty, resolve_outputs, unify_types};
+use pcl_types::{ConstValue, Name, Ty, TyKind, input_type, pretty, resolve_outputs, unify_types};
 use smol_str::SmolStr;
 
+use crate::constants::{path_text, primitive_kind};
 use crate::diagnostics::Site;
 use crate::hir::{Expr, ExprId};
 use crate::inference::{Infer, all_assignable, eventual_of, lift};
@@ -122,6 +123,8 @@ pub(crate) fn call<'db>(
 ) -> Ty<'db> {
     let db = infer.db;
     let mut types = Vec::with_capacity(args.len());
+    let guards = matches!(name.as_str(), "try" | "can");
+    infer.guarded += u32::from(guards);
     for (i, &arg) in args.iter().enumerate() {
         if name == "recover" && i == 1 {
             infer.locals.push(("error".into(), Ty::string(db)));
@@ -131,6 +134,7 @@ pub(crate) fn call<'db>(
             types.push(infer.expr(arg));
         }
     }
+    infer.guarded -= u32::from(guards);
     if expand && let Some(last) = types.pop() {
         match resolve_outputs(db, last).kind(db) {
             TyKind::Tuple(elements) => types.extend(elements.iter().copied()),
@@ -188,12 +192,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
     let given = match crate::resources::named_resource(infer, arg) {
         Some((_, STACK_REFERENCE)) => return,
         Some((name, token)) => format!("but `{name}` is a `{token}`"),
-        None if is_scalar(db, resolve_outputs(db, ty))
-            || matches!(
-                plain_kind(db, resolve_outputs(db, ty)),
-                TyKind::String | TyKind::Id
-            ) =>
-        {
+        None if primitive_kind(db, ty).is_some() => {
             format!("not a value of type {}", pretty(db, ty))
         }
         None => return,
@@ -203,32 +202,47 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
     let message = format!(
         "the first argument to `getOutput` must be a `{STACK_REFERENCE}` resource, {given}"
     );
-    // A stack reference the program declares (the first by name).
+    // The stack references the program declares, by name (looked for only here, when
+    // the error is reported).
     let program = crate::scope::program_scope(db, infer.decl.program(db));
-    let declared = (program.names.iter())
-        .filter(|(_, decl)| {
-            decl.kind(db) == crate::items::DeclKind::Resource
-                && crate::items::decl_item(db, **decl)
-                    .is_some_and(|item| item.label.as_deref() == Some(STACK_REFERENCE))
+    let mut declared: Vec<(&str, bool)> = (program.names.iter())
+        .filter_map(|(name, decl)| {
+            let item = crate::items::decl_item(db, *decl)?;
+            (decl.kind(db) == crate::items::DeclKind::Resource
+                && item.label.as_deref() == Some(STACK_REFERENCE))
+            .then_some((name.as_str(), item.ranged))
         })
-        .map(|(name, _)| name.as_str())
-        .min();
+        .collect();
+    declared.sort_unstable();
     let body = infer.body;
     let diagnostic = infer.push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message);
-    match declared {
-        Some(reference) => {
-            let note = format!("`{reference}` is a stack reference of this program");
+    match declared.as_slice() {
+        // The one stack reference: the fix (with an index when it has a `range`).
+        [(reference, ranged)] => {
+            let note = format!("`{reference}` is the stack reference of this program");
             diagnostic.notes.push(note);
-            diagnostic.replace_with(at, &format!("`{reference}`"), reference.to_owned());
+            if !ranged {
+                diagnostic.replace_with(at, &format!("`{reference}`"), (*reference).to_owned());
+            }
         }
-        None => {
+        [] => {
             let stack = match body.expr(arg) {
-                Expr::String(text) => body.str(*text),
-                _ => "org/project/stack",
+                Expr::String(text) => ConstValue::String(body.str(*text).into()).pretty(),
+                _ => "\"org/project/stack\"".to_owned(),
             };
             diagnostic.notes.push(format!(
-                "declare one, `resource other \"{STACK_REFERENCE}\" {{ name = \"{stack}\" }}`, \
+                "declare one, `resource other \"{STACK_REFERENCE}\" {{ name = {stack} }}`, \
                  and write `getOutput(other, ...)`"
+            ));
+        }
+        several => {
+            let names: Vec<String> = several
+                .iter()
+                .map(|(name, _)| format!("`{name}`"))
+                .collect();
+            diagnostic.notes.push(format!(
+                "the program's stack references are {}",
+                names.join(", ")
             ));
         }
     }
@@ -413,29 +427,25 @@ fn json_of_resource<'db>(infer: &mut Infer<'db>, arg: ExprId) {
     };
     let severity = infer.lenient_beyond_go_severity();
     let message = format!("`toJSON` of a whole resource: `{name}` is not a JSON value");
-    let note = format!(
-        "serialize the attributes wanted, such as `toJSON({{ id = {name}.id, urn = {name}.urn }})`"
-    );
+    // `pets[0]` is one resource; `pets`, with a `range`, a collection of them.
+    let note = match infer.body.expr(arg) {
+        Expr::Index { .. } | Expr::Name(_)
+            if !matches!(
+                crate::inference::unwrap_iterable(infer.db, infer.ty_of(arg)).kind(infer.db),
+                TyKind::List(_) | TyKind::Map(_)
+            ) =>
+        {
+            let one = path_text(infer.body, arg).unwrap_or_else(|| name.to_owned());
+            format!("serialize the attributes wanted, such as `toJSON({{ urn = {one}.urn }})`")
+        }
+        _ => {
+            format!("serialize the attributes wanted, such as `toJSON([for r in {name} : r.urn])`")
+        }
+    };
     (infer
         .push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message)
         .notes)
         .push(note);
-}
-
-/// Whether a value of type `ty` is a number or a bool (or a constant of one).
-fn is_scalar<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
-    matches!(
-        plain_kind(db, ty),
-        TyKind::Int | TyKind::Number | TyKind::Bool
-    )
-}
-
-/// The kind of `ty`, of its underlying type for a constant.
-fn plain_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> &'db TyKind<'db> {
-    match ty.kind(db) {
-        TyKind::Const(underlying, _) => underlying.kind(db),
-        kind => kind,
-    }
 }
 
 /// `length(5)`: Go converts the number to a string and counts its characters, but the
@@ -448,10 +458,7 @@ fn length_of_scalar<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
         "the argument to `length` must be a list, map, object, tuple or string, not {}",
         pretty(db, ty)
     );
-    let written = match infer.body.expr(arg) {
-        Expr::Name(name) => infer.body.str(*name),
-        _ => "value",
-    };
+    let written = path_text(infer.body, arg).unwrap_or_else(|| "value".to_owned());
     let note = format!(
         "Pulumi's binder reads it as a string, but the converted program fails on it; to \
          count the characters of its text, write `length(toJSON({written}))`"
@@ -557,7 +564,7 @@ fn generic<'db>(
                         pretty(db, first)
                     ),
                 );
-            } else if is_scalar(db, resolved) {
+            } else if matches!(primitive_kind(db, resolved), Some("number" | "bool")) {
                 length_of_scalar(infer, first_arg, first);
             }
             output_if_eventual(db, Ty::int(db), first)

@@ -11,9 +11,9 @@ use pcl_syntax::ast::NumberValue;
 use pcl_types::{ConstValue, Ty, TyKind, plain_alternatives, pretty};
 
 use crate::diagnostics::Site;
-use crate::hir::{Body, Expr, ExprId};
+use crate::hir::{BlockId, Body, Expr, ExprId};
 use crate::inference::{Infer, literal_value};
-use crate::items::DeclKind;
+use crate::items::{DeclId, DeclKind};
 use crate::scope::Resolution;
 
 /// How far a chain of locals (`a = b`, `b = "x"`) is followed to its constant.
@@ -388,12 +388,15 @@ impl<'db> Infer<'db> {
         }
         let resources = names_resources();
         let path = path_text(self.body, base);
-        let shown = path.as_deref().unwrap_or("this value");
+        let shown = match &path {
+            Some(path) => format!("`{path}`"),
+            None => "this value".to_owned(),
+        };
         let message = match resources {
             true => format!(
-                "`{shown}` is a collection of resources (it has a `range`): `.{name}` needs one of them"
+                "{shown} is a collection of resources (it has a `range`): `.{name}` needs one of them"
             ),
-            false => format!("`{shown}` is a list: `.{name}` is an attribute of its elements"),
+            false => format!("{shown} is a list: `.{name}` is an attribute of its elements"),
         };
         let at = self.at(Site::Expr(id));
         let severity = self.beyond_go_severity();
@@ -457,7 +460,7 @@ impl<'db> Infer<'db> {
                 format!("list index {written} is not a whole number"),
                 "a list index counts elements from 0: 0, 1, 2, ...".to_owned(),
             )
-        } else if self.in_branches == 0
+        } else if self.guarded == 0
             && let Some((name, count)) = self.literal_range_count(base)
             && number
                 .to_integer()
@@ -528,8 +531,9 @@ impl<'db> Infer<'db> {
             ));
     }
 
-    /// Whether `expr` is a literal, or a path (`a.b[0].c`) from a declaration, whose type
-    /// is declared (a config's, a schema's) or a literal's, not merged from several.
+    /// Whether `expr` is a literal, or a path (`a.b[0].c`) from a declaration other than a
+    /// local, whose type is declared (a config's, a schema's) or a literal's, not merged
+    /// from several.
     fn declared_type(&self, expr: ExprId) -> bool {
         let mut at = expr;
         loop {
@@ -539,7 +543,12 @@ impl<'db> Infer<'db> {
                 }
                 Expr::GetAttr { base, .. } => at = *base,
                 Expr::Index { base, key } if self.body.expr(*key).is_literal() => at = *base,
-                Expr::Name(_) => return self.named_declaration(at).is_some(),
+                // A local's value may be a call's merged type.
+                Expr::Name(_) => {
+                    return self
+                        .named_declaration(at)
+                        .is_some_and(|(decl, _)| decl.kind(self.db) != DeclKind::Local);
+                }
                 _ => return false,
             }
         }
@@ -553,7 +562,7 @@ impl<'db> Infer<'db> {
         if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read) {
             return None;
         }
-        let count = crate::items::decl_item(db, target)?.range_count?;
+        let count = (*literal_range_count(db, target))?;
         Some((name, count))
     }
 
@@ -586,11 +595,12 @@ impl<'db> Infer<'db> {
                     return None;
                 };
                 let text = self.body.str(*text);
-                let reads = match other {
-                    "number" => NumberValue::parse(text).is_ok(),
-                    _ => matches!(text, "true" | "false"),
+                let written = match other {
+                    "number" => ConstValue::Number(NumberValue::parse(text).ok()?).pretty(),
+                    _ if matches!(text, "true" | "false") => text.to_owned(),
+                    _ => return None,
                 };
-                reads.then(|| (side, text.to_owned()))
+                Some((side, written))
             });
         let always = if equal { "false" } else { "true" };
         let op = if equal { "==" } else { "!=" };
@@ -610,7 +620,7 @@ impl<'db> Infer<'db> {
 
 /// "string", "number" or "bool" for a value of that type, a constant of one, or an eventual
 /// of either; one look at each layer (each `kind` is a read of the interned type).
-fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<&'static str> {
+pub(crate) fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<&'static str> {
     match ty.kind(db) {
         TyKind::String | TyKind::Id => Some("string"),
         TyKind::Int | TyKind::Number => Some("number"),
@@ -624,7 +634,7 @@ fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Option<&'stat
 
 /// The text of a reference path (`net.configs[0].name`) as the fix writes it; `None`
 /// for anything else, or a path too deep to be worth writing out.
-fn path_text(body: &Body, expr: ExprId) -> Option<String> {
+pub(crate) fn path_text(body: &Body, expr: ExprId) -> Option<String> {
     let mut steps = Vec::new();
     let mut at = expr;
     loop {
@@ -652,4 +662,18 @@ fn path_text(body: &Body, expr: ExprId) -> Option<String> {
     }
     steps.reverse();
     Some(steps.concat())
+}
+
+/// How many resources a resource's `range` of a literal whole number makes (`range = 3`).
+/// A query of its own, which backdates: an edit of the resource that leaves the count
+/// alone re-checks none of the declarations that index it.
+#[salsa::tracked]
+fn literal_range_count<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Option<u32> {
+    let body = crate::hir::body(db, decl);
+    let range = (body.find_blocks(BlockId::ROOT, "options"))
+        .find_map(|options| body.find_attr(options, "range"))?;
+    match body.expr(body.attr(range).value) {
+        Expr::Number(number) => body.number(*number).value().to_integer()?.try_into().ok(),
+        _ => None,
+    }
 }

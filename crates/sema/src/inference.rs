@@ -318,9 +318,10 @@ pub(crate) struct Infer<'db> {
     /// Whether the checks of constant values are warnings (the arguments of an invoke
     /// under `--skip-invoke-typecheck`).
     pub(crate) demote_value_checks: bool,
-    /// How many conditionals' branches enclose the expression being typed: an index
-    /// there may be guarded (`length(pets) > 0 ? pets[0].id : ""`).
-    pub(crate) in_branches: u32,
+    /// How many guards enclose the expression being typed (a conditional's branches, the
+    /// arguments of `try` and `can`): an index there may never be taken
+    /// (`length(pets) > 0 ? pets[0].id : ""`, `try(pets[3].id, "")`).
+    pub(crate) guarded: u32,
     /// Whether an `options` block is being checked (where `range` is not in scope).
     pub(crate) in_options: bool,
     /// The types of the declarations referenced so far (a body names the same few again
@@ -364,7 +365,7 @@ impl<'db> Infer<'db> {
             skip_traversal_errors: leniency.skip_resource_typecheck,
             leniency,
             demote_value_checks: false,
-            in_branches: 0,
+            guarded: 0,
             in_options: false,
             referenced,
             own_cycle: None,
@@ -560,10 +561,10 @@ impl<'db> Infer<'db> {
                 {
                     self.check_constant(*cond, condition, &"a condition");
                 }
-                self.in_branches += 1;
+                self.guarded += 1;
                 let a = self.expr(*then);
                 let b = self.expr(*otherwise);
-                self.in_branches -= 1;
+                self.guarded -= 1;
                 lift(db, unify_types(db, [a, b]).0, &[c])
             }
             Expr::Unary { op, operand } => {
@@ -814,9 +815,10 @@ impl<'db> Infer<'db> {
             }
             let message = problem.message(db);
             // A number is no misspelt property name (`pet[0]` is not `pet.id`).
-            let suggestion = (!numbered)
-                .then(|| problem.suggestion().map(str::to_owned))
-                .flatten();
+            let suggestion = match numbered {
+                true => None,
+                false => problem.suggestion().map(str::to_owned),
+            };
             let at = self.at(Site::Expr(id));
             let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
             if let TraverseProblem::NotTraversable { receiver } = problem

@@ -114,8 +114,6 @@ pub struct Item {
     /// For a resource or read: whether its `options` block sets `range`, which makes its
     /// type depend on its body. Without it the type comes from its token alone.
     pub ranged: bool,
-    /// How many resources a `range` of a literal whole number makes (`range = 3`).
-    pub range_count: Option<u32>,
     /// Its syntax.
     pub source: ItemSource,
 }
@@ -139,8 +137,6 @@ struct ItemOutline {
     declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
     /// A resource or read whose `options` block sets `range`.
     ranged: bool,
-    /// The count of a `range` that is a literal whole number.
-    range_count: Option<u32>,
     /// The packages it names: a resource's type token (with the version its options ask
     /// for), a `package` block's name, literal `invoke` tokens. Exact-sized: one per
     /// item is kept for the whole check.
@@ -239,12 +235,7 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
                             .is_some_and(|n| n.text() == name)
                     })
             };
-            let range = option("range");
-            outline.ranged = range.is_some();
-            outline.range_count = (range.and_then(NodeRef::first_expr))
-                .filter(|value| value.kind() == SyntaxKind::LITERAL_EXPR)
-                .and_then(|value| value.token(&[SyntaxKind::NUMBER]))
-                .and_then(|number| number.text().parse().ok());
+            outline.ranged = option("range").is_some();
             let version = (option("version").and_then(NodeRef::first_expr))
                 .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
                 .and_then(NodeRef::template_literal)
@@ -309,7 +300,6 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
             },
             label: label.clone(),
             ranged: outline.ranged,
-            range_count: outline.range_count,
             source,
         });
         *index += 1;

@@ -1,8 +1,8 @@
 //! Resource options whose constant values the Pulumi engine parses when it registers the
 //! resource, so that a bad one fails the deploy though Go's binder takes any string: a
 //! `version` must be semver, each `customTimeouts` entry a Go duration, and a string
-//! alias a URN. Checked on
-//! literals only (errors beyond Go; warnings under the place's leniency).
+//! alias a URN. Checked on literals only: errors beyond Go, warnings under the place's
+//! leniency.
 
 use pcl_diagnostics::codes;
 use pcl_types::ConstValue;
@@ -60,8 +60,10 @@ fn version(infer: &mut Infer<'_>, value: ExprId) {
     if written.is_empty() || semver::Version::parse(&written).is_ok() {
         return;
     }
-    let fix = match written.strip_prefix('v') {
-        Some(bare) if semver::Version::parse(bare).is_ok() => Some(bare.to_owned()),
+    // A number's text is its value's (`4.10` reads `4.1`): no fix is written for it.
+    let fix = match (written.strip_prefix('v'), infer.body.expr(value)) {
+        (_, Expr::Number(_)) => None,
+        (Some(bare), _) if semver::Version::parse(bare).is_ok() => Some(bare.to_owned()),
         _ => padded_version(&written),
     };
     let severity = infer.lenient_beyond_go_severity();
@@ -83,7 +85,7 @@ fn version(infer: &mut Infer<'_>, value: ExprId) {
         }
         None => diagnostic
             .notes
-            .push("write three numbers, such as \"4.11.2\"".to_owned()),
+            .push("write a string of three numbers, such as \"4.11.2\"".to_owned()),
     }
 }
 
@@ -122,36 +124,39 @@ fn custom_timeouts(infer: &mut Infer<'_>, value: ExprId) {
             "{} is not a duration: Pulumi reads custom timeouts as Go durations",
             quoted(&written)
         );
-        let unitless = written.parse::<f64>().is_ok_and(f64::is_finite);
+        let minutes = format!("{written}m");
+        let unitless = is_go_duration(&minutes);
         let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(entry), message);
         diagnostic.notes.push(
             "a duration is numbers with units: \"30s\", \"10m\", \"1h30m\" (units ns, us, ms, s, m, h)"
                 .to_owned(),
         );
         if unitless {
-            let replacement = format!("\"{written}m\"");
+            let replacement = format!("\"{minutes}\"");
             diagnostic.replace_with(at, &format!("`{replacement}` (minutes)"), replacement);
         }
     }
 }
 
-/// The text of a literal string or number (as the number converts to a string).
+/// The text of a literal string or number (as the number converts to a string); `None`
+/// for a number too long to be a version or a duration (`1e999999` is a million digits).
 fn constant_text(infer: &Infer<'_>, value: ExprId) -> Option<String> {
     let body = infer.body;
     match literal_value(body, body.expr(value))? {
         ConstValue::String(text) => Some(text.to_string()),
-        number @ ConstValue::Number(_) => number.to_key_string(),
+        number @ ConstValue::Number(_) => number.to_key_string().filter(|text| text.len() <= 64),
         ConstValue::Null | ConstValue::Bool(_) => None,
     }
 }
 
+/// `text` as a string literal in a message.
 fn quoted(text: &str) -> String {
     ConstValue::String(text.into()).pretty()
 }
 
 /// Whether Go's `time.ParseDuration` accepts `text`: an optional sign, then one or more
 /// decimal numbers (a fraction allowed) each with a unit, or `0` alone.
-pub(crate) fn is_go_duration(text: &str) -> bool {
+fn is_go_duration(text: &str) -> bool {
     let rest = text.strip_prefix(['+', '-']).unwrap_or(text);
     if rest == "0" {
         return true;

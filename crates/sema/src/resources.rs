@@ -794,6 +794,7 @@ fn check_options<'db>(
         match option_type(db, name) {
             Some(Some(ty)) => {
                 infer.expr(data.value);
+                let before = infer.diagnostics.len();
                 let fits = infer.check_value(
                     data.value,
                     input_type(db, ty),
@@ -808,11 +809,10 @@ fn check_options<'db>(
                     "aliases" => Some("aliases = [{ name = \"oldName\" }]"),
                     _ => None,
                 };
-                if !fits
-                    && let Some(example) = example
-                    && let Some(last) = infer.diagnostics.last_mut()
-                {
-                    last.notes.push(format!("for example: {example}"));
+                if !fits && let Some(example) = example {
+                    for diagnostic in &mut infer.diagnostics[before..] {
+                        diagnostic.notes.push(format!("for example: {example}"));
+                    }
                 }
                 resource_option_values(infer, name, data.value);
                 crate::option_constants::check_option_constant(infer, name, data.value);

@@ -508,6 +508,33 @@ team = "web"
 /// edit that types one into an item (the item alone is parsed again), or into a new item,
 /// has its package loaded as a whole check of the new text does.
 #[test]
+fn a_range_counts_edit_re_checks_only_its_literal_index_readers() {
+    const COUNTED: &str = r#"
+resource "sites" "web:index:Bucket" {
+  name = "site-${range.value}"
+  options { range = 3 }
+}
+last = sites[2].name
+other = "x"
+"#;
+    let (mut host, log) = logged_host();
+    let id = set_program(&mut host, "prog", &[("main.pp", COUNTED)]);
+    expect![""].assert_eq(&summary(&diagnostics(&host, &id)));
+    // The first edits move `sites` to low durability (see above).
+    let count = |n: &str| edit(COUNTED, "range = 3", &format!("range = {n}"));
+    clean_edit(&mut host, &log, &id, &count("4"));
+    let last = clean_edit(&mut host, &log, &id, &count("5"));
+    assert_eq!(ran(&last, "literal_range_count("), 1, "{last:#?}");
+    assert_eq!(ran(&last, "infer("), 2, "sites and last only: {last:#?}");
+    log.take();
+    host.set_file_text("prog/main.pp", count("2"));
+    expect![[r#"
+        PCL3004 `sites` makes 2 resources (`range = 2`): index 2 is past the last, `sites[1]`
+    "#]]
+    .assert_eq(&summary(&diagnostics(&host, &id)));
+}
+
+#[test]
 fn an_invoke_typed_into_an_item_has_its_package_loaded() {
     let before = "x = 1\ny = 2\n";
     let call = "invoke(\"web:index:getRegion\", { bucket = \"b\" })";

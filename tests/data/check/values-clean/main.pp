@@ -85,3 +85,6 @@ primaryPool = pools.primary.primary
 
 mixed     = { port = 8080, host = "localhost" }
 isDefault = lookup(mixed, "port", 80) == 8080
+viaTry    = try(toggled[3].ready, false)
+port      = lookup(mixed, "port", 80)
+isDefault2 = port == 8080
