@@ -3,7 +3,7 @@
 
 use pcl_diagnostics::{Severity, codes};
 use pcl_schema::{FunctionTypes, ItemKind, SchemaItem, package_named, resolve_token};
-use pcl_types::{ConstValue, Name, Ty, TyKind, input_type, pretty, resolve_outputs, unify_types};
+use pcl_types::{Name, Ty, TyKind, input_type, pretty, resolve_outputs, unify_types};
 use smol_str::SmolStr;
 
 use crate::constants::{path_text, primitive_kind};
@@ -227,7 +227,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
         }
         [] => {
             let stack = match body.expr(arg) {
-                Expr::String(text) => ConstValue::String(body.str(*text).into()).pretty(),
+                Expr::String(text) => crate::constants::string_literal(body.str(*text)),
                 _ => "\"org/project/stack\"".to_owned(),
             };
             diagnostic.notes.push(format!(

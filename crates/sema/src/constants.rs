@@ -3,6 +3,11 @@
 //! `length = "six"` or `color = "rde"` bind and fail only at deploy time. A constant is a
 //! literal, a template without interpolations, or a local whose value is a constant
 //! (transitively); a config is never one. Values known only at run time are not judged.
+//!
+//! Also the checks beyond Go that read how a value is written rather than its type
+//! alone: literal indexes (negative, fractional, past a literal `range` count), `==`
+//! between declared values of different types, an attribute of a list's elements taken
+//! from the list, and `for` over one resource.
 
 use std::fmt::Display;
 
@@ -676,4 +681,13 @@ fn literal_range_count<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> 
         Expr::Number(number) => body.number(*number).value().to_integer()?.try_into().ok(),
         _ => None,
     }
+}
+
+/// `text` as a PCL string literal a fix can write: quoted, with `${` and `%{` escaped so
+/// that they stay text.
+pub(crate) fn string_literal(text: &str) -> String {
+    ConstValue::String(text.into())
+        .pretty()
+        .replace("${", "$${")
+        .replace("%{", "%%{")
 }

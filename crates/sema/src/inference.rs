@@ -1298,13 +1298,16 @@ pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'d
     ty
 }
 
+/// How deep [`displayed_input`] rewrites a type (below, it is shown as it is).
+const DISPLAY_DEPTH: usize = 16;
+
 /// `ty` as a message shows an expected type: [`strip_input`] at the top, and the outputs
 /// an input accepts left out below it, so that a list of inputs reads `list(string)`, not
 /// `list(output(string) | string)` (optional fields keep their `?`).
 pub(crate) fn displayed_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
     fn strip<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize) -> Ty<'db> {
         let ty = match ty.kind(db) {
-            TyKind::Union(members) if depth < 16 => {
+            TyKind::Union(members) if depth < DISPLAY_DEPTH => {
                 let plain: Vec<Ty<'db>> = (members.iter().copied())
                     .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
                     .collect();
@@ -1331,7 +1334,7 @@ pub(crate) fn displayed_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> T
             _ => ty,
         }
     }
-    strip(db, ty, 16)
+    strip(db, ty, DISPLAY_DEPTH)
 }
 
 /// Whether `expr` is a literal that may not fit an operand or condition of numbers

@@ -42,7 +42,7 @@ fn aliases(infer: &mut Infer<'_>, value: ExprId) {
             "an alias given as a string is a URN (`urn:pulumi:...`), and {} is not one",
             quoted(text)
         );
-        let replacement = format!("{{ name = {} }}", quoted(text));
+        let replacement = format!("{{ name = {} }}", crate::constants::string_literal(text));
         let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(element), message);
         diagnostic
             .notes
