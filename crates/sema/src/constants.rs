@@ -374,11 +374,7 @@ impl<'db> Infer<'db> {
         ) {
             return false;
         }
-        let names_resources = || {
-            self.named_declaration(base).is_some_and(|(decl, _)| {
-                matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
-            })
-        };
+        let names_resources = || self.named_resources(base).is_some();
         let collection = crate::inference::unwrap_iterable(db, receiver);
         let (element, indexed) = match collection.kind(db) {
             TyKind::List(e) => (*e, "[0]"),
@@ -494,13 +490,9 @@ impl<'db> Infer<'db> {
     /// `passwords[0]` where `passwords` ranges over a map: its resources are keyed by the
     /// map's keys, so the index reads the key `"0"`, which the map seldom has.
     fn number_key_of_ranged_map(&mut self, base: ExprId, key: ExprId, value: &ConstValue) {
-        let db = self.db;
-        let Some((target, name)) = self.named_declaration(base) else {
+        let Some((_, name)) = self.named_resources(base) else {
             return;
         };
-        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read) {
-            return;
-        }
         let written = value.pretty();
         let message = format!(
             "`{name}` ranges over a map: its resources are keyed by the map's keys, and `[{written}]` reads the key \"{written}\""
@@ -517,12 +509,10 @@ impl<'db> Infer<'db> {
     /// the SDK object's fields. An error beyond Go.
     pub(crate) fn check_single_resource_iterated(&mut self, collection: ExprId) {
         let db = self.db;
-        let Some((target, name)) = self.named_declaration(collection) else {
+        let Some((target, name)) = self.named_resources(collection) else {
             return;
         };
-        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read)
-            || crate::items::decl_item(db, target).is_none_or(|item| item.ranged)
-        {
+        if crate::items::decl_item(db, target).is_none_or(|item| item.ranged) {
             return;
         }
         let severity = self.lenient_beyond_go_severity();
@@ -559,15 +549,19 @@ impl<'db> Infer<'db> {
         }
     }
 
+    /// The `resource` or `read` declaration `expr` names (one resource, or several with a
+    /// `range`), and its name. Components are left out: they are no resources to these
+    /// checks.
+    pub(crate) fn named_resources(&self, expr: ExprId) -> Option<(DeclId<'db>, &'db str)> {
+        let (decl, name) = self.named_declaration(expr)?;
+        matches!(decl.kind(self.db), DeclKind::Resource | DeclKind::Read).then_some((decl, name))
+    }
+
     /// The name and count of the resource `base` names when its `range` is a literal
     /// whole number.
     fn literal_range_count(&self, base: ExprId) -> Option<(&'db str, u32)> {
-        let db = self.db;
-        let (target, name) = self.named_declaration(base)?;
-        if !matches!(target.kind(db), DeclKind::Resource | DeclKind::Read) {
-            return None;
-        }
-        let count = (*literal_range_count(db, target))?;
+        let (target, name) = self.named_resources(base)?;
+        let count = (*literal_range_count(self.db, target))?;
         Some((name, count))
     }
 

@@ -854,8 +854,7 @@ impl<'db> Infer<'db> {
     fn numbered_object_note(&self, id: ExprId) -> String {
         let db = self.db;
         if let Expr::Index { base, .. } = self.body.expr(id)
-            && let Some((decl, name)) = self.named_declaration(*base)
-            && matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+            && let Some((decl, name)) = self.named_resources(*base)
             && crate::items::decl_item(db, decl).is_some_and(|item| item.ranged)
         {
             return format!(
