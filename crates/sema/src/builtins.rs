@@ -217,7 +217,8 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
     let body = infer.body;
     let diagnostic = infer.push(codes::INVALID_ARGUMENT, severity, Site::Expr(arg), message);
     match declared.as_slice() {
-        // The one stack reference: the fix (with an index when it has a `range`).
+        // The one stack reference: the fix, unless it has a `range` (which index is meant
+        // is not known).
         [(reference, ranged)] => {
             let note = format!("`{reference}` is the stack reference of this program");
             diagnostic.notes.push(note);

@@ -421,8 +421,8 @@ impl<'db> Infer<'db> {
 
     /// A literal list index a deploy cannot use, though Go takes any number: negative
     /// (`subnets[-1]`), fractional (`subnets[1.5]`), or past a literal `range` count
-    /// (`pets[3]` where `pets` has `range = 3`, unless in a conditional's branch, which a
-    /// guard may keep from being taken). Errors beyond Go. And a number indexing
+    /// (`pets[3]` where `pets` has `range = 3`, unless in a conditional's branch or a
+    /// `try`/`can` argument, which a guard may keep from being taken). Errors beyond Go. And a number indexing
     /// resources ranged over a map, which are keyed by its keys (a warning: a key may be
     /// `"0"`).
     pub(crate) fn check_literal_index(

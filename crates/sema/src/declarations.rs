@@ -329,8 +329,8 @@ fn package_values(infer: &mut Infer<'_>) {
     );
     for (value, version) in versions.into_iter().flatten() {
         if semver::Version::parse(version).is_err() {
-            let fix = match version.strip_prefix('v') {
-                Some(bare) if semver::Version::parse(bare).is_ok() => format!("write \"{bare}\""),
+            let fix = match crate::option_constants::semver_without_v(version) {
+                Some(bare) => format!("write \"{bare}\""),
                 _ => "write major.minor.patch, such as \"4.11.2\"".to_owned(),
             };
             infer

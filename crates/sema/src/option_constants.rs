@@ -61,9 +61,9 @@ fn version(infer: &mut Infer<'_>, value: ExprId) {
         return;
     }
     // A number's text is its value's (`4.10` reads `4.1`): no fix is written for it.
-    let fix = match (written.strip_prefix('v'), infer.body.expr(value)) {
+    let fix = match (semver_without_v(&written), infer.body.expr(value)) {
         (_, Expr::Number(_)) => None,
-        (Some(bare), _) if semver::Version::parse(bare).is_ok() => Some(bare.to_owned()),
+        (Some(bare), _) => Some(bare.to_owned()),
         _ => padded_version(&written),
     };
     let severity = infer.lenient_beyond_go_severity();
@@ -87,6 +87,11 @@ fn version(infer: &mut Infer<'_>, value: ExprId) {
             .notes
             .push("write a string of three numbers, such as \"4.11.2\"".to_owned()),
     }
+}
+
+/// `"4.11.2"` of `"v4.11.2"`: a version written with Go's `v`, which semver does not take.
+pub(crate) fn semver_without_v(written: &str) -> Option<&str> {
+    (written.strip_prefix('v')).filter(|bare| semver::Version::parse(bare).is_ok())
 }
 
 /// `4.11` or `"4"` completed to `"4.11.0"` or `"4.0.0"`, when the parts are numbers.
