@@ -138,6 +138,8 @@ codes! {
     INVALID_VERSION_RANGE = 4024 "invalid-version-range";
     /// A second `pulumi` block in a program.
     DUPLICATE_PULUMI_BLOCK = 4025 "duplicate-pulumi-block";
+    /// A provider resource that no resource uses (they get the default provider).
+    UNUSED_PROVIDER = 4026 "unused-provider";
 
     // Projects: `Pulumi.yaml` and stack files (`pcl-project`).
     /// A project or stack file that is not valid YAML or JSON.

@@ -251,6 +251,9 @@ impl Analysis {
             }
             push(&cycle_diagnostic(db, cycle));
         }
+        for &provider in graph.unused_providers.iter() {
+            push(&pcl_sema::unused_provider_diagnostic(db, provider));
+        }
         // Bottom-up: each file after the files it reads from, each declaration after the
         // ones it reads. Files that read from each other have their declarations typed in
         // dependency order first. Only the wanted files' diagnostics are collected, but

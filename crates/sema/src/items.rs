@@ -418,10 +418,16 @@ fn collect_invoke_packages(item: NodeRef<'_>, packages: &mut Vec<PackageUse>) {
     });
 }
 
+/// The package a provider resource's token configures (`pulumi:providers:aws` is `aws`);
+/// `None` for the token of any other resource.
+pub(crate) fn provider_package(token: &str) -> Option<&str> {
+    token.strip_prefix("pulumi:providers:")
+}
+
 /// The package a resource or function token belongs to (`pulumi:providers:aws` is
 /// `aws`); `None` for malformed tokens.
 pub fn token_package(token: &str) -> Option<&str> {
-    if let Some(provider) = token.strip_prefix("pulumi:providers:") {
+    if let Some(provider) = provider_package(token) {
         return (!provider.is_empty()).then_some(provider);
     }
     pcl_schema::package_of(token)

@@ -73,7 +73,7 @@ pub use resources::{
 };
 pub use scope::{
     Bindings, DeclChunk, ProgramGraph, ProgramScope, Resolution, bind, bind_chunk, decl_cycle,
-    dependency_chunks, file_dependencies, program_graph, program_scope,
+    dependency_chunks, file_dependencies, program_graph, program_scope, unused_provider_diagnostic,
 };
 pub use summaries::{
     first_items, set_first_items, sync_file_items, sync_file_summaries, sync_program_summaries,

@@ -985,7 +985,7 @@ fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&st
         return;
     };
     let site = Site::Expr(value);
-    match token.strip_prefix("pulumi:providers:") {
+    match crate::items::provider_package(token) {
         None => {
             let severity = infer.beyond_go_severity();
             let message = format!(

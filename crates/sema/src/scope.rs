@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
 use crate::hir::{BlockId, Body, Expr, ExprId, body, push_children};
 use crate::input::{File, Program};
-use crate::items::{DeclId, DeclKind, file_decls, program_decls};
+use crate::items::{DeclId, DeclKind, file_decls, program_decls, provider_package};
 
 /// Options whose values are lists of the resource's own input property names, bound in
 /// a scope of their own (never references to declarations).
@@ -294,6 +294,9 @@ pub struct ProgramGraph<'db> {
     /// `range` do not count: its type comes from its token, not from checking it
     /// (`decl_ty`); nor do reads within a run, which one thread checks in order.
     pub run_waits: Box<[Box<[u32]>]>,
+    /// Provider resources (`pulumi:providers:*`) that no other declaration reads: the
+    /// resources meant for them run against their package's default provider instead.
+    pub unused_providers: Box<[DeclId<'db>]>,
 }
 
 /// How many declarations of [`ProgramGraph::order`] one run holds: enough that a run's
@@ -339,7 +342,64 @@ pub fn program_graph<'db>(db: &'db dyn salsa::Database, program: Program) -> Pro
         cycles: cycles.into_boxed_slice(),
         file_groups,
         run_waits: run_waits(&components, &edges, &typed_alone),
+        unused_providers: unused_providers(db, program, decls, &edges),
     }
+}
+
+/// The warning for a provider of [`ProgramGraph::unused_providers`]: a resource meant
+/// for it whose options forget `provider = ...` deploys with its package's default
+/// provider (the ambient region, account or cluster), and nothing fails to say so.
+pub fn unused_provider_diagnostic<'db>(
+    db: &'db dyn salsa::Database,
+    provider: DeclId<'db>,
+) -> SemaDiagnostic<'db> {
+    let name = provider.name(db);
+    let item = crate::items::decl_item(db, provider);
+    let package = (item.and_then(|item| item.label.as_deref()))
+        .and_then(provider_package)
+        .unwrap_or("PACKAGE");
+    SemaDiagnostic::new(
+        codes::UNUSED_PROVIDER,
+        Severity::Warning,
+        format!("provider `{name}` is declared, but no resource uses it"),
+        Located::new(provider, Site::Name),
+    )
+    .with_note(format!(
+        "a `{package}` resource uses the default `{package}` provider unless its options name \
+         another: add `options {{ provider = {name} }}` to the resources meant for `{name}`, or \
+         remove it"
+    ))
+}
+
+/// [`ProgramGraph::unused_providers`], from the declarations' dependency `edges`.
+fn unused_providers<'db>(
+    db: &'db dyn salsa::Database,
+    program: Program,
+    decls: &[DeclId<'db>],
+    edges: &Lists,
+) -> Box<[DeclId<'db>]> {
+    let providers: Vec<usize> = (program.files(db).iter())
+        .flat_map(|&file| file.declarations(db).items.iter())
+        .enumerate()
+        .filter(|(_, item)| {
+            item.key.kind == DeclKind::Resource
+                && (item.label.as_deref()).is_some_and(|token| provider_package(token).is_some())
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if providers.is_empty() {
+        return Box::default();
+    }
+    let mut read = vec![false; decls.len()];
+    for (decl, dependencies) in edges.iter().enumerate() {
+        for &dependency in dependencies.iter().filter(|&&d| d != decl) {
+            read[dependency] = true;
+        }
+    }
+    (providers.into_iter())
+        .filter(|&i| !read[i])
+        .map(|i| decls[i])
+        .collect()
 }
 
 /// [`ProgramGraph::run_waits`], for declarations (by index) in the order of the

@@ -47,6 +47,25 @@ resource platform "kube:index:Platform" {
   }
 }
 
+# A provider that nothing names is a warning: the resources meant for it run against the
+# default provider. Naming it in an invoke's options or a component's `providers` uses it.
+resource forgotten "pulumi:providers:kube" {}
+
+resource usesDefault "kube:apps:Deployment" {}
+
+resource zoneProvider "pulumi:providers:kube" {}
+
+zone = invoke("kube:index:getZone", { region = "north" }, { provider = zoneProvider })
+
+resource platformProvider "pulumi:providers:kube" {}
+
+resource platformWithProviders "kube:index:Platform" {
+  name = "platform"
+  options {
+    providers = [platformProvider]
+  }
+}
+
 # The engine parses `version` as semver and each custom timeout as a Go duration.
 resource pinned "kube:apps:Deployment" {
   options {
