@@ -894,9 +894,80 @@ fn resource_option_values(infer: &mut Infer<'_>, name: &str, value: ExprId) {
     } else if RESOURCE_LIST_OPTIONS.contains(&name)
         && let Expr::Tuple(elements) = body.expr(value)
     {
-        for &element in body.list(*elements) {
-            not_a_resource(infer, &format!("a `{name}` element"), element, false);
+        let elements = body.list(*elements);
+        for &element in elements {
+            if let Some(map) = collection_kind(infer, element) {
+                let only = elements.len() == 1;
+                nested_collection(infer, name, value, element, only, map);
+            } else {
+                not_a_resource(infer, &format!("a `{name}` element"), element, false);
+            }
         }
+    }
+}
+
+/// Whether `value` is a map (`Some(true)`) or a list, tuple or set (`Some(false)`), an
+/// output of one included.
+fn collection_kind(infer: &mut Infer<'_>, value: ExprId) -> Option<bool> {
+    let db = infer.db;
+    let ty = infer.ty_of(value);
+    let ty = match ty.kind(db) {
+        TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
+        _ => ty,
+    };
+    match ty.kind(db) {
+        TyKind::List(_) | TyKind::Tuple(_) | TyKind::Set(_) => Some(false),
+        TyKind::Map(_) => Some(true),
+        _ => None,
+    }
+}
+
+/// `dependsOn = [pets]`, where `pets` has a `range`: Go takes any list and Node flattens
+/// nested arrays, but the Python SDK raises "was passed a value ... that was not a Resource"
+/// and the Go program does not compile. An error beyond Go, fixed to `dependsOn = pets`
+/// (a `for` over a `map`'s values) when the collection is the only element.
+fn nested_collection(
+    infer: &mut Infer<'_>,
+    name: &str,
+    list: ExprId,
+    element: ExprId,
+    only: bool,
+    map: bool,
+) {
+    let body = infer.body;
+    let written = match body.expr(element) {
+        Expr::Name(name) => Some(body.str(*name)),
+        _ => None,
+    };
+    let message = format!("a `{name}` element must be one resource, not a collection of them");
+    let severity = infer.beyond_go_severity();
+    let at = infer.at(Site::Expr(list));
+    let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(element), message);
+    diagnostic.notes.push(
+        "Python's and Go's SDKs take each element as one resource and fail on a list in the list"
+            .to_owned(),
+    );
+    match written {
+        Some(collection) if only => {
+            let list = match map {
+                true => format!("[for resource in {collection} : resource]"),
+                false => collection.to_owned(),
+            };
+            let what = if map {
+                "its values as a list"
+            } else {
+                "the collection itself"
+            };
+            (diagnostic.notes).push(format!("give {what}: `{name} = {list}`"));
+            diagnostic.replace_with(at, &format!("`{list}`"), list.clone());
+        }
+        Some(collection) => diagnostic.notes.push(format!(
+            "name its resources one by one (`{collection}[0]`, ...), or give `{name} = \
+             {collection}` alone"
+        )),
+        None => diagnostic
+            .notes
+            .push("list the resources themselves, one element each".to_owned()),
     }
 }
 

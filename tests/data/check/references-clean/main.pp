@@ -16,7 +16,15 @@ resource late "web:index:Bucket" {
   name = pages[0].etag
   tags = { all = join(",", pages[*].etag) }
   options {
-    dependsOn = [site, pages]
+    dependsOn = [site, pages[0], pages[1]]
+  }
+}
+
+resource afterAll "web:index:Bucket" {
+  name = "after-all"
+  options {
+    dependsOn   = pages
+    replaceWith = [for page in pages : page]
   }
 }
 

@@ -36,6 +36,16 @@ resource child "web:index:Bucket" {
   }
 }
 
+# A collection of resources as one element of a list: Python's SDK and Go's types take
+# each element as one resource.
+resource afterPages "web:index:Bucket" {
+  name = "after-pages"
+  options {
+    dependsOn   = [pages]
+    replaceWith = [site, pages]
+  }
+}
+
 # A `range` that is a condition defines no `range` variable.
 config enabled "bool" {
   default = true
