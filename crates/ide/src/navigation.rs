@@ -421,15 +421,17 @@ fn property_description(
         .description
 }
 
-/// The `config` declaration `name` of the program a component instantiates.
+/// The `config` declaration of the program a component instantiates that the component's
+/// input `name` sets (by its logical name).
 fn component_config<'db>(
     db: &'db RootDatabase,
     component: DeclId<'db>,
     name: &str,
 ) -> Option<DeclId<'db>> {
     let program = component_program(db, component)?;
-    let config = *pcl_sema::program_scope(db, program).names.get(name)?;
-    (config.kind(db) == DeclKind::Config).then_some(config)
+    (pcl_sema::program_scope(db, program).names.values().copied()).find(|&config| {
+        config.kind(db) == DeclKind::Config && pcl_sema::logical_name(db, config) == name
+    })
 }
 
 /// The program a component instantiates, when it is loaded.

@@ -45,10 +45,7 @@ impl Analysis {
                         .map(|attr| body.expr(body.attr(attr).value))
                 };
                 let name = decl.name(db).to_string();
-                let logical_name = match literal("__logicalName") {
-                    Some(Expr::String(s)) => body.str(*s).to_owned(),
-                    _ => name.clone(),
-                };
+                let logical_name = pcl_sema::logical_name(db, decl).to_owned();
                 let secret = matches!(literal("secret"), Some(Expr::Bool(true)));
                 let result = infer(db, decl);
                 configs.push(ProgramConfig {

@@ -384,6 +384,20 @@ pub fn body<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Body {
     lower(db, decl, false).body
 }
 
+/// The name Pulumi gives a declaration (Go's `LogicalName()`): its `__logicalName` when
+/// that is a string literal, else its own name. A component's parent sets its inputs and
+/// reads its outputs by these names.
+pub fn logical_name<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> &'db str {
+    let body = body(db, decl);
+    let logical = (body.find_attr(BlockId::ROOT, "__logicalName")).and_then(|attr| {
+        match body.expr(body.attr(attr).value) {
+            Expr::String(name) => Some(body.str(*name)),
+            _ => None,
+        }
+    });
+    logical.unwrap_or(decl.name(db).as_str())
+}
+
 /// Lower a declaration; its source map stays empty unless `with_source_map`.
 fn lower<'db>(
     db: &'db dyn salsa::Database,

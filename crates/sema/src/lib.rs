@@ -54,7 +54,7 @@ mod version_range;
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
 pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, ForExpr, body,
-    body_with_source_map,
+    body_with_source_map, logical_name,
 };
 pub use inference::{
     InferenceResult, check_chunk, check_chunks, decl_ty, expr_ty, file_check, infer,

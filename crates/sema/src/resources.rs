@@ -14,7 +14,7 @@ use smol_str::SmolStr;
 use crate::builtins::{function_types_of, properties_object};
 use crate::declarations::literal_string;
 use crate::diagnostics::{SemaDiagnostic, Site};
-use crate::hir::{AttrId, BlockId, Body, Expr, ExprId, push_children};
+use crate::hir::{AttrId, BlockId, Body, Expr, ExprId, logical_name, push_children};
 use crate::inference::{
     Infer, InputAttr, accepts_none, collection_types, infer, lift, literal_value, wrap_iterable,
 };
@@ -1418,20 +1418,21 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
                 .copied()
                 .filter(|d| d.kind(db) == DeclKind::Config)
                 .collect();
-            configs.sort_by(|a, b| a.name(db).cmp(b.name(db)));
+            configs.sort_by_key(|&config| logical_name(db, config));
             for config in configs {
                 let result = infer_decl(db, config);
                 inputs.push(Input {
-                    name: config.name(db).as_str(),
+                    name: logical_name(db, config),
                     ty: input_type(db, result.value_ty),
                     required: result.required,
                     discriminator: None,
                     missing_package: None,
                 });
             }
-            for (name, &output) in &scope.outputs {
+            for &output in scope.outputs.values() {
                 let value = infer_decl(db, output).value_ty;
-                outputs.push((Name::from(name.as_str()), Ty::output(db, value)));
+                let name = Name::from(logical_name(db, output));
+                outputs.push((name, Ty::output(db, value)));
             }
             (Some(inputs), Ty::object(db, outputs))
         }
@@ -1752,7 +1753,7 @@ fn declaration_inputs<'db>(
                 .map(|&config| {
                     let result = infer_decl(db, config);
                     (
-                        config.name(db).to_string(),
+                        logical_name(db, config).to_owned(),
                         result.value_ty,
                         result.required,
                     )

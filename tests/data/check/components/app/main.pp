@@ -19,3 +19,16 @@ component "gone" "./missing" {
 component "mistyped" "./netwrk" {
   cidr = "10.1.0.0/16"
 }
+
+# A parent sets a component's inputs and reads its outputs by their logical names.
+component "database" "./renamed" {
+  dbHost = "db.internal"
+}
+
+output "databaseUrl" {
+  value = database.connectionUrl
+}
+
+component "databaseByName" "./renamed" {
+  host = "db.internal"
+}
