@@ -140,6 +140,8 @@ codes! {
     DUPLICATE_PULUMI_BLOCK = 4025 "duplicate-pulumi-block";
     /// A provider resource that no resource uses (they get the default provider).
     UNUSED_PROVIDER = 4026 "unused-provider";
+    /// A `notImplemented(...)` placeholder, which throws when the program runs.
+    NOT_IMPLEMENTED = 4027 "not-implemented";
 
     // Projects: `Pulumi.yaml` and stack files (`pcl-project`).
     /// A project or stack file that is not valid YAML or JSON.

@@ -34,14 +34,12 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "lookup",
     "max",
     "min",
-    "mimeType",
     "notImplemented",
     "organization",
     "project",
     "pulumiResourceName",
     "pulumiResourceType",
     "range",
-    "readDir",
     "readFile",
     "recover",
     "remoteArchive",
@@ -93,9 +91,9 @@ fn static_signature<'db>(db: &'db dyn pcl_types::Db, name: &str) -> Option<Signa
             vec![("separator", string), ("string", string)],
             Ty::list(db, string),
         ),
-        "readFile" | "filebase64" | "filebase64sha256" | "sha1" | "toBase64" | "fromBase64"
-        | "mimeType" => sig(vec![("value", string)], string),
-        "readDir" => sig(vec![("path", string)], Ty::list(db, string)),
+        "readFile" | "filebase64" | "filebase64sha256" | "sha1" | "toBase64" | "fromBase64" => {
+            sig(vec![("value", string)], string)
+        }
         "toJSON" => sig(vec![("value", Ty::dynamic(db))], string),
         "fileArchive" | "remoteArchive" => sig(vec![("path", string)], archive),
         "assetArchive" => sig(
@@ -162,6 +160,10 @@ pub(crate) fn call<'db>(
         let message = format!("unknown function `{name}`");
         let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
         match suggestion {
+            _ if REMOVED_BUILTINS.contains(&name.as_str()) => diagnostic.notes.push(format!(
+                "`{name}` was removed from PCL in Pulumi 3.230.0: `pulumi convert` no longer \
+                 knows it (older versions did)"
+            )),
             Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
             None => diagnostic.notes.push(
                 "schema functions are called with `invoke(\"pkg:module:function\", {..})`"
@@ -180,7 +182,32 @@ pub(crate) fn call<'db>(
     {
         json_of_resource(infer, first);
     }
+    if name == "notImplemented" {
+        not_implemented(infer, id);
+    }
     static_call(infer, id, name, (args, expand), &types, &signature)
+}
+
+/// Builtins Pulumi has removed from PCL (pulumi/pulumi#22449, in 3.230.0), reported as
+/// unknown functions as its binder does, with a note on why.
+const REMOVED_BUILTINS: &[&str] = &["mimeType", "readDir"];
+
+/// `notImplemented("...")`, which `pulumi convert --from terraform` writes for what it
+/// cannot translate: every converted program throws when it evaluates the call. A warning
+/// in every mode: a placeholder written on purpose, not a mistake in the program's text.
+fn not_implemented(infer: &mut Infer<'_>, id: ExprId) {
+    let message = "`notImplemented` throws when the program runs".to_owned();
+    let diagnostic = infer.push(
+        codes::NOT_IMPLEMENTED,
+        Severity::Warning,
+        Site::Expr(id),
+        message,
+    );
+    diagnostic.notes.push(
+        "a converter left this placeholder for what it could not translate: write the value \
+         it stands for before deploying"
+            .to_owned(),
+    );
 }
 
 /// `getOutput("acme/network/prod", "vpcId")`: Go takes any first argument, and the

@@ -30,3 +30,9 @@ byBucket = getOutput(logs, "vpcId")
 # A whole resource is no JSON value (beyond Go).
 logsJson = toJSON(logs)
 logsIds  = toJSON({ id = logs.id, urn = logs.urn })
+
+# Pulumi removed `readDir` and `mimeType` from PCL (3.230.0); a converter's placeholder
+# throws when the program runs.
+siteFiles = readDir("./site")
+indexType = mimeType("index.html")
+untranslated = notImplemented("element(var.zones, 3)")
