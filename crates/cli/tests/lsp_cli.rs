@@ -352,6 +352,18 @@ fn references_rename_completion_and_quick_fixes() {
         .filter_map(|c| c["label"].as_str())
         .collect();
     assert_eq!(labels, ["web:index:Bucket", "web:index:Page"], "{tokens}");
+    // Each replaces the whole token between the quotes: `:` ends a word in editors.
+    let edit = &tokens["result"][1]["textEdit"];
+    assert_eq!(edit["newText"], "web:index:Page", "{tokens}");
+    assert_eq!(
+        edit["range"]["start"]["character"], column as u64,
+        "{tokens}"
+    );
+    assert_eq!(
+        edit["range"]["end"]["character"],
+        (column + "web:index:Page".len()) as u64,
+        "{tokens}"
+    );
     // Definition of the token: its entry in the schema file.
     let definition = client.request(
         19,

@@ -38,6 +38,10 @@ pub struct CompletionItem {
     pub required: bool,
     /// The schema's description of an input, as markdown.
     pub documentation: Option<String>,
+    /// The text the item replaces when it is not the word at the cursor: the whole
+    /// contents of a type token's quotes (`random:index/ran`), whose `:` and `/` end words
+    /// in editors.
+    pub replace: Option<TextRange>,
 }
 
 /// What a completion names.
@@ -574,16 +578,18 @@ impl Analysis {
             }
             if let Some((decl, _)) = self.decl_at(path, offset)
                 && matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
-                && site_range(
+                && let Some(label) = site_range(
                     db,
                     Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
                 )
-                .is_some_and(|label| label.contains(offset))
+                && label.contains(offset)
             {
-                return schema_tokens(db, TokenSection::Resources);
+                let contents = quoted_contents(file.text(db), label);
+                return schema_tokens(db, TokenSection::Resources, contents);
             }
-            if in_invoke_token(db, file, offset) {
-                return schema_tokens(db, TokenSection::Functions);
+            if let Some(template) = invoke_token_at(db, file, offset) {
+                let contents = quoted_contents(file.text(db), template);
+                return schema_tokens(db, TokenSection::Functions, contents);
             }
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
@@ -646,6 +652,7 @@ impl Analysis {
                     kind: CompletionKind::Declaration,
                     required: false,
                     documentation: None,
+                    replace: None,
                 })
                 .collect();
             res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
@@ -654,6 +661,7 @@ impl Analysis {
                 kind: CompletionKind::Builtin,
                 required: false,
                 documentation: None,
+                replace: None,
             }));
             res.sort_by(|a, b| a.label.cmp(&b.label));
             res.dedup_by(|a, b| a.label == b.label);
@@ -813,39 +821,97 @@ fn member_completions(
 ) -> Option<Vec<CompletionItem>> {
     let text = file.text(db);
     let before = text.get(..usize::from(offset))?;
-    let chain_start = (before.char_indices().rev())
-        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '-' || *c == '.'))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let chain = &before[chain_start..];
-    let (path, _partial) = chain.rsplit_once('.')?;
-    let mut segments = path.split('.');
-    let root = segments.next().filter(|s| !s.is_empty())?;
+    let (root, steps) = member_chain(before)?;
     let scope = pcl_sema::program_scope(db, program);
     let decl = *scope.names.get(root)?;
     let mut ty = decl_ty(db, decl);
-    for segment in segments {
-        ty = pcl_types::traverse(db, ty, pcl_types::TraverseKey::Attr(segment.into())).ty;
+    for step in steps {
+        let key = match step {
+            ChainStep::Attr(name) => pcl_types::TraverseKey::Attr(name.into()),
+            ChainStep::Index => pcl_types::TraverseKey::Unknown(pcl_types::Ty::int(db)),
+        };
+        ty = pcl_types::traverse(db, ty, key).ty;
     }
-    let resolved = pcl_types::resolve_outputs(db, ty);
-    let members = match resolved.kind(db) {
-        pcl_types::TyKind::List(element) => {
-            pcl_types::object_properties(db, pcl_types::resolve_outputs(db, *element))
-        }
-        _ => pcl_types::object_properties(db, resolved),
-    };
-    Some(
-        members
-            .unwrap_or_default()
-            .iter()
-            .map(|(name, ty)| CompletionItem {
+    let mut members: Vec<CompletionItem> = Vec::new();
+    for (name, ty) in object_members(db, ty) {
+        if members.iter().all(|m| m.label != *name) {
+            members.push(CompletionItem {
                 label: name.to_string(),
-                detail: pcl_types::readable(db, *ty).clone(),
+                detail: pcl_types::readable(db, ty).clone(),
                 kind: CompletionKind::Field,
                 required: false,
                 documentation: None,
-            })
+                replace: None,
+            });
+        }
+    }
+    Some(members)
+}
+
+/// One step of a traversal written before a `.` being completed.
+enum ChainStep<'a> {
+    Attr(&'a str),
+    /// `[...]`, whatever the key (`[0]`, `[*]`, `["a"]`).
+    Index,
+}
+
+/// The traversal that ends just before a cursor after a `.`: `bucket.tags.` is `bucket`
+/// and the step `tags`, `pets[0].` is `pets` and an index. `None` when the text before the
+/// cursor is not a name followed by steps and a `.` (and a partly typed name).
+fn member_chain(before: &str) -> Option<(&str, Vec<ChainStep<'_>>)> {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // Back over the partly typed name and the dot before it.
+    let typed = before.trim_end_matches(is_name);
+    let mut rest = typed.strip_suffix('.')?;
+    let mut steps = Vec::new();
+    loop {
+        if let Some(open) = rest.strip_suffix(']') {
+            // Back to the matching `[` (keys are literals, `*` or names: no nesting).
+            let bracket = open.rfind('[')?;
+            if open[bracket + 1..].contains(['[', ']', '\n']) {
+                return None;
+            }
+            steps.push(ChainStep::Index);
+            rest = &open[..bracket];
+            continue;
+        }
+        let name_start = rest.trim_end_matches(is_name).len();
+        let name = &rest[name_start..];
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            return None;
+        }
+        rest = &rest[..name_start];
+        match rest.strip_suffix('.') {
+            Some(earlier) => {
+                steps.push(ChainStep::Attr(name));
+                rest = earlier;
+            }
+            None => {
+                steps.reverse();
+                return Some((name, steps));
+            }
+        }
+    }
+}
+
+/// The attributes a value of type `ty` has: an object's properties, through outputs,
+/// promises and optional values (`none` in a union), and a list's elements' (which a
+/// splat reads).
+fn object_members<'db>(
+    db: &'db RootDatabase,
+    ty: pcl_types::Ty<'db>,
+) -> Vec<(pcl_types::Name, pcl_types::Ty<'db>)> {
+    use pcl_types::TyKind;
+    let resolved = pcl_types::resolve_outputs(db, ty);
+    match resolved.kind(db) {
+        TyKind::Union(members) => (members.iter())
+            .flat_map(|&member| object_members(db, member))
             .collect(),
-    )
+        TyKind::List(element) | TyKind::Set(element) => object_members(db, *element),
+        _ => pcl_types::object_properties(db, resolved)
+            .unwrap_or_default()
+            .to_vec(),
+    }
 }
 
 /// The signature of the call around a position, and which parameter the cursor is in.
@@ -1054,7 +1120,7 @@ fn syntax_definition<'db>(
         }
         return target_of(db, component_config(db, decl, token.text())?);
     }
-    if in_invoke_token(db, file, offset) {
+    if invoke_token_at(db, file, offset).is_some() {
         let template = parent.ancestors().find(|n| n.kind() == TEMPLATE_EXPR)?;
         let ast::Expr::Template(literal) = ast::Expr::cast(template)? else {
             return None;
@@ -1180,33 +1246,30 @@ fn word_at(text: &str, offset: TextSize) -> &str {
     text.get(start..end).unwrap_or("")
 }
 
-/// Whether `offset` is in the token string of `invoke("…", …)`.
-fn in_invoke_token(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> bool {
+/// The token string of `invoke("…", …)` that `offset` is in, with its quotes.
+fn invoke_token_at(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Option<TextRange> {
     use pcl_syntax::SyntaxKind::*;
     use pcl_syntax::ast::{self, AstNode};
     let tree = pcl_sema::parse(db, file).syntax_node();
     let offset = offset.min(tree.text_range().end());
     let token = match tree.token_at_offset(offset) {
         pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
-        pcl_syntax::TokenAtOffset::None => return false,
+        pcl_syntax::TokenAtOffset::None => return None,
     };
-    let Some(template) = token.parent_ancestors().find(|n| n.kind() == TEMPLATE_EXPR) else {
-        return false;
-    };
+    let template = token
+        .parent_ancestors()
+        .find(|n| n.kind() == TEMPLATE_EXPR)?;
     // Strictly inside the quotes.
     let range = template.text_range();
     if !(range.start() < offset && (offset < range.end() || token.kind() != CLOSE_QUOTE)) {
-        return false;
+        return None;
     }
-    let Some(call) = (template.parent())
+    let call = (template.parent())
         .filter(|n| n.kind() == ARG_LIST)
         .and_then(|list| list.parent())
-        .and_then(ast::CallExpr::cast)
-    else {
-        return false;
-    };
+        .and_then(ast::CallExpr::cast)?;
     let first = call.arg_list().and_then(|list| list.args().next());
-    call.name() == "invoke" && first.is_some_and(|arg| arg.syntax() == &template)
+    (call.name() == "invoke" && first.is_some_and(|arg| arg.syntax() == &template)).then_some(range)
 }
 
 /// Which tokens of the loaded schemas to offer.
@@ -1218,7 +1281,24 @@ enum TokenSection {
 
 /// Every resource (or function) token of the loaded schemas, for a resource's type label
 /// (or the token of an `invoke`).
-fn schema_tokens(db: &RootDatabase, section: TokenSection) -> Vec<CompletionItem> {
+/// What lies between the quotes of the string literal at `range` (up to its end when the
+/// closing quote is not typed yet).
+fn quoted_contents(text: &str, range: TextRange) -> Option<TextRange> {
+    let written = text.get(usize::from(range.start())..usize::from(range.end()))?;
+    let open = u32::from(written.starts_with('"'));
+    let close = u32::from(written.len() > 1 && written.ends_with('"'));
+    let start = range.start() + TextSize::from(open);
+    let end = range.end() - TextSize::from(close);
+    (start <= end).then(|| TextRange::new(start, end))
+}
+
+/// The tokens of every loaded package's resources or functions; each replaces `contents`
+/// (the quoted text being completed) when given.
+fn schema_tokens(
+    db: &RootDatabase,
+    section: TokenSection,
+    contents: Option<TextRange>,
+) -> Vec<CompletionItem> {
     let Some(loaded) = pcl_schema::LoadedPackages::try_get(db) else {
         return Vec::new();
     };
@@ -1245,6 +1325,7 @@ fn schema_tokens(db: &RootDatabase, section: TokenSection) -> Vec<CompletionItem
                 kind,
                 required: false,
                 documentation: None,
+                replace: contents,
             }));
         }
     }
@@ -1264,6 +1345,7 @@ fn field_completion(field: pcl_sema::Field) -> CompletionItem {
         kind: CompletionKind::Field,
         required: field.required,
         documentation: None,
+        replace: None,
     }
 }
 
@@ -1400,6 +1482,10 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
                 return FieldPosition::Object(context, reversed(keys));
             }
             BLOCK if keys.is_none() => {
+                // `name = ` with no value yet, where the attribute ends at its `=`.
+                if line_ends_with_equals(file.text(db), offset) {
+                    return FieldPosition::Value;
+                }
                 let in_options = (ast::Block::cast(node).and_then(|block| block.type_name()))
                     .is_some_and(|type_name| type_name.text() == "options");
                 return if in_options {
@@ -1416,6 +1502,14 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
         Some(_) => FieldPosition::Value,
         None => FieldPosition::Body,
     }
+}
+
+/// Whether the text of the line before `offset` ends with an attribute's `=` (spaces
+/// after it aside), not with a comparison.
+fn line_ends_with_equals(text: &str, offset: TextSize) -> bool {
+    let before = text.get(..usize::from(offset)).unwrap_or_default();
+    let line = before.rsplit('\n').next().unwrap_or_default().trim_end();
+    line.ends_with('=') && !["==", "!=", "<=", ">="].iter().any(|op| line.ends_with(op))
 }
 
 fn reversed(mut keys: Vec<SmolStr>) -> Vec<SmolStr> {

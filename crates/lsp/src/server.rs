@@ -1316,10 +1316,17 @@ impl Snapshot {
             ),
             _ => true,
         };
+        let index = document.index();
         found
             .into_iter()
             .filter(|item| wanted(item.kind))
             .map(|item| lsp_types::CompletionItem {
+                text_edit: item.replace.map(|range| {
+                    lsp_types::CompletionTextEdit::Edit(lsp_types::TextEdit {
+                        range: index.range(range, self.encoding),
+                        new_text: item.label.clone(),
+                    })
+                }),
                 kind: Some(match item.kind {
                     pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
                     pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,

@@ -437,3 +437,60 @@ fn traversal_problems_carry_a_fix_for_the_name_after_the_dot() {
         ]
     );
 }
+
+/// After a `.`, the attributes of what the path before it reads: through indexes, outputs
+/// and optional values; right after an `=`, values rather than the body's inputs.
+#[test]
+fn completion_of_members_and_values() {
+    let mut host = host_with_the_web_schema();
+    let main = r#"config "cfg" "object({b = optional(object({c = int, d = string}))})" {}
+
+resource "pages" "web:index:Page" {
+  bucket = "b"
+  key    = "k-${range.value}"
+  options {
+    range = 2
+  }
+}
+
+first = pages[0].EIX
+nested = cfg.b.NST
+site = { tags = { x = 1 } }
+deep = site.tags.DPX
+
+resource "other" "web:index:Bucket" {
+  name = EQX
+}
+"#;
+    let completions = |text: &str, marker: &str| -> Vec<String> {
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", text)]);
+        let found = (host.analysis())
+            .completions("m/main.pp", offset_of(text, marker))
+            .expect("no cancellation");
+        found.into_iter().map(|item| item.label).collect()
+    };
+    set_program(&mut host, "m", &[("main.pp", main)]);
+    assert_eq!(
+        completions(main, "EIX"),
+        ["bucket", "etag", "id", "key", "urn"]
+    );
+    assert_eq!(completions(main, "NST"), ["c", "d"]);
+    assert_eq!(completions(main, "DPX"), ["x"]);
+    // A value with nothing typed yet after the `=`: names in scope, not inputs.
+    for (written, at) in [("EQX", "EQX"), (" EQX", " EQX")] {
+        let empty_value = main.replace(written, "");
+        let at = offset_of(main, at);
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", &empty_value)]);
+        let labels: Vec<String> = (host.analysis().completions("m/main.pp", at))
+            .expect("no cancellation")
+            .into_iter()
+            .map(|item| item.label)
+            .collect();
+        assert!(
+            labels.contains(&"pages".to_owned()) && !labels.contains(&"tags".to_owned()),
+            "{labels:?}"
+        );
+    }
+}
