@@ -1217,3 +1217,39 @@ fn stack_files_are_checked_against_the_program() {
     assert_eq!(after.len(), found.len() - 1, "{found:?}\n{after:?}");
     shut_down(client);
 }
+
+/// A package named for the first time while typing is loaded then, not at the next save:
+/// its resource is checked against its schema at once.
+#[test]
+fn a_package_typed_into_a_document_loads_its_schema() {
+    let dir = scratch_dir("typed-package");
+    let path = dir.join("main.pp");
+    std::fs::write(&path, "x = 1\n").expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": "x = 1\n" },
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    let typed = "x = 1\n\nresource site \"web:index:Bucket\" {\n  nmae = \"site\"\n}\n";
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": typed }],
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    let codes: Vec<&str> = (published["params"]["diagnostics"].as_array().into_iter())
+        .flatten()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(
+        codes == ["PCL4006"],
+        "{published}"
+    );
+}

@@ -534,6 +534,9 @@ impl Server {
                     document.dir.clone(),
                 );
                 self.host.edit_file_text(&path, text, changed);
+                // A package or component named for the first time loads as it is typed,
+                // not at the next save (nothing is read for names already looked for).
+                self.host.load_dependencies();
                 dir
             }
             DidCloseTextDocument::METHOD => {
