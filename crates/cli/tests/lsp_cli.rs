@@ -1248,8 +1248,5 @@ fn a_package_typed_into_a_document_loads_its_schema() {
         .flatten()
         .filter_map(|d| d["code"].as_str())
         .collect();
-    assert!(
-        codes == ["PCL4006"],
-        "{published}"
-    );
+    assert!(codes == ["PCL4006"], "{published}");
 }

@@ -50,6 +50,8 @@ pub struct Analysis {
     programs: BTreeMap<SmolStr, Program>,
     /// How many threads whole-program questions may use.
     jobs: usize,
+    /// Where schemas are looked for: completion offers the packages found there.
+    pub(crate) search_path: pcl_schema::SearchPath,
 }
 
 impl Analysis {
@@ -58,12 +60,14 @@ impl Analysis {
         files: BTreeMap<SmolStr, File>,
         programs: BTreeMap<SmolStr, Program>,
         jobs: usize,
+        search_path: pcl_schema::SearchPath,
     ) -> Analysis {
         Analysis {
             db,
             files,
             programs,
             jobs,
+            search_path,
         }
     }
 

@@ -256,6 +256,7 @@ impl AnalysisHost {
             self.files.clone(),
             self.programs.clone(),
             self.jobs,
+            self.loader.search_path().clone(),
         )
     }
 

@@ -585,11 +585,11 @@ impl Analysis {
                 && label.contains(offset)
             {
                 let contents = quoted_contents(file.text(db), label);
-                return schema_tokens(db, TokenSection::Resources, contents);
+                return self.type_tokens(file, TokenSection::Resources, contents);
             }
             if let Some(template) = invoke_token_at(db, file, offset) {
                 let contents = quoted_contents(file.text(db), template);
-                return schema_tokens(db, TokenSection::Functions, contents);
+                return self.type_tokens(file, TokenSection::Functions, contents);
             }
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
@@ -1281,6 +1281,46 @@ enum TokenSection {
 
 /// Every resource (or function) token of the loaded schemas, for a resource's type label
 /// (or the token of an `invoke`).
+impl Analysis {
+    /// Completions of a resource type or function token whose quoted text is `contents`:
+    /// the loaded packages' tokens, and before a package is chosen (no `:` typed yet) each
+    /// package on the search path as `name:`, which loads when typed.
+    fn type_tokens(
+        &self,
+        file: pcl_sema::File,
+        section: TokenSection,
+        contents: Option<TextRange>,
+    ) -> Vec<CompletionItem> {
+        let db = self.db();
+        let mut items = schema_tokens(db, section, contents);
+        let typed =
+            contents.and_then(|range| file.text(db).get(std::ops::Range::<usize>::from(range)));
+        if typed.is_none_or(|typed| !typed.contains(':')) {
+            let loaded: Vec<String> = (items.iter())
+                .filter_map(|item| item.label.split_once(':'))
+                .map(|(package, _)| package.to_owned())
+                .collect();
+            let packages = self.search_path.package_names();
+            items.extend(
+                (packages.into_iter())
+                    .filter(|package| !loaded.contains(package))
+                    .map(|package| CompletionItem {
+                        label: format!("{package}:"),
+                        detail: "package on the schema path".to_owned(),
+                        kind: match section {
+                            TokenSection::Resources => CompletionKind::ResourceType,
+                            TokenSection::Functions => CompletionKind::FunctionToken,
+                        },
+                        required: false,
+                        documentation: None,
+                        replace: contents,
+                    }),
+            );
+        }
+        items
+    }
+}
+
 /// What lies between the quotes of the string literal at `range` (up to its end when the
 /// closing quote is not typed yet).
 fn quoted_contents(text: &str, range: TextRange) -> Option<TextRange> {

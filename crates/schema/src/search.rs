@@ -283,6 +283,13 @@ impl SearchPath {
 
     /// The package name on the search path closest to `name`.
     fn closest_package(&self, name: &str) -> Option<String> {
+        let names = self.package_names();
+        pcl_types::closest_name(name, names.iter().map(String::as_str)).map(str::to_owned)
+    }
+
+    /// The names of the packages whose schemas the search path's directories hold
+    /// (`random` for `random-4.11.2.json`), sorted, each once.
+    pub fn package_names(&self) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         for dir in self.searched() {
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -303,7 +310,9 @@ impl SearchPath {
                 names.push(package.to_owned());
             }
         }
-        pcl_types::closest_name(name, names.iter().map(String::as_str)).map(str::to_owned)
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 }
 

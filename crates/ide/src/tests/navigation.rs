@@ -494,3 +494,22 @@ resource "other" "web:index:Bucket" {
         );
     }
 }
+
+/// Before a package is chosen, a type token completes to the packages on the search path
+/// (`web:`); once one is typed, it loads and its tokens are offered.
+#[test]
+fn type_tokens_offer_the_packages_on_the_search_path() {
+    let labels = |text: &str| -> Vec<String> {
+        let (mut host, _log) = logged_host();
+        set_program(&mut host, "p", &[("main.pp", text)]);
+        let at = offset_of(text, "\" {");
+        let found = (host.analysis())
+            .completions("p/main.pp", at)
+            .expect("no cancellation");
+        found.into_iter().map(|item| item.label).collect()
+    };
+    let before = labels("resource \"x\" \"\" {}\n");
+    assert!(before.contains(&"web:".to_owned()), "{before:?}");
+    let chosen = labels("resource \"x\" \"web:\" {}\n");
+    assert_eq!(chosen, ["web:index:Bucket", "web:index:Page"]);
+}
