@@ -263,7 +263,11 @@ fn references_rename_completion_and_quick_fixes() {
         "{references}"
     );
     let prepare = client.request(3, "textDocument/prepareRename", at.clone());
-    assert_eq!(prepare["result"]["start"]["line"], line, "{prepare}");
+    assert_eq!(
+        prepare["result"]["range"]["start"]["line"], line,
+        "{prepare}"
+    );
+    assert_eq!(prepare["result"]["placeholder"], "pages", "{prepare}");
     let mut rename = at.clone();
     rename["newName"] = json!("pageNames");
     let edit = client.request(4, "textDocument/rename", rename);
@@ -278,6 +282,11 @@ fn references_rename_completion_and_quick_fixes() {
         client.request(5, "textDocument/rename", bad)["error"]["code"],
         -32602
     );
+    // A literal value's name is refused: a reference would read the value.
+    let mut literal = at.clone();
+    literal["newName"] = json!("true");
+    let refused = client.request(20, "textDocument/rename", literal);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
     // A name already taken is refused, naming the clash.
     let mut taken = at.clone();
     taken["newName"] = json!("siteName");

@@ -425,6 +425,15 @@ fn property_description(
         .description
 }
 
+/// A reference at `at`, a site of a declaration's body, when the site is found.
+fn reference_at(db: &RootDatabase, at: Located<'_>) -> Option<Reference> {
+    Some(Reference {
+        path: at.decl.file(db).path(db).clone(),
+        range: site_range(db, at)?,
+        is_declaration: false,
+    })
+}
+
 /// The `config` declaration of the program a component instantiates that the component's
 /// input `name` sets (by its logical name).
 fn component_config<'db>(
@@ -490,18 +499,75 @@ impl Analysis {
                 for (i, expr) in body.exprs.iter().enumerate() {
                     if matches!(expr, Expr::Name(n) if body.str(*n) == name) {
                         let at = Located::new(decl, Site::Expr(pcl_sema::ExprId(i as u32)));
-                        if let Some(range) = site_range(db, at) {
-                            res.push(Reference {
-                                path: decl.file(db).path(db).clone(),
-                                range,
-                                is_declaration: false,
-                            });
-                        }
+                        res.extend(reference_at(db, at));
                     }
                 }
             }
+            res.extend(self.component_uses(target));
             res
         })
+    }
+
+    /// Where the loaded programs that instantiate `target`'s program as a component name
+    /// `target`, a config or output of it: an input in a `component` block, an output's
+    /// step after the component's name (`net.subnet`). None when `target` sets a
+    /// `__logicalName`, which is what parents use.
+    fn component_uses<'db>(&'db self, target: DeclId<'db>) -> Vec<Reference> {
+        let db = self.db();
+        let kind = target.kind(db);
+        let name = target.name(db).as_str();
+        if !matches!(kind, DeclKind::Config | DeclKind::Output)
+            || pcl_sema::logical_name(db, target) != name
+        {
+            return Vec::new();
+        }
+        let program = target.program(db);
+        let mut res = Vec::new();
+        for parent in self.programs() {
+            let decls = program_decls(db, parent);
+            let components: Vec<DeclId<'db>> = (decls.iter().copied())
+                .filter(|&d| {
+                    d.kind(db) == DeclKind::Component && component_program(db, d) == Some(program)
+                })
+                .collect();
+            for &component in components.iter().filter(|_| kind == DeclKind::Config) {
+                let body = body(db, component);
+                if let Some(attr) = body.find_attr(pcl_sema::BlockId::ROOT, name) {
+                    res.extend(reference_at(
+                        db,
+                        Located::new(component, Site::AttrName(attr)),
+                    ));
+                }
+            }
+            if kind != DeclKind::Output || components.is_empty() {
+                continue;
+            }
+            for &decl in decls.iter() {
+                let body = body(db, decl);
+                let bindings = bind(db, decl);
+                for (i, expr) in body.exprs.iter().enumerate() {
+                    let Expr::GetAttr { base, name: step } = expr else {
+                        continue;
+                    };
+                    let root = match body.expr(*base) {
+                        Expr::Index { base, .. } => *base,
+                        _ => *base,
+                    };
+                    let reads_component = match body.expr(root) {
+                        Expr::Name(n) => matches!(
+                            bindings.resolution(body.str(*n)),
+                            Some(Resolution::Decl(d)) if components.contains(d)
+                        ),
+                        _ => false,
+                    };
+                    if reads_component && body.str(*step) == name {
+                        let at = Located::new(decl, Site::AttrStep(pcl_sema::ExprId(i as u32)));
+                        res.extend(reference_at(db, at));
+                    }
+                }
+            }
+        }
+        res
     }
 
     /// Whether what is at `offset` may be renamed to `new_name`: `Err` with the reason
@@ -517,8 +583,11 @@ impl Analysis {
             if !is_identifier(new_name) {
                 return Err(format!("`{new_name}` is not a PCL name"));
             }
-            if new_name == "null" {
-                return Err("`null` is the null value: it cannot name a declaration".to_owned());
+            if let Some(value) = ["null", "true", "false"].iter().find(|v| **v == new_name) {
+                return Err(format!(
+                    "`{value}` is a literal value: a reference to a declaration named so would \
+                     read the value instead"
+                ));
             }
             let db = self.db();
             let Some(target) = self.target_at(path, offset) else {

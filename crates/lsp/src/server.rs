@@ -1002,9 +1002,25 @@ impl Snapshot {
                                 && l.range.start <= params.position
                                 && params.position <= l.range.end
                         });
+                        // The name without the quotes a label has, for the client's input box.
+                        let placeholder = |range: lsp_types::Range| {
+                            let document = self.documents.get(&params.text_document.uri)?;
+                            let index = document.index();
+                            let start = index.offset(range.start, self.encoding);
+                            let end = index.offset(range.end, self.encoding);
+                            Some(document.text.get(start..end)?.trim_matches('"').to_owned())
+                        };
                         Response::new_ok(
                             id,
-                            here.map(|(l, _)| lsp_types::PrepareRenameResponse::Range(l.range)),
+                            here.map(|(l, _)| match placeholder(l.range) {
+                                Some(placeholder) => {
+                                    lsp_types::PrepareRenameResponse::RangeWithPlaceholder {
+                                        range: l.range,
+                                        placeholder,
+                                    }
+                                }
+                                None => lsp_types::PrepareRenameResponse::Range(l.range),
+                            }),
                         )
                     }
                     Err(error) => invalid(id, &error),

@@ -513,3 +513,39 @@ fn type_tokens_offer_the_packages_on_the_search_path() {
     let chosen = labels("resource \"x\" \"web:\" {}\n");
     assert_eq!(chosen, ["web:index:Bucket", "web:index:Page"]);
 }
+
+/// A component program's config and output are named by the programs that instantiate
+/// it: references (and so a rename) reach the input in the `component` block and the
+/// step after the component's name, unless a `__logicalName` is what parents use.
+#[test]
+fn references_of_a_components_config_and_output_reach_its_parent() {
+    let (mut host, _log) = logged_host();
+    let main = "component \"net\" \"./net\" {\n  cidr = \"10.0.0.0/16\"\n}\n\noutput \"id\" {\n  value = net.subnet\n}\n";
+    let net = "config \"cidr\" \"string\" {}\n\noutput \"subnet\" {\n  value = \"${cidr}-a\"\n}\n\nconfig \"zones\" \"int\" {\n  __logicalName = \"zoneCount\"\n  default       = 2\n}\n";
+    set_program(&mut host, "app/net", &[("main.pp", net)]);
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let places = |needle: &str| -> Vec<(String, String)> {
+        let at = offset_of(net, needle) + TextSize::from(1);
+        (analysis.references("app/net/main.pp", at))
+            .expect("no cancellation")
+            .into_iter()
+            .map(|r| {
+                let text = if r.path == "app/main.pp" { main } else { net };
+                (
+                    r.path.to_string(),
+                    text[std::ops::Range::<usize>::from(r.range)].to_owned(),
+                )
+            })
+            .collect()
+    };
+    let in_parent = |found: Vec<(String, String)>| -> Vec<String> {
+        (found.into_iter())
+            .filter(|(path, _)| path == "app/main.pp")
+            .map(|(_, text)| text)
+            .collect()
+    };
+    assert_eq!(in_parent(places("cidr\" \"string\"")), ["cidr"]);
+    assert_eq!(in_parent(places("subnet\" {")), ["subnet"]);
+    assert!(in_parent(places("zones\"")).is_empty());
+}
