@@ -1259,3 +1259,36 @@ fn a_package_typed_into_a_document_loads_its_schema() {
         .collect();
     assert!(codes == ["PCL4006"], "{published}");
 }
+
+/// A diagnostic's places in the program's other files come as related information with
+/// those files' locations (a name declared in `a.pp` and again in `b.pp`).
+#[test]
+fn related_places_in_other_files_are_kept() {
+    let dir = scratch_dir("related-files");
+    std::fs::write(dir.join("a.pp"), "# first\nregion = \"north\"\n").expect("written");
+    let main = "x = 1\nregion = \"south\"\n";
+    let path = dir.join("b.pp");
+    std::fs::write(&path, main).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": main },
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    let duplicate = &published["params"]["diagnostics"][0];
+    assert_eq!(duplicate["code"], "PCL4002", "{published}");
+    let related = &duplicate["relatedInformation"][0];
+    assert_eq!(
+        related["location"]["uri"],
+        format!("file://{}", dir.join("a.pp").display()),
+        "{published}"
+    );
+    assert_eq!(
+        related["location"]["range"]["start"]["line"], 1,
+        "{published}"
+    );
+}

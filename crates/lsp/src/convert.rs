@@ -2,7 +2,7 @@
 //! byte offsets, and diagnostics into the protocol's shape.
 
 use lsp_types::{Position, Range};
-use pcl_diagnostics::{ColumnUnit, Diagnostic, Severity, TextLines};
+use pcl_diagnostics::{ColumnUnit, Diagnostic, FileId, Severity, TextLines, TextRange};
 
 /// How the client counts characters in a line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -79,6 +79,7 @@ pub(crate) fn diagnostic(
     index: &LineIndex<'_>,
     encoding: Encoding,
     uri: &lsp_types::Url,
+    elsewhere: &mut dyn FnMut(FileId, TextRange) -> Option<lsp_types::Location>,
 ) -> Option<lsp_types::Diagnostic> {
     let span = d.span()?;
     let severity = match d.severity {
@@ -91,12 +92,17 @@ pub(crate) fn diagnostic(
         message.push('\n');
         message.push_str(&for_the_editor(note));
     }
-    // Labels in the same file become related information.
+    // Labels become related information, those in other files of the program too.
     let related: Vec<lsp_types::DiagnosticRelatedInformation> = (d.labels.iter())
-        .filter(|l| l.span.file == span.file)
-        .map(|l| lsp_types::DiagnosticRelatedInformation {
-            location: lsp_types::Location::new(uri.clone(), index.range(l.span.range, encoding)),
-            message: l.message.clone(),
+        .filter_map(|l| {
+            let location = match l.span.file == span.file {
+                true => lsp_types::Location::new(uri.clone(), index.range(l.span.range, encoding)),
+                false => elsewhere(l.span.file, l.span.range)?,
+            };
+            Some(lsp_types::DiagnosticRelatedInformation {
+                location,
+                message: l.message.clone(),
+            })
         })
         .collect();
     Some(lsp_types::Diagnostic {

@@ -822,6 +822,13 @@ impl Server {
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
         let mut messages = Vec::new();
+        // Labels in the program's other files, by their place in its file list.
+        let mut paths: Option<Vec<SmolStr>> = None;
+        let mut locations = Locations::new(&analysis, self.encoding);
+        let mut elsewhere = |file: pcl_diagnostics::FileId, range: pcl_diagnostics::TextRange| {
+            let paths = paths.get_or_insert_with(|| analysis.program_files(&id));
+            locations.of(paths.get(file.0 as usize)?, range)
+        };
         for (uri, document) in (self.documents.iter()).filter(|(uri, d)| {
             d.dir == dir && !d.project_file && only.is_none_or(|only| only == *uri)
         }) {
@@ -830,7 +837,7 @@ impl Server {
             };
             let index = document.index();
             let diagnostics: Vec<lsp_types::Diagnostic> = (found.diagnostics.iter())
-                .filter_map(|d| diagnostic(d, &index, self.encoding, uri))
+                .filter_map(|d| diagnostic(d, &index, self.encoding, uri, &mut elsewhere))
                 .collect();
             let latest = (document.version, diagnostics);
             if self.published.get(uri) == Some(&latest) {
@@ -861,7 +868,7 @@ impl Server {
             let diagnostics = self.project_file_diagnostics(&document);
             let index = document.index();
             let diagnostics = (diagnostics.iter())
-                .filter_map(|d| diagnostic(d, &index, self.encoding, &uri))
+                .filter_map(|d| diagnostic(d, &index, self.encoding, &uri, &mut |_, _| None))
                 .collect();
             let params = PublishDiagnosticsParams::new(uri, diagnostics, Some(document.version));
             messages.push(Message::Notification(Notification::new(
