@@ -418,6 +418,20 @@ pub fn suggest_tokens(
     suggested_tokens(db, source, SmolStr::new(written)).to_vec()
 }
 
+/// [`suggest_tokens`] that are of one kind of item: resources for a resource's type,
+/// functions for an `invoke`.
+pub fn suggest_tokens_of(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+    written: &str,
+    kind: ItemKind,
+) -> Vec<SmolStr> {
+    let mut suggestions = suggest_tokens(db, source, written);
+    suggestions
+        .retain(|token| crate::resolve_token(db, source, token).is_some_and(|(k, _)| k == kind));
+    suggestions
+}
+
 #[salsa::tracked(returns(ref))]
 fn suggested_tokens(
     db: &dyn salsa::Database,

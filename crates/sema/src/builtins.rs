@@ -790,7 +790,7 @@ fn schema_function<'db>(
     };
     let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {
         let (code_missing, severity) = lenient(leniency.skip_invoke_typecheck);
-        let suggestions = pcl_schema::suggest_tokens(db, source, token);
+        let suggestions = pcl_schema::suggest_tokens_of(db, source, token, ItemKind::Function);
         let diagnostic = infer.push(
             code_missing.unwrap_or(codes::UNKNOWN_FUNCTION),
             severity,
@@ -802,6 +802,7 @@ fn schema_function<'db>(
                 .notes
                 .push(format!("did you mean {}?", quoted_list(&suggestions)));
         }
+        crate::resources::suggest_token_fixes(infer, Site::Expr(at), &suggestions);
         return None;
     };
     match pcl_schema::function_types(

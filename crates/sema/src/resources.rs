@@ -202,6 +202,18 @@ fn check_input_alone<'db>(
     infer
 }
 
+/// Fixes for the diagnostic just reported at `site`, a type token in quotes: each
+/// suggested token in its place.
+pub(crate) fn suggest_token_fixes(infer: &mut Infer<'_>, site: Site, suggestions: &[SmolStr]) {
+    let at = infer.at(site);
+    if let Some(diagnostic) = infer.diagnostics.last_mut() {
+        for suggestion in suggestions {
+            let replacement = crate::constants::string_literal(suggestion);
+            diagnostic.replace_with(at, &format!("`{suggestion}`"), replacement);
+        }
+    }
+}
+
 /// The range variable of a block with `range`, typed as the block's check types it; what
 /// that finds about the options and `range` is the block's to report, not an input's.
 fn range_variable_alone<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
@@ -308,15 +320,18 @@ fn resolve_resource<'db>(
             );
         }
         Err(Unresolved::NoResource(source, package)) => {
-            let suggestions = pcl_schema::suggest_tokens(db, *source, token);
+            let resource = pcl_schema::ItemKind::Resource;
+            let suggestions = pcl_schema::suggest_tokens_of(db, *source, token, resource);
             let note = (!suggestions.is_empty())
                 .then(|| format!("did you mean {}?", quoted_list(&suggestions)));
-            return missing(
+            let missing = missing(
                 infer,
                 codes::UNKNOWN_RESOURCE,
                 format!("package '{package}' has no resource type '{token}'"),
                 note,
             );
+            suggest_token_fixes(infer, site, &suggestions);
+            return missing;
         }
         Err(Unresolved::Refused(source, package, refusal)) => {
             if !matches!(refusal, Refusal::ReadProvider) {
@@ -841,6 +856,7 @@ fn check_options<'db>(
                 infer.expr(data.value);
                 let suggestion = pcl_types::closest_name(name, OPTION_NAMES.iter().copied());
                 let message = format!("unknown resource option `{name}`");
+                let at = infer.at(Site::AttrName(attr));
                 let diagnostic = infer.push(
                     codes::UNKNOWN_ATTRIBUTE,
                     Severity::Error,
@@ -848,7 +864,7 @@ fn check_options<'db>(
                     message,
                 );
                 match suggestion {
-                    Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
+                    Some(s) => diagnostic.suggest(at, s.to_owned()),
                     None => diagnostic
                         .notes
                         .push(format!("the options are: {}", OPTION_NAMES.join(", "))),
