@@ -2,7 +2,7 @@
 //! `package` blocks here; resources, reads and components in `resources`.
 
 use pcl_diagnostics::{Severity, codes};
-use pcl_types::{Name, Ty, TyKind, input_type};
+use pcl_types::{Name, Ty, TyKind, input_type, pretty};
 use smol_str::SmolStr;
 
 use crate::config_type::parse_config_type;
@@ -112,6 +112,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
                     nullable = true;
                 } else {
                     infer.check_value(value, input_type(db, ty), &"the default");
+                    quoted_default(infer, value, ty);
                 }
             }
             "description" => literal_string(infer, value, "description"),
@@ -129,6 +130,37 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
         ty = Ty::output(db, ty);
     }
     (ty, ty, required)
+}
+
+/// `config "length" "int" { default = "16" }`: Go converts the string, but the code
+/// generators write a default as it is written, at its own type (`getNumber("length") ||
+/// "16"` in TypeScript, which does not compile; `get_bool(..) or "false"` in Python, a
+/// string that is true). An error beyond Go, fixed to the unquoted value.
+fn quoted_default<'db>(infer: &mut Infer<'db>, value: ExprId, ty: Ty<'db>) {
+    let db = infer.db;
+    let body = infer.body;
+    let Expr::String(text) = body.expr(value) else {
+        return;
+    };
+    let text = body.str(*text);
+    let (kind, fix) = match (crate::constants::primitive_kind(db, ty), text) {
+        (Some("number"), _) if crate::hir::Number::parse(text).is_some() => ("a number", text),
+        (Some("bool"), "true" | "1") => ("a bool", "true"),
+        (Some("bool"), "false" | "0") => ("a bool", "false"),
+        _ => return,
+    };
+    let severity = infer.beyond_go_severity();
+    let at = infer.at(Site::Expr(value));
+    let message = format!(
+        "the default of a config of type {} must be {kind}, not a string",
+        pretty(db, ty)
+    );
+    let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(value), message);
+    diagnostic.notes.push(
+        "the converted program writes the default as written, so a quoted value stays a string"
+            .to_owned(),
+    );
+    diagnostic.suggest(at, fix.to_owned());
 }
 
 fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {

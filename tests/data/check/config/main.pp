@@ -15,3 +15,17 @@ config "deep" "map(list(object({name = string, port = int})))" {}
 output "firstPort" {
   value = deep["web"][0].port
 }
+
+# A default is written as written in the converted program: a quoted number or bool
+# stays a string there (beyond Go, which converts it).
+config "replicas" "int" {
+  default = "3"
+}
+
+config "verbose" "bool" {
+  default = "false"
+}
+
+config "label" "string" {
+  default = "3"
+}
