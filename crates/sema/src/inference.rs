@@ -878,6 +878,9 @@ impl<'db> Infer<'db> {
     ) -> Ty<'db> {
         let db = self.db;
         let (key_type, element) = self.collection_types(collection, collection_ty);
+        if crate::constants::primitive_kind(db, key_type) == Some("number") {
+            self.range_value_as_index(key, key_ty);
+        }
         if !key_type.is_dynamic(db) {
             let what = crate::diagnostics::Described(|| {
                 format!(
@@ -888,6 +891,41 @@ impl<'db> Infer<'db> {
             self.expect(key, input_type(db, key_type), &what);
         }
         lift(db, wrap_iterable(db, collection_ty, element), &[key_ty])
+    }
+
+    /// `names[range.value]` where `range` runs over a list: Terraform's `count.index`
+    /// carried over, but `range.value` is the element, not its position (`range.key`).
+    /// Go converts a string index unsafely, and the converted program fails (TypeScript
+    /// does not compile, Python raises a `TypeError`): an error beyond Go when the
+    /// element is a string.
+    fn range_value_as_index(&mut self, key: ExprId, key_ty: Ty<'db>) {
+        let db = self.db;
+        let body = self.body;
+        let Expr::GetAttr { base, name } = body.expr(key) else {
+            return;
+        };
+        let reads_range = matches!(body.expr(*base), Expr::Name(n) if body.str(*n) == "range");
+        let Some(&(_, range)) = self.locals.iter().rev().find(|(name, _)| name == "range") else {
+            return;
+        };
+        let position = pcl_types::traverse(db, range, TraverseKey::Attr("key".into())).ty;
+        if !reads_range
+            || body.str(*name) != "value"
+            || crate::constants::primitive_kind(db, position) != Some("number")
+            || crate::constants::primitive_kind(db, key_ty) != Some("string")
+        {
+            return;
+        }
+        let severity = self.beyond_go_severity();
+        let at = self.at(Site::Expr(key));
+        let message =
+            "`range.value` is the element of the list being ranged over, a string, not its index"
+                .to_owned();
+        let diagnostic = self.push(codes::TYPE_MISMATCH, severity, Site::Expr(key), message);
+        diagnostic.notes.push(
+            "the index of the element is `range.key` (as Terraform's `count.index`)".to_owned(),
+        );
+        diagnostic.replace_with(at, "`range.key`", "range.key".to_owned());
     }
 
     /// A `for` expression: a list, or with a key a map (of lists when grouped), lifted by

@@ -52,3 +52,13 @@ resource sized "web:index:Page" {
 
 smallPage = sized["small"].etag
 firstPage = sized[0].etag
+
+# `range.value` is the element, not its index (`range.key`, Terraform's `count.index`).
+resource perSubnet "web:index:Page" {
+  options {
+    range = subnets
+  }
+  bucket  = subnets[range.value]
+  key     = subnets[range.key]
+  content = range.value
+}
