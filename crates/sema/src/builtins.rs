@@ -874,7 +874,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         if let Some(&options) = args.get(2)
             && matches!(infer.body.expr(options), Expr::Object(_))
         {
-            invoke_options(infer, options);
+            invoke_options(infer, options, token);
         }
         return infer.dynamic();
     };
@@ -884,7 +884,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         1 + function.multi_argument_inputs.len()
     };
     if let Some(&options) = args.get(options_at) {
-        invoke_options(infer, options);
+        invoke_options(infer, options, token);
     }
     let result = function.result;
     if !function.multi_argument_inputs.is_empty() {
@@ -1023,9 +1023,25 @@ fn positional_misuse<'db>(
     false
 }
 
-/// Check an invoke's options object.
-fn invoke_options(infer: &mut Infer<'_>, options: ExprId) {
+/// Check the options of an invoke of `token`: an object of known options, each checked as
+/// a resource's option of that name is (`provider`, `parent`, `dependsOn`, `version`).
+/// Options that are not written as an object are dropped by Pulumi's code generators,
+/// which read them only from an object literal (a warning).
+fn invoke_options(infer: &mut Infer<'_>, options: ExprId, token: &str) {
     let db = infer.db;
+    let body = infer.body;
+    match body.expr(options) {
+        Expr::Object(items) => {
+            let user = crate::resources::ProviderUser::Function(token_package(token));
+            for &[key, value] in body.pairs(*items) {
+                if let Expr::String(name) = body.expr(key) {
+                    crate::resources::option_values(infer, body.str(*name), value, user);
+                }
+            }
+        }
+        Expr::Null => {}
+        _ => invoke_options_dropped(infer, options),
+    }
     let opt = |t| Ty::optional(db, t);
     let fields = [
         ("provider", opt(Ty::dynamic(db))),
@@ -1036,6 +1052,20 @@ fn invoke_options(infer: &mut Infer<'_>, options: ExprId) {
     ];
     let expected = Ty::object(db, fields.into_iter().map(|(n, t)| (Name::from(n), t)));
     infer.check_value(options, input_type(db, expected), &"the invoke options");
+}
+
+/// Invoke options that are not an object literal, which Pulumi's code generators drop.
+fn invoke_options_dropped(infer: &mut Infer<'_>, options: ExprId) {
+    let message =
+        "invoke options must be written as an object: the converted program drops any other value"
+            .to_owned();
+    let site = Site::Expr(options);
+    let diagnostic = infer.push(codes::INVALID_ARGUMENT, Severity::Warning, site, message);
+    diagnostic.notes.push(
+        "Pulumi's code generators read the options only from an object literal: write \
+         `{ provider = ..., parent = ... }` in the call"
+            .to_owned(),
+    );
 }
 
 /// Whether the value of `at` (of type `ty`) is a single resource, as Go asks of the

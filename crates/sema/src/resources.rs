@@ -829,11 +829,8 @@ fn check_options<'db>(
                         diagnostic.notes.push(format!("for example: {example}"));
                     }
                 }
-                resource_option_values(infer, name, data.value);
-                crate::option_constants::check_option_constant(infer, name, data.value);
-                if name == "provider" {
-                    provider_of_package(infer, data.value, custom.and_then(token_package));
-                }
+                let user = ProviderUser::Resource(custom.and_then(token_package));
+                option_values(infer, name, data.value, user);
             }
             Some(None) if Some(data.value) == range => {
                 let expected = Ty::union(
@@ -1064,12 +1061,53 @@ fn report_not_a_resource(
     }
 }
 
+/// What an option's `provider` is for, with its package when known.
+#[derive(Clone, Copy)]
+pub(crate) enum ProviderUser<'a> {
+    /// A custom resource (for a component, none: it takes any package's).
+    Resource(Option<&'a str>),
+    /// An `invoke`d function.
+    Function(Option<&'a str>),
+}
+
+/// The checks of an option's value beyond its type, for a resource's `options` and an
+/// invoke's: options that take resources given other values, constants the engine
+/// parses (`version`), and a `provider` that is no provider or of another package.
+pub(crate) fn option_values(
+    infer: &mut Infer<'_>,
+    name: &str,
+    value: ExprId,
+    user: ProviderUser<'_>,
+) {
+    resource_option_values(infer, name, value);
+    crate::option_constants::check_option_constant(infer, name, value);
+    if name == "provider" {
+        provider_of_package(infer, value, user);
+    }
+}
+
 /// `provider = tlsProvider` names a resource that must be a provider (`pulumi:providers:…`),
-/// else the SDKs fail at deploy (an error beyond Go); and a custom resource's provider must
-/// be its own package's, else the SDKs keep it only for the resource's children (a warning).
-fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&str>) {
+/// else the SDKs fail at deploy (an error beyond Go). A custom resource's provider must
+/// be its own package's, else the SDKs keep it only for the resource's children (a
+/// warning); a function's too, else the engine asks that provider for a function it does
+/// not have (an error beyond Go).
+fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, user: ProviderUser<'_>) {
     let Some((name, token)) = named_resource(infer, value) else {
         return;
+    };
+    let (package, what, effect, severity) = match user {
+        ProviderUser::Resource(package) => (
+            package,
+            "resource",
+            "Pulumi does not use it for this resource",
+            Severity::Warning,
+        ),
+        ProviderUser::Function(package) => (
+            package,
+            "function",
+            "Pulumi asks it for a function it does not have",
+            infer.beyond_go_severity(),
+        ),
     };
     let site = Site::Expr(value);
     match crate::items::provider_package(token) {
@@ -1091,14 +1129,14 @@ fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, package: Option<&st
                 return;
             };
             let message = format!(
-                "`{name}` is a provider for `{provider}`, but this resource is from package \
-                 `{package}`: Pulumi does not use it for this resource"
+                "`{name}` is a provider for `{provider}`, but this {what} is from package \
+                 `{package}`: {effect}"
             );
             let note = format!(
                 "give a `pulumi:providers:{package}` resource here, or leave `provider` out \
                  for the default `{package}` provider"
             );
-            let diagnostic = infer.push(codes::TYPE_MISMATCH, Severity::Warning, site, message);
+            let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, site, message);
             diagnostic.notes.push(note);
         }
     }

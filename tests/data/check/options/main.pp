@@ -108,3 +108,12 @@ resource impatient "kube:apps:Deployment" {
     customTimeouts = "10m"
   }
 }
+
+# An invoke's options are checked as a resource's: its provider must be a provider of the
+# function's package (the engine asks that provider for the function), its version semver.
+# Options not written as an object are dropped by the converted program (a warning).
+otherZone = invoke("kube:index:getZone", { region = "north" }, { provider = tokProvider })
+notProvider = invoke("kube:index:getZone", { region = "north" }, { provider = thing })
+vZone = invoke("kube:index:getZone", { region = "north" }, { version = "v1.0.0" })
+zoneOptions = { provider = zoneProvider }
+droppedZone = invoke("kube:index:getZone", { region = "north" }, zoneOptions)
