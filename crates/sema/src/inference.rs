@@ -676,7 +676,12 @@ impl<'db> Infer<'db> {
             return *ty;
         }
         match self.bindings.resolution(name) {
-            Some(Resolution::Decl(target)) => self.reference(*target),
+            Some(Resolution::Decl(target)) => {
+                if target.kind(self.db) == DeclKind::Output {
+                    self.output_read(id, name);
+                }
+                self.reference(*target)
+            }
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
                 let at = self.at(Site::Expr(id));
@@ -703,6 +708,10 @@ impl<'db> Infer<'db> {
                     None if name == "range" => diagnostic.with_note(
                         "`range` exists only inside a resource or component whose options set `range`",
                     ),
+                    // `${HOME}` in a heredoc of shell text.
+                    None if is_environment_name(name) => diagnostic.with_note(format!(
+                        "to write `${{{name}}}` as text (for a shell), escape it: `$${{{name}}}`"
+                    )),
                     None => diagnostic.with_note(
                         "declare it as a local (`name = value`), a config, a resource or a component",
                     ),
@@ -712,6 +721,19 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// `"hello ${petName}"` where `petName` is an output: Go's binder resolves it, but
+    /// Python's and Go's code generators export an output's value without naming it, so
+    /// the converted program reads an undefined name. An error beyond Go.
+    fn output_read(&mut self, id: ExprId, name: &str) {
+        let severity = self.beyond_go_severity();
+        let message = format!("`{name}` is an output: other declarations cannot read it");
+        let diagnostic = self.push(codes::UNDEFINED_NAME, severity, Site::Expr(id), message);
+        diagnostic.notes.push(format!(
+            "the converted program exports an output's value without naming it (in Python and \
+             Go): put the value in a local, `{name}Value = ...`, and read that in both places"
+        ));
     }
 
     /// Whether the declaration's `options` set `range` (which, when `range` is still
@@ -1393,6 +1415,16 @@ pub(crate) fn literal_key<'b>(body: &'b Body, expr: &Expr) -> Option<Cow<'b, str
         Expr::String(s) => Some(Cow::Borrowed(body.str(*s))),
         other => literal_value(body, other)?.to_key_string().map(Cow::Owned),
     }
+}
+
+/// Whether `name` reads as an environment variable (`HOME`, `AWS_REGION`): capitals,
+/// digits and underscores, starting with a capital.
+fn is_environment_name(name: &str) -> bool {
+    name.len() > 1
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// The value of a literal expression of `body`.

@@ -69,3 +69,15 @@ resource follower "web:index:Bucket" {
     dependsOn = [pages[range.value]]
   }
 }
+
+# An output is exported without a name in Python and Go: another declaration cannot read it.
+output "siteName" {
+  value = site.name
+}
+
+output "greeting" {
+  value = "served by ${siteName}"
+}
+
+# `${HOME}` as shell text is written `$${HOME}`.
+script = "cd ${HOME}/site"
