@@ -490,9 +490,16 @@ impl<'db> Infer<'db> {
     /// `passwords[0]` where `passwords` ranges over a map: its resources are keyed by the
     /// map's keys, so the index reads the key `"0"`, which the map seldom has.
     fn number_key_of_ranged_map(&mut self, base: ExprId, key: ExprId, value: &ConstValue) {
-        let Some((_, name)) = self.named_resources(base) else {
+        // Components too: they are ranged as resources are.
+        let Some((decl, name)) = self.named_declaration(base) else {
             return;
         };
+        if !matches!(
+            decl.kind(self.db),
+            DeclKind::Resource | DeclKind::Read | DeclKind::Component
+        ) {
+            return;
+        }
         let written = value.pretty();
         let message = format!(
             "`{name}` ranges over a map: its resources are keyed by the map's keys, and `[{written}]` reads the key \"{written}\""

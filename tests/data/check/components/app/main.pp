@@ -32,3 +32,15 @@ output "databaseUrl" {
 component "databaseByName" "./renamed" {
   host = "db.internal"
 }
+
+# A component ranged over a map is keyed by its keys, as a resource is: `[0]` reads a key.
+component "databases" "./renamed" {
+  dbHost = range.value
+  options {
+    range = { primary = "db-1.internal", replica = "db-2.internal" }
+  }
+}
+
+output "firstDatabase" {
+  value = databases[0].connectionUrl
+}
