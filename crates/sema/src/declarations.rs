@@ -97,6 +97,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
     let body = infer.body;
     let mut has_default = false;
     let mut nullable = false;
+    let mut nullable_attr = None;
     let mut secret = false;
     for &attr in body.block(BlockId::ROOT).attrs.iter() {
         let data = body.attr(attr);
@@ -116,7 +117,11 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
                 }
             }
             "description" => literal_string(infer, value, "description"),
-            "nullable" => nullable |= literal_bool(infer, value, "nullable"),
+            "nullable" if literal_bool(infer, value, "nullable") => {
+                nullable = true;
+                nullable_attr = Some(attr);
+            }
+            "nullable" => {}
             "secret" => secret = literal_bool(infer, value, "secret"),
             "__logicalName" => literal_string(infer, value, "__logicalName"),
             _ => {
@@ -125,11 +130,29 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             }
         }
     }
+    if let Some(attr) = nullable_attr.filter(|_| !has_default) {
+        nullable_without_default(infer, attr);
+    }
     let required = !has_default && !nullable && !crate::inference::accepts_none(db, ty);
     if secret {
         ty = Ty::output(db, ty);
     }
     (ty, ty, required)
+}
+
+/// `nullable = true` without a default: Go's binder takes the config as optional in a
+/// component's inputs, but no code generator reads `nullable`: the converted program
+/// requires a value (`config.require`), and a component's generated arguments do too. A
+/// warning; `default = null` makes a config optional.
+fn nullable_without_default(infer: &mut Infer<'_>, attr: crate::hir::AttrId) {
+    let message = "`nullable = true` does not make a config optional: the converted program \
+                   requires a value unless the config has a default"
+        .to_owned();
+    let site = Site::AttrName(attr);
+    let diagnostic = infer.push(codes::TYPE_MISMATCH, Severity::Warning, site, message);
+    diagnostic
+        .notes
+        .push("write `default = null` to make the config optional".to_owned());
 }
 
 /// `config "length" "int" { default = "16" }`: Go converts the string, but the code

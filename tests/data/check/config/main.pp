@@ -29,3 +29,12 @@ config "verbose" "bool" {
 config "label" "string" {
   default = "3"
 }
+
+# `nullable` is read by no code generator: without a default the config is still required.
+config "zone" "string" {
+  nullable = true
+}
+
+config "region" "string" {
+  default = null
+}
