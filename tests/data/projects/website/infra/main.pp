@@ -17,7 +17,7 @@ config "domains" "list(string)" {
 }
 
 config "limits" "object({requests = int, burst = int})" {
-  nullable = true
+  default = null
 }
 
 config "apiToken" "string" {
