@@ -326,8 +326,8 @@ fn references_rename_completion_and_quick_fixes() {
         .collect();
     assert_eq!(
         labels,
-        ["name", "storageClass", "tags", "versioning"],
-        "the inputs not yet set, nothing else"
+        ["name", "storageClass", "tags", "versioning", "options"],
+        "the inputs not yet set and the options block, nothing else"
     );
     // Inside `website = { .. }`: the website object's fields.
     let (line, column) = position_of(&text, "indexDocumnet");
@@ -1083,7 +1083,7 @@ fn a_multi_file_session_with_a_quick_fix() {
         .collect();
     assert_eq!(
         labels,
-        ["storageClass", "tags", "versioning", "website"],
+        ["storageClass", "tags", "versioning", "website", "options"],
         "{completion}"
     );
     // A page added below: on its empty line, its inputs, required first, with their

@@ -56,6 +56,8 @@ pub enum CompletionKind {
     ResourceType,
     /// A function token, in the first argument of `invoke`.
     FunctionToken,
+    /// A block keyword: `resource`, `config`, ... at the top level, `options` in a body.
+    Keyword,
 }
 
 /// One declaration of a file's outline.
@@ -425,6 +427,28 @@ fn property_description(
         .description
 }
 
+/// The blocks a program's top level declares, with what each is.
+const TOP_LEVEL_KEYWORDS: &[(&str, &str)] = &[
+    ("resource", "block: resource NAME \"TYPE\" { inputs }"),
+    ("config", "block: config NAME \"TYPE\" { default = ... }"),
+    ("output", "block: output NAME { value = ... }"),
+    ("component", "block: component NAME \"./DIR\" { inputs }"),
+    ("package", "block: package NAME { baseProviderName = ... }"),
+    ("pulumi", "block: pulumi { requiredVersionRange = ... }"),
+];
+
+/// A block keyword's completion.
+fn keyword(word: &str, detail: &str) -> CompletionItem {
+    CompletionItem {
+        label: word.to_owned(),
+        detail: detail.to_owned(),
+        kind: CompletionKind::Keyword,
+        required: false,
+        documentation: None,
+        replace: None,
+    }
+}
+
 /// A reference at `at`, a site of a declaration's body, when the site is found.
 fn reference_at(db: &RootDatabase, at: Located<'_>) -> Option<Reference> {
     Some(Reference {
@@ -703,12 +727,61 @@ impl Analysis {
                             })
                             .collect();
                         inputs.sort_by(|a, b| a.label.cmp(&b.label));
+                        if body(db, decl)
+                            .find_blocks(pcl_sema::BlockId::ROOT, "options")
+                            .next()
+                            .is_none()
+                        {
+                            inputs.push(keyword(
+                                "options",
+                                "resource options: provider, dependsOn, range, ...",
+                            ));
+                        }
                         return inputs;
+                    }
+                    // A config's or output's attributes not yet set.
+                    FieldPosition::Body
+                        if matches!(decl.kind(db), DeclKind::Config | DeclKind::Output) =>
+                    {
+                        let (known, what) = match decl.kind(db) {
+                            DeclKind::Config => (pcl_sema::CONFIG_ATTRIBUTES, "config"),
+                            _ => (pcl_sema::OUTPUT_ATTRIBUTES, "output"),
+                        };
+                        // From the text, as a resource's inputs above.
+                        let text = file.text(db);
+                        let editing = word_at(text, offset);
+                        let start = usize::from(decl_offset(db, decl));
+                        let set: Vec<&str> = (text.get(start..).into_iter())
+                            .flat_map(body_attribute_names)
+                            .filter(|name| *name != editing)
+                            .collect();
+                        return (known.iter())
+                            .filter(|name| !set.contains(name))
+                            .map(|name| CompletionItem {
+                                label: (*name).to_owned(),
+                                detail: format!("attribute of a {what}"),
+                                kind: CompletionKind::Field,
+                                required: false,
+                                documentation: None,
+                                replace: None,
+                            })
+                            .collect();
                     }
                     FieldPosition::Body => (),
                     FieldPosition::Value => (),
                 }
             }
+            // A word at the start of a top-level line may begin a block.
+            let at_top_level = self.decl_at(path, offset).is_none() && {
+                let text = file.text(db);
+                let before = text.get(..usize::from(offset)).unwrap_or_default();
+                let line = before.rsplit('\n').next().unwrap_or_default();
+                line.chars().all(|c| c.is_alphanumeric() || c == '_')
+            };
+            let keywords = at_top_level
+                .then_some(TOP_LEVEL_KEYWORDS)
+                .into_iter()
+                .flatten();
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
                 .map(|&d| CompletionItem {
@@ -724,6 +797,7 @@ impl Analysis {
                     replace: None,
                 })
                 .collect();
+            res.extend(keywords.map(|(word, detail)| keyword(word, detail)));
             res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
                 label: (*f).to_owned(),
                 detail: "builtin function".to_owned(),

@@ -1356,6 +1356,7 @@ impl Snapshot {
                 kind: Some(match item.kind {
                     pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
                     pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,
+                    pcl_ide::CompletionKind::Keyword => lsp_types::CompletionItemKind::KEYWORD,
                     pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
                     pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
                     pcl_ide::CompletionKind::FunctionToken => {

@@ -451,7 +451,8 @@ fn misspells(body: &crate::hir::Body, name: &str, known: &[&str]) -> bool {
     })
 }
 
-const CONFIG_ATTRIBUTES: &[&str] = &[
+/// The attributes a `config` block takes.
+pub const CONFIG_ATTRIBUTES: &[&str] = &[
     "default",
     "description",
     "nullable",
@@ -459,7 +460,8 @@ const CONFIG_ATTRIBUTES: &[&str] = &[
     "__logicalName",
 ];
 
-const OUTPUT_ATTRIBUTES: &[&str] = &["value", "description", "__logicalName"];
+/// The attributes an `output` block takes.
+pub const OUTPUT_ATTRIBUTES: &[&str] = &["value", "description", "__logicalName"];
 
 const PACKAGE_ATTRIBUTES: &[&str] = &[
     "baseProviderName",

@@ -51,6 +51,7 @@ mod summaries;
 mod suppressions;
 mod version_range;
 
+pub use declarations::{CONFIG_ATTRIBUTES, OUTPUT_ATTRIBUTES};
 pub use diagnostics::{Located, SemaDiagnostic, SemaFix, Site};
 pub use hir::{
     AttrId, BlockId, Body, BodySourceMap, BodyWithSourceMap, Expr, ExprId, ForExpr, body,

@@ -308,9 +308,10 @@ fn rename_refuses_taken_names_non_names_and_null() {
     assert_eq!(check("a = 1", "a"), Ok(()));
 }
 
-/// At a line of a resource's body: its inputs not yet set, and nothing else (no builtins,
-/// no other declarations); in a type label and `invoke`'s first argument, the schema's
-/// tokens.
+/// At a line of a resource's body: its inputs not yet set and the `options` block, and
+/// nothing else (no builtins, no other declarations); in a config's or output's, its
+/// attributes not yet set; at the start of a top-level line, the block keywords too; in a
+/// type label and `invoke`'s first argument, the schema's tokens.
 #[test]
 fn completion_in_a_body_offers_unset_inputs_only() {
     let mut host = host_with_the_web_schema();
@@ -326,6 +327,17 @@ resource "other" "" {
 }
 
 region = invoke("", {})
+
+config "size" "int" {
+  defa
+  secret = true
+}
+
+output "url" {
+  valu
+}
+
+reso
 "#;
     set_program(&mut host, "app", &[("main.pp", main)]);
     let analysis = host.analysis();
@@ -338,8 +350,20 @@ region = invoke("", {})
     let typing = offset_of(main, "vers") + TextSize::from(4);
     assert_eq!(
         labels(typing),
-        ["storageClass", "tags", "versioning"],
+        ["storageClass", "tags", "versioning", "options"],
         "name and website are set"
+    );
+    let config = offset_of(main, "defa") + TextSize::from(4);
+    assert_eq!(
+        labels(config),
+        ["default", "description", "nullable", "__logicalName"]
+    );
+    let output = offset_of(main, "valu") + TextSize::from(4);
+    assert_eq!(labels(output), ["value", "description", "__logicalName"]);
+    let top = labels(offset_of(main, "reso\n") + TextSize::from(4));
+    assert!(
+        top.contains(&"resource".to_owned()) && top.contains(&"region".to_owned()),
+        "{top:?}"
     );
     let label = offset_of(main, "\"\" {") + TextSize::from(1);
     assert_eq!(labels(label), ["web:index:Bucket", "web:index:Page"]);
