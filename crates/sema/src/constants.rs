@@ -57,6 +57,11 @@ impl<'db> Infer<'db> {
     /// conversion from the value's type exists: a misfit is an error (a warning when the
     /// value checks are demoted), a string close to an enum member a warning.
     pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
+        if let Expr::String(text) = self.body.expr(id)
+            && crate::hir::Number::parse(self.body.str(*text)).is_some()
+        {
+            self.quoted_number_for_number_or_string(id, expected, what);
+        }
         // Only literals and names can be constants, and only some expected types can
         // refuse one: checked first, so most values cost nothing here.
         if !matches!(
@@ -509,6 +514,44 @@ impl<'db> Infer<'db> {
             .push(format!(
                 "index it by one of the map's keys, such as `{name}[\"key\"]`, or range over a list to number the resources"
             ));
+    }
+
+    /// `targetPort = "8080"` where the input takes a number or a string (Kubernetes'
+    /// `IntOrString`): the string is taken as such, and a string means something else
+    /// there (a port's name, which must have a letter, so the API server rejects it). A
+    /// warning in every mode, fixed to the number.
+    fn quoted_number_for_number_or_string(
+        &mut self,
+        id: ExprId,
+        expected: Ty<'db>,
+        what: &dyn Display,
+    ) {
+        let db = self.db;
+        let kinds: Vec<Option<&str>> = (plain_alternatives(db, expected))
+            .map(|alternative| primitive_kind(db, alternative))
+            .collect();
+        if !(kinds.contains(&Some("number")) && kinds.contains(&Some("string"))) {
+            return;
+        }
+        let Expr::String(text) = self.body.expr(id) else {
+            return;
+        };
+        let number = self.body.str(*text).to_owned();
+        let at = self.at(Site::Expr(id));
+        let message = format!(
+            "{what} takes a number or a string, and \"{number}\" is the string, not the number"
+        );
+        let diagnostic = self.push(
+            codes::TYPE_MISMATCH,
+            Severity::Warning,
+            Site::Expr(id),
+            message,
+        );
+        diagnostic.notes.push(format!(
+            "write `{number}` for the number: a provider may read the string otherwise \
+             (Kubernetes reads it as a port's name, which must contain a letter)"
+        ));
+        diagnostic.replace_with(at, &format!("`{number}`"), number.clone());
     }
 
     /// `[for p in pet : p.id]` where `pet` is one resource (no `range`): Go iterates over

@@ -88,3 +88,13 @@ isDefault = lookup(mixed, "port", 80) == 8080
 viaTry    = try(toggled[3].ready, false)
 port      = lookup(mixed, "port", 80)
 isDefault2 = port == 8080
+
+resource portLike "oneof:index:Pet" {
+  animal = { kind = "dog", good = true }
+  size   = 8080
+}
+
+resource named "oneof:index:Pet" {
+  animal = { kind = "dog", good = true }
+  size   = "http"
+}

@@ -57,3 +57,9 @@ resource stash "pulumi:index:Stash" {}
 
 # A key given twice: the last value would win.
 owners = { team = "web", team = "platform" }
+
+# An input of a number or a string takes a quoted number as the string (a warning).
+resource portLike "oneof:index:Pet" {
+  animal = { kind = "cat", lives = 9 }
+  size   = "8080"
+}
