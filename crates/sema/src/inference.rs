@@ -676,11 +676,13 @@ impl<'db> Infer<'db> {
             return *ty;
         }
         match self.bindings.resolution(name) {
-            Some(Resolution::Decl(target)) => {
-                if target.kind(self.db) == DeclKind::Output {
+            Some(&Resolution::Decl(target)) => {
+                // Asked once per declaration read (as `reference` memoizes its type).
+                if !self.referenced.contains_key(&target) && target.kind(self.db) == DeclKind::Output
+                {
                     self.output_read(id, name);
                 }
-                self.reference(*target)
+                self.reference(target)
             }
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
