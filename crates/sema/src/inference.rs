@@ -678,7 +678,8 @@ impl<'db> Infer<'db> {
         match self.bindings.resolution(name) {
             Some(&Resolution::Decl(target)) => {
                 // Asked once per declaration read (as `reference` memoizes its type).
-                if !self.referenced.contains_key(&target) && target.kind(self.db) == DeclKind::Output
+                if !self.referenced.contains_key(&target)
+                    && target.kind(self.db) == DeclKind::Output
                 {
                     self.output_read(id, name);
                 }

@@ -1711,7 +1711,7 @@ pub fn field_completions<'db>(
         };
         ty = next;
     }
-    let Some(fields) = crate::inference::literal_target_fields(db, ty) else {
+    let Some(fields) = crate::inference::literal_target_fields(db, list_element(db, ty)) else {
         return Vec::new();
     };
     (fields.iter())
@@ -1719,10 +1719,20 @@ pub fn field_completions<'db>(
         .collect()
 }
 
-/// The type of field `name` of an object literal checked against `ty`.
+/// The type of field `name` of an object literal checked against `ty` (or against its
+/// elements: see [`list_element`]).
 fn field_type<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, name: &str) -> Option<Ty<'db>> {
-    let fields = crate::inference::literal_target_fields(db, ty)?;
+    let fields = crate::inference::literal_target_fields(db, list_element(db, ty))?;
     fields.iter().find(|(n, _)| **n == *name).map(|(_, ty)| *ty)
+}
+
+/// The elements' type of a list or set `ty` (an input of one included), else `ty`: an
+/// object literal written in a list (`containers = [{ ... }]`) is checked against it.
+fn list_element<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
+    match crate::inference::strip_input(db, ty).kind(db) {
+        TyKind::List(element) | TyKind::Set(element) => *element,
+        _ => ty,
+    }
 }
 
 /// The schema object type whose properties are the fields where `context` and then
@@ -1758,11 +1768,12 @@ pub fn fields_owner<'db>(
     for segment in path {
         ty = field_type(db, ty, segment)?;
     }
-    let mut owners =
-        pcl_types::plain_alternatives(db, ty).filter_map(|member| match member.kind(db) {
+    let mut owners = pcl_types::plain_alternatives(db, list_element(db, ty)).filter_map(|member| {
+        match member.kind(db) {
             TyKind::Named(object) => Some(object.plain(db)),
             _ => None,
-        });
+        }
+    });
     let owner = owners.next()?;
     owners.next().is_none().then_some(owner)
 }

@@ -105,6 +105,10 @@ component "net" "./net" {
 config "shape" "object({size = int, name = string})" {
   default = { DEF }
 }
+
+config "rules" "list(object({port = int, name = string, paths = list(object({path = string}))}))" {
+  default = [{ port = 80, paths = [{ PTH }] }, { LST }]
+}
 "#;
     let net = "config \"cidr\" \"string\" {}\nconfig \"zones\" \"int\" {\n  default = 2\n}\n";
     set_program(&mut host, "app/net", &[("main.pp", net)]);
@@ -125,6 +129,9 @@ config "shape" "object({size = int, name = string})" {
         "{options:?}"
     );
     assert_eq!(labels("DEF"), ["name", "size"]);
+    // In a list of objects: the elements' fields.
+    assert_eq!(labels("LST"), ["name", "paths", "port"]);
+    assert_eq!(labels("PTH"), ["path"]);
     let component = labels("CMP");
     assert!(
         component.contains(&"cidr".to_owned()) && component.contains(&"zones".to_owned()),
