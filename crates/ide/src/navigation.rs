@@ -1592,6 +1592,10 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
     let mut ancestors = token.parent_ancestors();
     while let Some(node) = ancestors.next() {
         match node.kind() {
+            // `{ name = }` with no value yet: the item ends at its `=`.
+            OBJECT_EXPR if keys.is_none() && line_ends_with_equals(file.text(db), offset) => {
+                return FieldPosition::Value;
+            }
             OBJECT_EXPR if keys.is_none() => keys = Some(Vec::new()),
             OBJECT_ITEM => {
                 let Some(item) = ast::ObjectItem::cast(node.clone()) else {

@@ -508,8 +508,10 @@ resource "other" "web:index:Bucket" {
     );
     assert_eq!(completions(main, "NST"), ["c", "d"]);
     assert_eq!(completions(main, "DPX"), ["x"]);
-    // A value with nothing typed yet after the `=`: names in scope, not inputs.
-    for (written, at) in [("EQX", "EQX"), (" EQX", " EQX")] {
+    // A value with nothing typed yet after the `=`: names in scope, not inputs (nor the
+    // fields of an object around it).
+    let main = &main.replace("name = EQX", "name = EQX\n  tags = { team = NQX }");
+    for (written, at) in [("EQX", "EQX"), (" EQX", " EQX"), ("NQX", "NQX")] {
         let empty_value = main.replace(written, "");
         let at = offset_of(main, at);
         let mut host = host_with_the_web_schema();
