@@ -1292,3 +1292,26 @@ fn related_places_in_other_files_are_kept() {
         "{published}"
     );
 }
+
+/// Documents with no file (`untitled:`) are programs of their own: two scratch buffers
+/// that declare the same name do not clash, and neither joins the files of the server's
+/// working directory.
+#[test]
+fn untitled_documents_are_programs_of_their_own() {
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    for (uri, text) in [
+        ("untitled:Untitled-1", "y = 1\n"),
+        ("untitled:Untitled-2", "y = 2\nz = y\n"),
+    ] {
+        client.send(
+            &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+            }}),
+        );
+        let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+        assert_eq!(published["params"]["uri"], uri, "{published}");
+        assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    }
+}

@@ -1617,7 +1617,9 @@ fn path_and_dir(uri: &Url) -> (String, String) {
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
             (path.display().to_string(), dir.display().to_string())
         }
-        Err(()) => (uri.to_string(), ".".to_owned()),
+        // A document with no file (`untitled:Untitled-1`) is a program of its own: its
+        // directory is no directory, so no file on disk joins it.
+        Err(()) => (uri.to_string(), format!("{uri}.program")),
     }
 }
 
