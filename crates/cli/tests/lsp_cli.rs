@@ -1315,3 +1315,42 @@ fn untitled_documents_are_programs_of_their_own() {
         assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
     }
 }
+
+/// `schemaPath` may be one directory written as a string; settings of the wrong shape are
+/// not applied, and the server says so.
+#[test]
+fn settings_take_one_schema_folder_and_report_a_wrong_shape() {
+    let dir = scratch_dir("settings-shape");
+    let path = dir.join("main.pp");
+    std::fs::write(&path, USES_WEB).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = Client::start_with_schema_path(std::path::Path::new(""));
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": USES_WEB },
+        }}),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    assert_eq!(
+        published["params"]["diagnostics"][0]["code"], "PCL4009",
+        "{published}"
+    );
+    let schemas = pcl_test_utils::test_data_dir().join("programs/schemas");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+        "params": { "settings": { "pcl": { "schemaPath": schemas } } } }),
+    );
+    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+        "params": { "settings": { "pcl": { "schemaPath": 42 } } } }),
+    );
+    let shown = client.wait_for(None, Some("window/showMessage"));
+    assert!(
+        (shown["params"]["message"].as_str()).is_some_and(|m| m.contains("not applied")),
+        "{shown}"
+    );
+}

@@ -37,6 +37,8 @@ use crate::fetching::{Fetched, SchemaFetcher, failure_message};
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct Options {
+    /// A list of directories, or one written as a string.
+    #[serde(deserialize_with = "one_or_many")]
     schema_path: Vec<PathBuf>,
     skip_resource_typecheck: bool,
     skip_invoke_typecheck: bool,
@@ -46,6 +48,30 @@ struct Options {
     lenient: bool,
     /// Fetch missing schemas with the `pulumi` CLI when a file is saved.
     fetch_schemas: bool,
+}
+
+/// `"schemaPath": "/dir"` as `["/dir"]`.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(from: D) -> Result<Vec<PathBuf>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(PathBuf),
+        Many(Vec<PathBuf>),
+    }
+    Ok(match OneOrMany::deserialize(from)? {
+        OneOrMany::One(dir) => vec![dir],
+        OneOrMany::Many(dirs) => dirs,
+    })
+}
+
+/// Settings that cannot be read (a field of the wrong shape): kept as they were, and the
+/// user told why.
+fn settings_not_applied(error: &serde_json::Error) -> Message {
+    let params = lsp_types::ShowMessageParams {
+        typ: lsp_types::MessageType::WARNING,
+        message: format!("pcl: the settings were not applied: {error}"),
+    };
+    Message::Notification(Notification::new("window/showMessage".to_owned(), params))
 }
 
 impl Options {
@@ -632,6 +658,7 @@ impl Server {
                         .unwrap_or_default();
                 return match serde_json::from_value::<Options>(settings["pcl"].clone()) {
                     Ok(options) if settings["pcl"].is_object() => self.apply_options(options),
+                    Err(error) if settings["pcl"].is_object() => vec![settings_not_applied(&error)],
                     _ if self.client.configuration => vec![self.configuration_request()],
                     _ => Vec::new(),
                 };
@@ -712,9 +739,11 @@ impl Server {
                 let section = (response.result)
                     .and_then(|result| result.get(0).cloned())
                     .unwrap_or_default();
-                match serde_json::from_value::<Options>(section) {
+                match serde_json::from_value::<Options>(section.clone()) {
                     Ok(options) => self.apply_options(options),
-                    // `null` (no such section) or a malformed one: keep what we have.
+                    // A malformed section: keep what we have, and say why.
+                    Err(error) if section.is_object() => vec![settings_not_applied(&error)],
+                    // `null`: no such section.
                     Err(_) => Vec::new(),
                 }
             }
