@@ -427,6 +427,30 @@ fn property_description(
         .description
 }
 
+/// How a block's label is highlighted: the name a declaration block's first label gives
+/// (`resource pet "..."`) as a variable, as its uses are; other labels (a type token, a
+/// config's type, a component's source) as types.
+fn label_class(label: &pcl_syntax::SyntaxNode) -> TokenClass {
+    use pcl_syntax::SyntaxKind::BLOCK_LABEL;
+    use pcl_syntax::ast::AstNode;
+    let first = std::iter::successors(label.prev_sibling(), |node| node.prev_sibling())
+        .all(|sibling| sibling.kind() != BLOCK_LABEL);
+    let declares = (label.parent())
+        .and_then(pcl_syntax::ast::Block::cast)
+        .is_some_and(|block| {
+            block.type_name().is_some_and(|name| {
+                matches!(
+                    name.text(),
+                    "resource" | "read" | "config" | "output" | "component"
+                )
+            })
+        });
+    match first && declares {
+        true => TokenClass::Variable,
+        false => TokenClass::Type,
+    }
+}
+
 /// The blocks a program's top level declares, with what each is.
 const TOP_LEVEL_KEYWORDS: &[(&str, &str)] = &[
     ("resource", "block: resource NAME \"TYPE\" { inputs }"),
@@ -1157,22 +1181,31 @@ impl Analysis {
                     COMMENT => TokenClass::Comment,
                     NUMBER => TokenClass::Number,
                     TEMPLATE_CHUNK | OPEN_QUOTE | CLOSE_QUOTE | HEREDOC_START | HEREDOC_END => {
-                        if parent == Some(BLOCK_LABEL)
-                            || token
-                                .parent()
-                                .and_then(|p| p.parent())
-                                .is_some_and(|g| g.kind() == BLOCK_LABEL)
-                        {
-                            TokenClass::Type
-                        } else {
-                            TokenClass::String
+                        let label = (token.parent_ancestors().take(2))
+                            .find(|node| node.kind() == BLOCK_LABEL);
+                        match label {
+                            Some(label) => label_class(&label),
+                            None => TokenClass::String,
                         }
                     }
                     TRUE_KW | FALSE_KW | NULL_KW | FOR_KW | IN_KW | IF_KW | ELSE_KW | ENDIF_KW
                     | ENDFOR_KW => TokenClass::Keyword,
                     IDENT => match parent {
                         Some(BLOCK) => TokenClass::Keyword,
-                        Some(BLOCK_LABEL) => TokenClass::Type,
+                        Some(BLOCK_LABEL) => match token.parent() {
+                            Some(label) => label_class(&label),
+                            None => TokenClass::Type,
+                        },
+                        // A top-level attribute declares a local.
+                        Some(ATTRIBUTE)
+                            if token
+                                .parent()
+                                .and_then(|attribute| attribute.parent())
+                                .and_then(|body| body.parent())
+                                .is_some_and(|top| top.kind() == SOURCE_FILE) =>
+                        {
+                            TokenClass::Variable
+                        }
                         Some(ATTRIBUTE) => TokenClass::Property,
                         Some(CALL_EXPR) => TokenClass::Function,
                         Some(VARIABLE_EXPR)

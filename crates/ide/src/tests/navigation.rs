@@ -582,3 +582,28 @@ fn references_of_a_components_config_and_output_reach_its_parent() {
     assert_eq!(in_parent(places("subnet\" {")), ["subnet"]);
     assert!(in_parent(places("zones\"")).is_empty());
 }
+
+/// Highlighting: a declaration's name label as a variable (as its uses), its type token
+/// or type as a type, a top-level local's name as a variable, an attribute in a body as a
+/// property.
+#[test]
+fn highlight_classes_of_names_and_labels() {
+    let mut host = host_with_the_web_schema();
+    let main = "config \"prefix\" \"string\" {}\n\nlocal = prefix\n\nresource site \"web:index:Bucket\" {\n  name = local\n}\n";
+    set_program(&mut host, "h", &[("main.pp", main)]);
+    let classes = (host.analysis().highlight("h/main.pp")).expect("no cancellation");
+    let class_of = |needle: &str| -> Vec<crate::TokenClass> {
+        let at = offset_of(main, needle);
+        (classes.iter())
+            .filter(|(range, _)| range.contains(at))
+            .map(|(_, class)| *class)
+            .collect()
+    };
+    use crate::TokenClass::{Property, Type, Variable};
+    assert_eq!(class_of("prefix\" \"string"), [Variable]);
+    assert_eq!(class_of("string\" {}"), [Type]);
+    assert_eq!(class_of("local = prefix"), [Variable]);
+    assert_eq!(class_of("site \""), [Variable]);
+    assert_eq!(class_of("web:index"), [Type]);
+    assert_eq!(class_of("name = local"), [Property]);
+}
