@@ -33,6 +33,9 @@ pub struct AnalysisHost {
     edited: FxHashSet<File>,
     /// Packages the pull loop has looked for (found or not), so it never retries them.
     requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// Packages named while typing and found on no search path: not looked for again until
+    /// the next full load (a name being typed passes through many that exist nowhere).
+    typed_misses: BTreeSet<(SmolStr, Option<SmolStr>)>,
     /// Why each package found nowhere was not found (the `MissingPackages` input's value).
     missing: BTreeMap<SmolStr, Arc<[String]>>,
     /// `--fetch-schemas`: how to fetch what is found nowhere; `None` never fetches.
@@ -139,6 +142,7 @@ impl AnalysisHost {
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
             requested_packages: BTreeSet::new(),
+            typed_misses: BTreeSet::new(),
             missing: BTreeMap::new(),
             fetching: None,
             fetched: BTreeSet::new(),
@@ -538,6 +542,7 @@ impl AnalysisHost {
     /// the component programs they instantiate (from disk). What is found nowhere is left
     /// for checking to report where it is used.
     pub fn load_dependencies(&mut self) {
+        self.typed_misses.clear();
         let mut missing: BTreeMap<SmolStr, Box<[SmolStr]>> = BTreeMap::new();
         loop {
             let mut changed = false;
@@ -573,6 +578,35 @@ impl AnalysisHost {
                 .to(Arc::new(missing));
         }
         self.sync_missing();
+    }
+
+    /// After an edit: load the schemas of the packages the programs name that are found on
+    /// the search path and not looked for yet. Unlike [`AnalysisHost::load_dependencies`]
+    /// (on opening and saving), nothing is fetched, no component is read and nothing is
+    /// remembered as missing: a half-typed name (`aw` on the way to `aws`) must leave
+    /// no trace.
+    pub fn load_typed_packages(&mut self) {
+        let programs: Vec<Program> = self.programs.values().copied().collect();
+        for program in programs {
+            for (name, version, _) in program_packages(required_packages(&self.db, program)) {
+                let key = (name.clone(), version.clone());
+                if self.requested_packages.contains(&key)
+                    || self.typed_misses.contains(&key)
+                    || pcl_schema::package_named(&self.db, &name).is_some()
+                {
+                    continue;
+                }
+                match self.loader.read(&name, version.as_deref()) {
+                    Ok(read) => {
+                        self.requested_packages.insert(key);
+                        self.loader.apply(&mut self.db, read);
+                    }
+                    Err(_) => {
+                        self.typed_misses.insert(key);
+                    }
+                }
+            }
+        }
     }
 
     /// Load the schemas a program names that are not loaded or looked for yet; whether

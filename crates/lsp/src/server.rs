@@ -560,9 +560,9 @@ impl Server {
                     document.dir.clone(),
                 );
                 self.host.edit_file_text(&path, text, changed);
-                // A package or component named for the first time loads as it is typed,
-                // not at the next save (nothing is read for names already looked for).
-                self.host.load_dependencies();
+                // A package named for the first time loads as it is typed, not at the
+                // next save (a name found nowhere is not looked for again until then).
+                self.host.load_typed_packages();
                 dir
             }
             DidCloseTextDocument::METHOD => {

@@ -58,7 +58,7 @@ impl<'db> Infer<'db> {
     /// value checks are demoted), a string close to an enum member a warning.
     pub(crate) fn check_constant(&mut self, id: ExprId, expected: Ty<'db>, what: &dyn Display) {
         if let Expr::String(text) = self.body.expr(id)
-            && crate::hir::Number::parse(self.body.str(*text)).is_some()
+            && is_number_literal(self.body.str(*text))
         {
             self.quoted_number_for_number_or_string(id, expected, what);
         }
@@ -681,6 +681,23 @@ pub(crate) fn primitive_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Op
     }
 }
 
+/// Whether `text` is a number as PCL writes one (`8080`, `0.5`, `1e3`; not `.5` or `5.`):
+/// what a fix may write in place of a quoted number.
+pub(crate) fn is_number_literal(text: &str) -> bool {
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let whole = match mantissa.split_once('.') {
+        Some((int, fraction)) => digits(int) && digits(fraction),
+        None => digits(mantissa),
+    };
+    whole
+        && exponent
+            .is_none_or(|exponent| digits(exponent.strip_prefix(['+', '-']).unwrap_or(exponent)))
+}
+
 /// The text of a reference path (`net.configs[0].name`) as the fix writes it; `None`
 /// for anything else, or a path too deep to be worth writing out.
 pub(crate) fn path_text(body: &Body, expr: ExprId) -> Option<String> {
@@ -734,4 +751,20 @@ pub(crate) fn string_literal(text: &str) -> String {
         .pretty()
         .replace("${", "$${")
         .replace("%{", "%%{")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_number_literal;
+
+    /// A fix writes a quoted number unquoted only when PCL's lexer reads it as one.
+    #[test]
+    fn number_literals_are_what_the_lexer_reads() {
+        for number in ["8080", "0.5", "1e3", "2.5E-2", "1e+10"] {
+            assert!(is_number_literal(number), "{number}");
+        }
+        for not_one in ["", ".5", "5.", "1e", "-1", "0x10", "1_000", "1.2.3", " 1"] {
+            assert!(!is_number_literal(not_one), "{not_one}");
+        }
+    }
 }

@@ -167,7 +167,7 @@ fn quoted_default<'db>(infer: &mut Infer<'db>, value: ExprId, ty: Ty<'db>) {
     };
     let text = body.str(*text);
     let (kind, fix) = match (crate::constants::primitive_kind(db, ty), text) {
-        (Some("number"), _) if crate::hir::Number::parse(text).is_some() => ("a number", text),
+        (Some("number"), _) if crate::constants::is_number_literal(text) => ("a number", text),
         (Some("bool"), "true" | "1") => ("a bool", "true"),
         (Some("bool"), "false" | "0") => ("a bool", "false"),
         _ => return,

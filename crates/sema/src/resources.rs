@@ -919,8 +919,8 @@ fn resource_option_values(infer: &mut Infer<'_>, name: &str, value: ExprId) {
     }
 }
 
-/// Whether `value` is a map (`Some(true)`) or a list, tuple or set (`Some(false)`), an
-/// output of one included.
+/// Whether `value` is a map (`Some(true)`) or a list, tuple or set (`Some(false)`) of
+/// resources, an output of one included.
 fn collection_kind(infer: &mut Infer<'_>, value: ExprId) -> Option<bool> {
     let db = infer.db;
     let ty = infer.ty_of(value);
@@ -928,9 +928,14 @@ fn collection_kind(infer: &mut Infer<'_>, value: ExprId) -> Option<bool> {
         TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
         _ => ty,
     };
+    // Of resources (objects) or of what is not known: a list of strings is no collection
+    // of resources, and what it is wrong with is said elsewhere.
+    let of_resources =
+        |element: Ty<'_>| matches!(element.kind(db), TyKind::Object(_) | TyKind::Dynamic);
     match ty.kind(db) {
-        TyKind::List(_) | TyKind::Tuple(_) | TyKind::Set(_) => Some(false),
-        TyKind::Map(_) => Some(true),
+        TyKind::List(element) | TyKind::Set(element) if of_resources(*element) => Some(false),
+        TyKind::Tuple(elements) if elements.iter().all(|e| of_resources(*e)) => Some(false),
+        TyKind::Map(element) if of_resources(*element) => Some(true),
         _ => None,
     }
 }
