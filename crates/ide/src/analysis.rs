@@ -50,8 +50,32 @@ pub struct Analysis {
     programs: BTreeMap<SmolStr, Program>,
     /// How many threads whole-program questions may use.
     jobs: usize,
-    /// Where schemas are looked for: completion offers the packages found there.
-    pub(crate) search_path: pcl_schema::SearchPath,
+    /// The packages on the schema search path, which completion offers: listed on the
+    /// first completion that needs them, shared with the host until its search path or
+    /// the files on it change.
+    pub(crate) available_packages: AvailablePackages,
+}
+
+/// The names of the packages whose schemas are on a search path, listed once (a few
+/// directory reads), when first asked.
+#[derive(Clone)]
+pub(crate) struct AvailablePackages {
+    search_path: pcl_schema::SearchPath,
+    names: std::sync::Arc<std::sync::OnceLock<Box<[String]>>>,
+}
+
+impl AvailablePackages {
+    pub(crate) fn new(search_path: pcl_schema::SearchPath) -> AvailablePackages {
+        AvailablePackages {
+            search_path,
+            names: std::sync::Arc::default(),
+        }
+    }
+
+    pub(crate) fn names(&self) -> &[String] {
+        self.names
+            .get_or_init(|| self.search_path.package_names().into_boxed_slice())
+    }
 }
 
 impl Analysis {
@@ -60,14 +84,14 @@ impl Analysis {
         files: BTreeMap<SmolStr, File>,
         programs: BTreeMap<SmolStr, Program>,
         jobs: usize,
-        search_path: pcl_schema::SearchPath,
+        available_packages: AvailablePackages,
     ) -> Analysis {
         Analysis {
             db,
             files,
             programs,
             jobs,
-            search_path,
+            available_packages,
         }
     }
 

@@ -33,6 +33,8 @@ pub struct AnalysisHost {
     edited: FxHashSet<File>,
     /// Packages the pull loop has looked for (found or not), so it never retries them.
     requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// The packages on the search path, listed when completion first asks.
+    available_packages: crate::analysis::AvailablePackages,
     /// Packages named while typing and found on no search path: not looked for again until
     /// the next full load (a name being typed passes through many that exist nowhere).
     typed_misses: BTreeSet<(SmolStr, Option<SmolStr>)>,
@@ -135,9 +137,11 @@ impl AnalysisHost {
         let _ = Workspace::builder(Arc::new(BTreeMap::new()))
             .durability(Durability::MEDIUM)
             .new(&db);
+        let search = SearchPath::from_args_and_env(schema_dirs);
         AnalysisHost {
             db,
-            loader: SchemaLoader::new(SearchPath::from_args_and_env(schema_dirs)),
+            available_packages: crate::analysis::AvailablePackages::new(search.clone()),
+            loader: SchemaLoader::new(search),
             files: BTreeMap::new(),
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
@@ -260,7 +264,7 @@ impl AnalysisHost {
             self.files.clone(),
             self.programs.clone(),
             self.jobs,
-            self.loader.search_path().clone(),
+            self.available_packages.clone(),
         )
     }
 
@@ -509,8 +513,9 @@ impl AnalysisHost {
     /// Change where schemas are looked for (then `PCL_SCHEMA_PATH`) and the leniencies.
     /// Packages already loaded stay; the ones found nowhere so far are looked for again.
     pub fn set_options(&mut self, schema_dirs: Vec<PathBuf>, leniency: Leniency) {
-        self.loader
-            .set_search_path(SearchPath::from_args_and_env(schema_dirs));
+        let search = SearchPath::from_args_and_env(schema_dirs);
+        self.available_packages = crate::analysis::AvailablePackages::new(search.clone());
+        self.loader.set_search_path(search);
         if let Some(options) = CheckOptions::try_get(&self.db)
             && options.leniency(&self.db) != leniency
         {
@@ -527,6 +532,8 @@ impl AnalysisHost {
     /// are re-checked where their text changed) and look again for the packages that were
     /// found nowhere before.
     pub fn refresh_schemas(&mut self) {
+        let search = self.loader.search_path().clone();
+        self.available_packages = crate::analysis::AvailablePackages::new(search);
         self.loader.refresh_from_disk(&mut self.db);
         self.requested_packages.clear();
         self.load_dependencies();

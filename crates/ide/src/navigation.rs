@@ -1455,8 +1455,6 @@ enum TokenSection {
     Functions,
 }
 
-/// Every resource (or function) token of the loaded schemas, for a resource's type label
-/// (or the token of an `invoke`).
 impl Analysis {
     /// Completions of a resource type or function token whose quoted text is `contents`:
     /// the loaded packages' tokens, and before a package is chosen (no `:` typed yet) each
@@ -1472,26 +1470,24 @@ impl Analysis {
         let typed =
             contents.and_then(|range| file.text(db).get(std::ops::Range::<usize>::from(range)));
         if typed.is_none_or(|typed| !typed.contains(':')) {
-            let loaded: Vec<String> = (items.iter())
-                .filter_map(|item| item.label.split_once(':'))
-                .map(|(package, _)| package.to_owned())
+            let loaded: rustc_hash::FxHashSet<&str> = (items.iter())
+                .filter_map(|item| Some(item.label.split_once(':')?.0))
                 .collect();
-            let packages = self.search_path.package_names();
-            items.extend(
-                (packages.into_iter())
-                    .filter(|package| !loaded.contains(package))
-                    .map(|package| CompletionItem {
-                        label: format!("{package}:"),
-                        detail: "package on the schema path".to_owned(),
-                        kind: match section {
-                            TokenSection::Resources => CompletionKind::ResourceType,
-                            TokenSection::Functions => CompletionKind::FunctionToken,
-                        },
-                        required: false,
-                        documentation: None,
-                        replace: contents,
-                    }),
-            );
+            let offered: Vec<CompletionItem> = (self.available_packages.names().iter())
+                .filter(|package| !loaded.contains(package.as_str()))
+                .map(|package| CompletionItem {
+                    label: format!("{package}:"),
+                    detail: "package on the schema path".to_owned(),
+                    kind: match section {
+                        TokenSection::Resources => CompletionKind::ResourceType,
+                        TokenSection::Functions => CompletionKind::FunctionToken,
+                    },
+                    required: false,
+                    documentation: None,
+                    replace: contents,
+                })
+                .collect();
+            items.extend(offered);
         }
         items
     }

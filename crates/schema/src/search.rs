@@ -299,21 +299,29 @@ impl SearchPath {
                 let Ok(file_name) = entry.file_name().into_string() else {
                     continue;
                 };
-                let stem = file_name.strip_suffix(".json").unwrap_or(&file_name);
-                // `name-1.2.3` → `name`.
-                let package = match stem.find(|c: char| c.is_ascii_digit()) {
-                    Some(at) if at > 0 && stem[..at].ends_with(['-', 'v']) => {
-                        stem[..at].trim_end_matches('v').trim_end_matches('-')
-                    }
-                    _ => stem,
+                // `NAME.json`, `NAME-VERSION.json` or `NAME/schema.json`; nothing else.
+                let stem = match file_name.strip_suffix(".json") {
+                    Some(stem) => stem,
+                    None if entry.path().join("schema.json").is_file() => &file_name,
+                    None => continue,
                 };
-                names.push(package.to_owned());
+                names.push(package_of_file_stem(stem).to_owned());
             }
         }
         names.sort_unstable();
         names.dedup();
         names
     }
+}
+
+/// The package a schema file's name (without `.json`) holds: `auth0` of `auth0-3.0.0`,
+/// `azure-native` of `azure-native-v2.0.0`, the whole name when no version follows a `-`.
+fn package_of_file_stem(stem: &str) -> &str {
+    let versioned = (stem.match_indices('-')).find(|&(at, _)| {
+        let version = stem[at + 1..].trim_start_matches('v');
+        at > 0 && Version::parse(version).is_ok()
+    });
+    versioned.map_or(stem, |(at, _)| &stem[..at])
 }
 
 /// The version a program uses of a package its resources ask for at `versions` (one
@@ -525,6 +533,19 @@ mod tests {
             ]
         "#]]
         .assert_debug_eq(&names);
+    }
+
+    #[test]
+    fn package_names_of_schema_files() {
+        for (stem, package) in [
+            ("auth0-3.0.0", "auth0"),
+            ("azure-native-v2.0.0", "azure-native"),
+            ("ns1", "ns1"),
+            ("aws-6.0.0-0123456789ab", "aws"),
+            ("kubernetes", "kubernetes"),
+        ] {
+            assert_eq!(super::package_of_file_stem(stem), package, "{stem}");
+        }
     }
 
     #[test]
