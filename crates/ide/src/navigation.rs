@@ -1247,10 +1247,12 @@ fn component_output<'db>(
         return None;
     }
     let program = component_program(db, component)?;
-    pcl_sema::program_scope(db, program)
+    let step = declared.str(*name);
+    (pcl_sema::program_scope(db, program)
         .outputs
-        .get(declared.str(*name))
-        .copied()
+        .values()
+        .copied())
+    .find(|&output| pcl_sema::logical_name(db, output) == step)
 }
 
 /// Definitions found in the syntax: an input's name in a component's body (the `config`

@@ -6,11 +6,16 @@
 //! published after each change for every open file of the changed program (with the
 //! document version), hover (types, resource tokens), go to definition (also from a
 //! component's source to its program), references, document highlights, rename (with
-//! `prepareRename`, across the program's files), completion (declared names, builtins, a
-//! resource's schema inputs and a component's configs, the fields of every object literal
-//! whose expected type is known: resource and component inputs, options, `invoke`
-//! arguments, a config's default, nested objects of these; attributes after a dot,
-//! resource types in a type label), quick fixes from the diagnostics' fixes, folding
+//! `prepareRename` with the name as placeholder, across the program's files and into the
+//! programs that instantiate a component), completion (declared names, builtins, block
+//! keywords at the top level, a resource's schema inputs and `options`, a component's
+//! configs, a config's or output's attributes, the fields of every object literal whose
+//! expected type is known: resource and component inputs, options, `invoke` arguments, a
+//! config's default, nested objects of these and objects in lists of them; attributes
+//! after a dot, through indexes, outputs and optional values; resource types in a type
+//! label and function tokens in `invoke`, each replacing the whole quoted token, and the
+//! packages on the schema path before one is typed), quick fixes from the diagnostics'
+//! fixes, related information in the program's other files, folding
 //! and selection ranges, document and workspace symbols, inlay hints (types of locals and
 //! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
 //! formatting and range formatting (the formatter's minimal whitespace edits; none for a

@@ -1478,6 +1478,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
                 .filter(|d| d.kind(db) == DeclKind::Config)
                 .collect();
             configs.sort_by_key(|&config| logical_name(db, config));
+            renamed_interface(infer, &configs, scope.outputs.values().copied());
             for config in configs {
                 let result = infer_decl(db, config);
                 inputs.push(Input {
@@ -1522,6 +1523,37 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),
         _ => element,
     }
+}
+
+/// A component program whose configs or outputs set a `__logicalName` other than their
+/// names: Go's binder has parents use the logical names, but Pulumi's code generators
+/// name them by their declared names inside the component, so the converted program does
+/// not compile (TypeScript, Python and Go alike). A warning at the component's source.
+fn renamed_interface<'db>(
+    infer: &mut Infer<'db>,
+    configs: &[crate::items::DeclId<'db>],
+    outputs: impl Iterator<Item = crate::items::DeclId<'db>>,
+) {
+    let db = infer.db;
+    let renamed: Vec<String> = (configs.iter().copied().chain(outputs))
+        .filter(|&decl| logical_name(db, decl) != decl.name(db).as_str())
+        .map(|decl| format!("`{}` (as `{}`)", decl.name(db), logical_name(db, decl)))
+        .collect();
+    if renamed.is_empty() {
+        return;
+    }
+    let message = format!(
+        "this component's program renames {} with `__logicalName`: the converted program \
+         does not compile",
+        renamed.join(", ")
+    );
+    let site = Site::Label(BlockId::ROOT, 1);
+    let diagnostic = infer.push(codes::INVALID_COMPONENT, Severity::Warning, site, message);
+    diagnostic.notes.push(
+        "Pulumi's code generators name a component's configs and outputs by their declared \
+         names inside it and by their logical names in its parent: give them one name"
+            .to_owned(),
+    );
 }
 
 fn infer_decl<'db>(

@@ -1,7 +1,8 @@
 # pcl-check-args: --schema-dir ../schemas
-# The same program written right: strings that are numbers or booleans convert.
+# The same program written right: strings that are numbers or booleans convert (but a
+# config's default is written as written: see `config`).
 config count "int" {
-  default = "2"
+  default = 2
 }
 
 resource app "kube:apps:Deployment" {
