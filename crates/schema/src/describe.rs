@@ -415,21 +415,18 @@ pub fn suggest_tokens(
     source: PackageSource,
     written: &str,
 ) -> Vec<SmolStr> {
-    suggested_tokens(db, source, SmolStr::new(written)).to_vec()
+    suggested_tokens(db, source, SmolStr::new(written), None).to_vec()
 }
 
-/// [`suggest_tokens`] that are of one kind of item: resources for a resource's type,
-/// functions for an `invoke`.
+/// [`suggest_tokens`] among one kind of item (resources for a resource's type,
+/// functions for an `invoke`), compared with these only.
 pub fn suggest_tokens_of(
     db: &dyn salsa::Database,
     source: PackageSource,
     written: &str,
     kind: ItemKind,
 ) -> Vec<SmolStr> {
-    let mut suggestions = suggest_tokens(db, source, written);
-    suggestions
-        .retain(|token| crate::resolve_token(db, source, token).is_some_and(|(k, _)| k == kind));
-    suggestions
+    suggested_tokens(db, source, SmolStr::new(written), Some(kind)).to_vec()
 }
 
 #[salsa::tracked(returns(ref))]
@@ -437,13 +434,15 @@ fn suggested_tokens(
     db: &dyn salsa::Database,
     source: PackageSource,
     written: SmolStr,
+    kind: Option<ItemKind>,
 ) -> Box<[SmolStr]> {
     let Ok(index) = package_index(db, source) else {
         return Box::default();
     };
     let wanted = token_key(index, &written);
     let mut scored: Vec<(usize, &SmolStr)> = (token_keys(db, source).iter())
-        .filter_map(|(key, token)| {
+        .filter(|(_, _, of)| kind.is_none_or(|kind| kind == *of))
+        .filter_map(|(key, token, _)| {
             let distance = pcl_types::suggestion_distance(&wanted, key)?;
             Some((distance, token))
         })
@@ -467,15 +466,22 @@ fn suggested_tokens(
 /// Each token of the package (resources, functions, types) with the key suggestions
 /// compare: worked out once per package, not once per misspelt token.
 #[salsa::tracked(returns(ref))]
-fn token_keys(db: &dyn salsa::Database, source: PackageSource) -> Box<[(String, SmolStr)]> {
+fn token_keys(
+    db: &dyn salsa::Database,
+    source: PackageSource,
+) -> Box<[(String, SmolStr, ItemKind)]> {
     let Ok(index) = package_index(db, source) else {
         return Box::default();
     };
-    [&index.resources, &index.functions, &index.types]
-        .into_iter()
-        .flat_map(|section| section.tokens())
-        .map(|token| (token_key(index, token), token.clone()))
-        .collect()
+    [
+        (&index.resources, ItemKind::Resource),
+        (&index.functions, ItemKind::Function),
+        (&index.types, ItemKind::Type),
+    ]
+    .into_iter()
+    .flat_map(|(section, kind)| section.tokens().map(move |token| (token, kind)))
+    .map(|(token, kind)| (token_key(index, token), token.clone(), kind))
+    .collect()
 }
 
 /// What `suggest_tokens` compares of a token: its canonical form, in lower case.
