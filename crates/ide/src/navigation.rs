@@ -451,6 +451,24 @@ fn label_class(label: &pcl_syntax::SyntaxNode) -> TokenClass {
     }
 }
 
+/// The names of the attributes set in `decl`'s body, but the one being typed at
+/// `offset`. From the text, not the tree: a name being typed on a line of its own turns
+/// the lines after it into a syntax error.
+fn attributes_set<'db>(
+    db: &'db RootDatabase,
+    file: pcl_sema::File,
+    decl: DeclId<'db>,
+    offset: TextSize,
+) -> Vec<&'db str> {
+    let text = file.text(db);
+    let editing = word_at(text, offset);
+    let start = usize::from(decl_offset(db, decl));
+    (text.get(start..).into_iter())
+        .flat_map(body_attribute_names)
+        .filter(|name| *name != editing)
+        .collect()
+}
+
 /// The blocks a program's top level declares, with what each is.
 const TOP_LEVEL_KEYWORDS: &[(&str, &str)] = &[
     ("resource", "block: resource NAME \"TYPE\" { inputs }"),
@@ -731,15 +749,7 @@ impl Analysis {
                         let body_context = pcl_sema::FieldsContext::Body;
                         let fields = pcl_sema::field_completions(db, decl, &body_context, &[]);
                         let descriptions = input_descriptions(db, decl);
-                        let text = file.text(db);
-                        let editing = word_at(text, offset);
-                        // From the text, not the tree: a name being typed on a line of
-                        // its own turns the lines after it into a syntax error.
-                        let start = usize::from(decl_offset(db, decl));
-                        let set: Vec<&str> = (text.get(start..).into_iter())
-                            .flat_map(body_attribute_names)
-                            .filter(|name| *name != editing)
-                            .collect();
+                        let set = attributes_set(db, file, decl, offset);
                         let mut inputs: Vec<CompletionItem> = (fields.into_iter())
                             .filter(|field| !set.contains(&field.name.as_str()))
                             .map(|field| {
@@ -771,14 +781,7 @@ impl Analysis {
                             DeclKind::Config => (pcl_sema::CONFIG_ATTRIBUTES, "config"),
                             _ => (pcl_sema::OUTPUT_ATTRIBUTES, "output"),
                         };
-                        // From the text, as a resource's inputs above.
-                        let text = file.text(db);
-                        let editing = word_at(text, offset);
-                        let start = usize::from(decl_offset(db, decl));
-                        let set: Vec<&str> = (text.get(start..).into_iter())
-                            .flat_map(body_attribute_names)
-                            .filter(|name| *name != editing)
-                            .collect();
+                        let set = attributes_set(db, file, decl, offset);
                         return (known.iter())
                             .filter(|name| !set.contains(name))
                             .map(|name| CompletionItem {
