@@ -86,6 +86,22 @@ impl Client {
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         self.wait_for(Some(id), None)
     }
+
+    /// The handshake of a client that offers no capabilities.
+    fn initialize(&mut self) {
+        self.request(1, "initialize", json!({ "capabilities": {} }));
+        self.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    }
+
+    /// Open a document at version 1; the diagnostics then published.
+    fn open(&mut self, uri: &str, text: &str) -> Value {
+        self.send(
+            &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+            }}),
+        );
+        self.wait_for(None, Some("textDocument/publishDiagnostics"))
+    }
 }
 
 #[test]
@@ -1236,14 +1252,8 @@ fn a_package_typed_into_a_document_loads_its_schema() {
     std::fs::write(&path, "x = 1\n").expect("written");
     let uri = format!("file://{}", path.display());
     let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": "x = 1\n" },
-        }}),
-    );
-    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    client.initialize();
+    let published = client.open(&uri, "x = 1\n");
     assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
     let typed = "x = 1\n\nresource site \"web:index:Bucket\" {\n  nmae = \"site\"\n}\n";
     client.send(
@@ -1271,14 +1281,8 @@ fn related_places_in_other_files_are_kept() {
     std::fs::write(&path, main).expect("written");
     let uri = format!("file://{}", path.display());
     let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": main },
-        }}),
-    );
-    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    client.initialize();
+    let published = client.open(&uri, main);
     let duplicate = &published["params"]["diagnostics"][0];
     assert_eq!(duplicate["code"], "PCL4002", "{published}");
     let related = &duplicate["relatedInformation"][0];
@@ -1299,18 +1303,12 @@ fn related_places_in_other_files_are_kept() {
 #[test]
 fn untitled_documents_are_programs_of_their_own() {
     let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.initialize();
     for (uri, text) in [
         ("untitled:Untitled-1", "y = 1\n"),
         ("untitled:Untitled-2", "y = 2\nz = y\n"),
     ] {
-        client.send(
-            &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-                "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
-            }}),
-        );
-        let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+        let published = client.open(uri, text);
         assert_eq!(published["params"]["uri"], uri, "{published}");
         assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
     }
@@ -1325,14 +1323,8 @@ fn settings_take_one_schema_folder_and_report_a_wrong_shape() {
     std::fs::write(&path, USES_WEB).expect("written");
     let uri = format!("file://{}", path.display());
     let mut client = Client::start_with_schema_path(std::path::Path::new(""));
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": USES_WEB },
-        }}),
-    );
-    let published = client.wait_for(None, Some("textDocument/publishDiagnostics"));
+    client.initialize();
+    let published = client.open(&uri, USES_WEB);
     assert_eq!(
         published["params"]["diagnostics"][0]["code"], "PCL4009",
         "{published}"
