@@ -58,6 +58,8 @@ pub enum CompletionKind {
     FunctionToken,
     /// A block keyword: `resource`, `config`, ... at the top level, `options` in a body.
     Keyword,
+    /// A type, in a config's type label.
+    ConfigType,
 }
 
 /// One declaration of a file's outline.
@@ -469,6 +471,29 @@ fn attributes_set<'db>(
         .collect()
 }
 
+/// The types a config's type label takes, each replacing the label's quoted `contents`.
+fn config_types(contents: Option<TextRange>) -> Vec<CompletionItem> {
+    const CONFIG_TYPES: &[(&str, &str)] = &[
+        ("string", "a string"),
+        ("int", "a whole number"),
+        ("number", "a number"),
+        ("bool", "true or false"),
+        ("list(string)", "a list: list(T)"),
+        ("map(string)", "a map from strings: map(T)"),
+        ("object({name = string})", "an object of typed fields"),
+    ];
+    (CONFIG_TYPES.iter())
+        .map(|(ty, detail)| CompletionItem {
+            label: (*ty).to_owned(),
+            detail: format!("config type: {detail}"),
+            kind: CompletionKind::ConfigType,
+            required: false,
+            documentation: None,
+            replace: contents,
+        })
+        .collect()
+}
+
 /// The blocks a program's top level declares, with what each is.
 const TOP_LEVEL_KEYWORDS: &[(&str, &str)] = &[
     ("resource", "block: resource NAME \"TYPE\" { inputs }"),
@@ -712,7 +737,10 @@ impl Analysis {
                 return members;
             }
             if let Some((decl, _)) = self.decl_at(path, offset)
-                && matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read)
+                && matches!(
+                    decl.kind(db),
+                    DeclKind::Resource | DeclKind::Read | DeclKind::Config
+                )
                 && let Some(label) = site_range(
                     db,
                     Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
@@ -720,6 +748,9 @@ impl Analysis {
                 && label.contains(offset)
             {
                 let contents = quoted_contents(file.text(db), label);
+                if decl.kind(db) == DeclKind::Config {
+                    return config_types(contents);
+                }
                 return self.type_tokens(file, TokenSection::Resources, contents);
             }
             if let Some(template) = invoke_token_at(db, file, offset) {

@@ -13,10 +13,10 @@
 //! expected type is known: resource and component inputs, options, `invoke` arguments, a
 //! config's default, nested objects of these and objects in lists of them; attributes
 //! after a dot, through indexes, outputs and optional values; resource types in a type
-//! label and function tokens in `invoke`, each replacing the whole quoted token, and the
-//! packages on the schema path before one is typed), quick fixes from the diagnostics'
-//! fixes, related information in the program's other files, folding
-//! and selection ranges, document and workspace symbols, inlay hints (types of locals and
+//! label, config types in a config's, and function tokens in `invoke`, each replacing the
+//! whole quoted token, and the packages on the schema path before one is typed), quick
+//! fixes from the diagnostics' fixes, related information in the program's other files,
+//! folding and selection ranges, document and workspace symbols, inlay hints (types of locals and
 //! of `range.value`), signature help (builtins, `invoke`, `call`), semantic tokens,
 //! formatting and range formatting (the formatter's minimal whitespace edits; none for a
 //! document with syntax errors),

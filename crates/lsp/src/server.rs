@@ -1367,7 +1367,9 @@ impl Snapshot {
             Some(".") => kind == pcl_ide::CompletionKind::Field,
             Some("\"") => matches!(
                 kind,
-                pcl_ide::CompletionKind::ResourceType | pcl_ide::CompletionKind::FunctionToken
+                pcl_ide::CompletionKind::ResourceType
+                    | pcl_ide::CompletionKind::FunctionToken
+                    | pcl_ide::CompletionKind::ConfigType
             ),
             _ => true,
         };
@@ -1386,6 +1388,9 @@ impl Snapshot {
                     pcl_ide::CompletionKind::Declaration => lsp_types::CompletionItemKind::VARIABLE,
                     pcl_ide::CompletionKind::Builtin => lsp_types::CompletionItemKind::FUNCTION,
                     pcl_ide::CompletionKind::Keyword => lsp_types::CompletionItemKind::KEYWORD,
+                    pcl_ide::CompletionKind::ConfigType => {
+                        lsp_types::CompletionItemKind::TYPE_PARAMETER
+                    }
                     pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
                     pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
                     pcl_ide::CompletionKind::FunctionToken => {

@@ -365,6 +365,19 @@ reso
         labels(config),
         ["default", "description", "nullable", "__logicalName"]
     );
+    let config_type = offset_of(main, "\"int\" {") + TextSize::from(2);
+    assert_eq!(
+        labels(config_type),
+        [
+            "string",
+            "int",
+            "number",
+            "bool",
+            "list(string)",
+            "map(string)",
+            "object({name = string})"
+        ]
+    );
     let output = offset_of(main, "valu") + TextSize::from(4);
     assert_eq!(labels(output), ["value", "description", "__logicalName"]);
     let top = labels(offset_of(main, "reso\n") + TextSize::from(4));
