@@ -1023,16 +1023,9 @@ fn member_completions(
     let text = file.text(db);
     let before = text.get(..usize::from(offset))?;
     let (root, steps) = member_chain(before)?;
-    let scope = pcl_sema::program_scope(db, program);
-    let decl = *scope.names.get(root)?;
-    let mut ty = decl_ty(db, decl);
-    for step in steps {
-        let key = match step {
-            ChainStep::Attr(name) => pcl_types::TraverseKey::Attr(name.into()),
-            ChainStep::Index => pcl_types::TraverseKey::Unknown(pcl_types::Ty::int(db)),
-        };
-        ty = pcl_types::traverse(db, ty, key).ty;
-    }
+    let root_ty = (chain_root_ty(db, program, root))
+        .or_else(|| for_variable_ty(db, program, before, root))?;
+    let ty = traverse_steps(db, root_ty, steps);
     let mut members: Vec<CompletionItem> = Vec::new();
     for (name, ty) in object_members(db, ty) {
         if members.iter().all(|m| m.label != *name) {
@@ -1047,6 +1040,62 @@ fn member_completions(
         }
     }
     Some(members)
+}
+
+/// `ty` traversed by `steps`.
+fn traverse_steps<'db>(
+    db: &'db RootDatabase,
+    mut ty: pcl_types::Ty<'db>,
+    steps: Vec<ChainStep<'_>>,
+) -> pcl_types::Ty<'db> {
+    for step in steps {
+        let key = match step {
+            ChainStep::Attr(name) => pcl_types::TraverseKey::Attr(name.into()),
+            ChainStep::Index => pcl_types::TraverseKey::Unknown(pcl_types::Ty::int(db)),
+        };
+        ty = pcl_types::traverse(db, ty, key).ty;
+    }
+    ty
+}
+
+/// The type of the declaration `root` names in `program`.
+fn chain_root_ty<'db>(
+    db: &'db RootDatabase,
+    program: pcl_sema::Program,
+    root: &str,
+) -> Option<pcl_types::Ty<'db>> {
+    let decl = *pcl_sema::program_scope(db, program).names.get(root)?;
+    Some(decl_ty(db, decl))
+}
+
+/// The type of `name` when it is the value variable of the innermost `for` written before
+/// the cursor (`[for p in pets : p.`, `{for k, v in tags : k => v.`): an element of the
+/// collection, when that is a path from a declaration. From the text, as completion runs
+/// on text being typed.
+fn for_variable_ty<'db>(
+    db: &'db RootDatabase,
+    program: pcl_sema::Program,
+    before: &str,
+    name: &str,
+) -> Option<pcl_types::Ty<'db>> {
+    let single = format!("for {name} in ");
+    let second = format!(", {name} in ");
+    let (at, written) = [single.as_str(), second.as_str()]
+        .into_iter()
+        .filter_map(|pattern| Some((before.rfind(pattern)?, pattern)))
+        .max_by_key(|(at, _)| *at)?;
+    let rest = &before[at + written.len()..];
+    let collection = rest.split(':').next()?.trim();
+    let chain = format!("{collection}.");
+    let (root, steps) = member_chain(&chain)?;
+    let collection = traverse_steps(db, chain_root_ty(db, program, root)?, steps);
+    let collection_ty = pcl_types::resolve_outputs(db, collection);
+    match collection_ty.kind(db) {
+        pcl_types::TyKind::List(element)
+        | pcl_types::TyKind::Set(element)
+        | pcl_types::TyKind::Map(element) => Some(*element),
+        _ => None,
+    }
 }
 
 /// One step of a traversal written before a `.` being completed.

@@ -501,6 +501,9 @@ first = pages[0].EIX
 nested = cfg.b.NST
 site = { tags = { x = 1 } }
 deep = site.tags.DPX
+config "zones" "map(object({name = string, size = int}))" {}
+pageTags = [for p in pages : p.FVX]
+zoneNames = { for k, zone in zones : k => zone.MVX }
 
 resource "other" "web:index:Bucket" {
   name = EQX
@@ -521,6 +524,12 @@ resource "other" "web:index:Bucket" {
     );
     assert_eq!(completions(main, "NST"), ["c", "d"]);
     assert_eq!(completions(main, "DPX"), ["x"]);
+    // A `for` variable: an element of its collection.
+    assert_eq!(
+        completions(main, "FVX"),
+        ["bucket", "etag", "id", "key", "urn"]
+    );
+    assert_eq!(completions(main, "MVX"), ["name", "size"]);
     // A value with nothing typed yet after the `=`: names in scope, not inputs (nor the
     // fields of an object around it).
     let main = &main.replace("name = EQX", "name = EQX\n  tags = { team = NQX }");
