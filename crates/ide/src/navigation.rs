@@ -44,6 +44,28 @@ pub struct CompletionItem {
     pub replace: Option<TextRange>,
 }
 
+impl CompletionItem {
+    /// An item that is no required input and has no documentation.
+    fn plain(label: impl Into<String>, detail: impl Into<String>, kind: CompletionKind) -> Self {
+        CompletionItem {
+            label: label.into(),
+            detail: detail.into(),
+            kind,
+            required: false,
+            documentation: None,
+            replace: None,
+        }
+    }
+
+    /// The item, replacing `range` (see [`CompletionItem::replace`]).
+    fn replacing(self, range: Option<TextRange>) -> Self {
+        CompletionItem {
+            replace: range,
+            ..self
+        }
+    }
+}
+
 /// What a completion names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {
@@ -483,13 +505,13 @@ fn config_types(contents: Option<TextRange>) -> Vec<CompletionItem> {
         ("object({name = string})", "an object of typed fields"),
     ];
     (CONFIG_TYPES.iter())
-        .map(|(ty, detail)| CompletionItem {
-            label: (*ty).to_owned(),
-            detail: format!("config type: {detail}"),
-            kind: CompletionKind::ConfigType,
-            required: false,
-            documentation: None,
-            replace: contents,
+        .map(|(ty, detail)| {
+            CompletionItem::plain(
+                (*ty).to_owned(),
+                format!("config type: {detail}"),
+                CompletionKind::ConfigType,
+            )
+            .replacing(contents)
         })
         .collect()
 }
@@ -506,14 +528,7 @@ const TOP_LEVEL_KEYWORDS: &[(&str, &str)] = &[
 
 /// A block keyword's completion.
 fn keyword(word: &str, detail: &str) -> CompletionItem {
-    CompletionItem {
-        label: word.to_owned(),
-        detail: detail.to_owned(),
-        kind: CompletionKind::Keyword,
-        required: false,
-        documentation: None,
-        replace: None,
-    }
+    CompletionItem::plain(word, detail, CompletionKind::Keyword)
 }
 
 /// A reference at `at`, a site of a declaration's body, when the site is found.
@@ -815,13 +830,12 @@ impl Analysis {
                         let set = attributes_set(db, file, decl, offset);
                         return (known.iter())
                             .filter(|name| !set.contains(name))
-                            .map(|name| CompletionItem {
-                                label: (*name).to_owned(),
-                                detail: format!("attribute of a {what}"),
-                                kind: CompletionKind::Field,
-                                required: false,
-                                documentation: None,
-                                replace: None,
+                            .map(|name| {
+                                CompletionItem::plain(
+                                    (*name).to_owned(),
+                                    format!("attribute of a {what}"),
+                                    CompletionKind::Field,
+                                )
                             })
                             .collect();
                     }
@@ -842,28 +856,24 @@ impl Analysis {
                 .flatten();
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
-                .map(|&d| CompletionItem {
-                    label: d.name(db).to_string(),
-                    detail: format!(
-                        "{} {}",
-                        d.kind(db).keyword(),
-                        pcl_types::readable(db, decl_ty(db, d))
-                    ),
-                    kind: CompletionKind::Declaration,
-                    required: false,
-                    documentation: None,
-                    replace: None,
+                .map(|&d| {
+                    CompletionItem::plain(
+                        d.name(db).to_string(),
+                        format!(
+                            "{} {}",
+                            d.kind(db).keyword(),
+                            pcl_types::readable(db, decl_ty(db, d))
+                        ),
+                        CompletionKind::Declaration,
+                    )
                 })
                 .collect();
             res.extend(keywords.map(|(word, detail)| keyword(word, detail)));
-            res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| CompletionItem {
-                label: (*f).to_owned(),
-                detail: "builtin function".to_owned(),
-                kind: CompletionKind::Builtin,
-                required: false,
-                documentation: None,
-                replace: None,
-            }));
+            res.extend(
+                pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| {
+                    CompletionItem::plain(*f, "builtin function", CompletionKind::Builtin)
+                }),
+            );
             res.sort_by(|a, b| a.label.cmp(&b.label));
             res.dedup_by(|a, b| a.label == b.label);
             res
@@ -1029,14 +1039,11 @@ fn member_completions(
     let mut members: Vec<CompletionItem> = Vec::new();
     for (name, ty) in object_members(db, ty) {
         if members.iter().all(|m| m.label != *name) {
-            members.push(CompletionItem {
-                label: name.to_string(),
-                detail: pcl_types::readable(db, ty).clone(),
-                kind: CompletionKind::Field,
-                required: false,
-                documentation: None,
-                replace: None,
-            });
+            members.push(CompletionItem::plain(
+                name.to_string(),
+                pcl_types::readable(db, ty).clone(),
+                CompletionKind::Field,
+            ));
         }
     }
     Some(members)
@@ -1560,16 +1567,16 @@ impl Analysis {
                 .collect();
             let offered: Vec<CompletionItem> = (self.available_packages.names().iter())
                 .filter(|package| !loaded.contains(package.as_str()))
-                .map(|package| CompletionItem {
-                    label: format!("{package}:"),
-                    detail: "package on the schema path".to_owned(),
-                    kind: match section {
-                        TokenSection::Resources => CompletionKind::ResourceType,
-                        TokenSection::Functions => CompletionKind::FunctionToken,
-                    },
-                    required: false,
-                    documentation: None,
-                    replace: contents,
+                .map(|package| {
+                    CompletionItem::plain(
+                        format!("{package}:"),
+                        "package on the schema path",
+                        match section {
+                            TokenSection::Resources => CompletionKind::ResourceType,
+                            TokenSection::Functions => CompletionKind::FunctionToken,
+                        },
+                    )
+                    .replacing(contents)
                 })
                 .collect();
             items.extend(offered);
@@ -1616,13 +1623,13 @@ fn schema_tokens(
                     CompletionKind::FunctionToken,
                 ),
             };
-            res.extend(tokens.iter().map(|token| CompletionItem {
-                label: token.to_string(),
-                detail: format!("{what} of {}", listing.package),
-                kind,
-                required: false,
-                documentation: None,
-                replace: contents,
+            res.extend(tokens.iter().map(|token| {
+                CompletionItem::plain(
+                    token.to_string(),
+                    format!("{what} of {}", listing.package),
+                    kind,
+                )
+                .replacing(contents)
             }));
         }
     }
