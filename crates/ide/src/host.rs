@@ -587,14 +587,13 @@ impl AnalysisHost {
         self.sync_missing();
     }
 
-    /// After an edit: load the schemas of the packages the programs name that are found on
-    /// the search path and not looked for yet. Unlike [`AnalysisHost::load_dependencies`]
-    /// (on opening and saving), nothing is fetched, no component is read and nothing is
-    /// remembered as missing: a half-typed name (`aw` on the way to `aws`) must leave
-    /// no trace.
-    pub fn load_typed_packages(&mut self) {
-        let programs: Vec<Program> = self.programs.values().copied().collect();
-        for program in programs {
+    /// After an edit of the program in `dir`: load the schemas of the packages it names
+    /// that are found on the search path and not looked for yet. Unlike
+    /// [`AnalysisHost::load_dependencies`] (on opening and saving), nothing is fetched, no
+    /// component is read and nothing is remembered as missing: a half-typed name (`aw` on
+    /// the way to `aws`) must leave no trace.
+    pub fn load_typed_packages(&mut self, dir: &str) {
+        if let Some(&program) = self.programs.get(&normalise_dir(dir)) {
             for (name, version, _) in program_packages(required_packages(&self.db, program)) {
                 let key = (name.clone(), version.clone());
                 if self.requested_packages.contains(&key)
