@@ -142,7 +142,7 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
 
 /// `nullable = true` without a default: Go's binder takes the config as optional in a
 /// component's inputs, but no code generator reads `nullable`: the converted program
-/// requires a value (`config.require`), and a component's generated arguments do too. A
+/// requires a value (`config.require`), and a component's TypeScript arguments do too. A
 /// warning; `default = null` makes a config optional.
 fn nullable_without_default(infer: &mut Infer<'_>, attr: crate::hir::AttrId) {
     let message = "`nullable = true` does not make a config optional: the converted program \
