@@ -82,6 +82,8 @@ pub enum CompletionKind {
     Keyword,
     /// A type, in a config's type label.
     ConfigType,
+    /// A value of the enum an input, option or field expects.
+    EnumValue,
 }
 
 /// One declaration of a file's outline.
@@ -771,6 +773,21 @@ impl Analysis {
             if let Some(template) = invoke_token_at(db, file, offset) {
                 let contents = quoted_contents(file.text(db), template);
                 return self.type_tokens(file, TokenSection::Functions, contents);
+            }
+            if let Some((decl, _)) = self.decl_at(path, offset)
+                && let Some(site) = value_site(db, file, offset)
+            {
+                let values = pcl_sema::enum_value_completions(
+                    db,
+                    decl,
+                    &site.context,
+                    &site.path,
+                    site.element,
+                );
+                // Inside a plain string only the enum's values make sense.
+                if !values.is_empty() || site.quoted.is_some() {
+                    return enum_values(values, site.quoted);
+                }
             }
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
@@ -1810,6 +1827,122 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
         Some(_) => FieldPosition::Value,
         None => FieldPosition::Body,
     }
+}
+
+/// Where a value is being written that an enum's values could complete: inside a plain
+/// string or right after an `=` (or in a list there), as the value of an attribute, an
+/// option or an object's field.
+struct ValueSite {
+    /// The attribute or option the value belongs to, and the keys of the objects between
+    /// (outermost first): as for [`FieldPosition::Object`], with the value's own key last.
+    context: pcl_sema::FieldsContext,
+    path: Vec<SmolStr>,
+    /// The value is an element of a list written there.
+    element: bool,
+    /// The contents of the string's quotes, when the value is a string being typed.
+    quoted: Option<TextRange>,
+}
+
+fn value_site(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Option<ValueSite> {
+    use pcl_sema::FieldsContext;
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let offset = offset.min(tree.text_range().end());
+    let mut token = match tree.token_at_offset(offset) {
+        pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
+        pcl_syntax::TokenAtOffset::None => return None,
+    };
+    // Spaces before the offset, on its line.
+    while token.kind() == WHITESPACE && token.text_range().start() < offset {
+        token = token.prev_token()?;
+    }
+    let (mut value_of, quoted) = match token.kind() {
+        EQ => (token.parent()?, None),
+        OPEN_QUOTE | TEMPLATE_CHUNK | CLOSE_QUOTE => {
+            let template = token.parent().filter(|n| n.kind() == TEMPLATE_EXPR)?;
+            // A plain string, the offset strictly inside its quotes.
+            let plain = template
+                .children_with_tokens()
+                .all(|child| matches!(child.kind(), OPEN_QUOTE | TEMPLATE_CHUNK | CLOSE_QUOTE));
+            let range = template.text_range();
+            let inside =
+                range.start() < offset && (offset < range.end() || token.kind() != CLOSE_QUOTE);
+            if !plain || !inside {
+                return None;
+            }
+            let contents = quoted_contents(file.text(db), range)?;
+            (template.parent()?, Some(contents))
+        }
+        L_BRACK | COMMA => (token.parent().filter(|n| n.kind() == TUPLE_EXPR)?, None),
+        _ => return None,
+    };
+    let element = value_of.kind() == TUPLE_EXPR;
+    if element {
+        value_of = value_of.parent()?;
+    }
+    match value_of.kind() {
+        ATTRIBUTE => {
+            let attribute = ast::Attribute::cast(value_of.clone())?;
+            let name = SmolStr::new(attribute.name()?.text());
+            let in_options = (value_of.ancestors())
+                .find(|n| n.kind() == BLOCK)
+                .and_then(ast::Block::cast)
+                .and_then(|block| block.type_name())
+                .is_some_and(|type_name| type_name.text() == "options");
+            let context = if in_options {
+                FieldsContext::Option(name)
+            } else {
+                FieldsContext::Attribute(name)
+            };
+            Some(ValueSite {
+                context,
+                path: Vec::new(),
+                element,
+                quoted,
+            })
+        }
+        OBJECT_ITEM => {
+            let key = ast::ObjectItem::cast(value_of)?.key()?;
+            let name = SmolStr::new(key.literal_name()?);
+            let FieldPosition::Object(context, mut path) =
+                field_position(db, file, key.syntax().text_range().start())
+            else {
+                return None;
+            };
+            path.push(name);
+            Some(ValueSite {
+                context,
+                path,
+                element,
+                quoted,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Completions of an enum's values: the text inside the quotes when `quoted` (strings
+/// only), else the values as written in PCL.
+fn enum_values(
+    values: Vec<(pcl_types::ConstValue, SmolStr)>,
+    quoted: Option<TextRange>,
+) -> Vec<CompletionItem> {
+    (values.into_iter())
+        .filter_map(|(value, token)| {
+            let label = match (&value, quoted) {
+                (pcl_types::ConstValue::String(text), Some(_)) => text.to_string(),
+                (_, Some(_)) => return None,
+                (_, None) => value.pretty(),
+            };
+            let item = CompletionItem::plain(
+                label,
+                format!("value of {token}"),
+                CompletionKind::EnumValue,
+            );
+            Some(item.replacing(quoted))
+        })
+        .collect()
 }
 
 /// Whether the text of the line before `offset` ends with an attribute's `=` (spaces

@@ -1370,6 +1370,7 @@ impl Snapshot {
                 pcl_ide::CompletionKind::ResourceType
                     | pcl_ide::CompletionKind::FunctionToken
                     | pcl_ide::CompletionKind::ConfigType
+                    | pcl_ide::CompletionKind::EnumValue
             ),
             _ => true,
         };
@@ -1392,6 +1393,9 @@ impl Snapshot {
                         lsp_types::CompletionItemKind::TYPE_PARAMETER
                     }
                     pcl_ide::CompletionKind::Field => lsp_types::CompletionItemKind::PROPERTY,
+                    pcl_ide::CompletionKind::EnumValue => {
+                        lsp_types::CompletionItemKind::ENUM_MEMBER
+                    }
                     pcl_ide::CompletionKind::ResourceType => lsp_types::CompletionItemKind::CLASS,
                     pcl_ide::CompletionKind::FunctionToken => {
                         lsp_types::CompletionItemKind::FUNCTION

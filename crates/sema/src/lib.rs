@@ -70,7 +70,8 @@ pub use items::{
     outline_chunks, parse, program_decls, required_packages, structure_diagnostics, token_package,
 };
 pub use resources::{
-    Field, FieldsContext, component_closure, field_completions, fields_owner, range_value_hint,
+    Field, FieldsContext, component_closure, enum_value_completions, field_completions,
+    fields_owner, range_value_hint,
 };
 pub use scope::{
     Bindings, DeclChunk, ProgramGraph, ProgramScope, Resolution, bind, bind_chunk, decl_cycle,

@@ -1695,13 +1695,12 @@ pub fn field_completions<'db>(
         ty: pcl_types::pretty(db, crate::inference::displayed_input(db, ty)),
         required,
     };
-    let mut ty = match context {
+    match context {
         FieldsContext::Body if path.is_empty() => {
             return (declaration_inputs(db, decl).iter())
                 .map(|(name, ty, required)| describe(name, *ty, *required))
                 .collect();
         }
-        FieldsContext::Body => return Vec::new(),
         FieldsContext::Options if path.is_empty() => {
             return (OPTION_NAMES.iter())
                 .map(|&name| Field {
@@ -1716,38 +1715,17 @@ pub fn field_completions<'db>(
                 })
                 .collect();
         }
-        FieldsContext::Options => return Vec::new(),
-        FieldsContext::Attribute(name) => {
-            let config_default = decl.kind(db) == DeclKind::Config && name == "default";
-            let input = (declaration_inputs(db, decl).into_iter()).find(|(n, _, _)| n == name);
-            match input {
-                Some((_, ty, _)) => ty,
-                None if config_default => crate::inference::decl_ty(db, decl),
-                None => return Vec::new(),
-            }
+        FieldsContext::InvokeArguments(token) if path.is_empty() => {
+            return (function_types_of(db, token).into_iter())
+                .flat_map(|types| types.inputs.iter())
+                .map(|p| describe(&p.name, p.ty, p.required))
+                .collect();
         }
-        FieldsContext::Option(name) => match option_type(db, name) {
-            Some(Some(ty)) => ty,
-            _ => return Vec::new(),
-        },
-        FieldsContext::InvokeArguments(token) => {
-            let Some(types) = function_types_of(db, token) else {
-                return Vec::new();
-            };
-            if path.is_empty() {
-                return (types.inputs.iter())
-                    .map(|p| describe(&p.name, p.ty, p.required))
-                    .collect();
-            }
-            properties_object(db, &types.inputs)
-        }
-    };
-    for segment in path {
-        let Some(next) = field_type(db, ty, segment) else {
-            return Vec::new();
-        };
-        ty = next;
+        _ => (),
     }
+    let Some(ty) = expected_type(db, decl, context, path) else {
+        return Vec::new();
+    };
     let Some(fields) = crate::inference::literal_target_fields(db, list_element(db, ty)) else {
         return Vec::new();
     };
@@ -1782,6 +1760,29 @@ pub fn fields_owner<'db>(
     context: &FieldsContext,
     path: &[SmolStr],
 ) -> Option<pcl_types::NamedObject<'db>> {
+    if matches!(context, FieldsContext::InvokeArguments(_)) && path.is_empty() {
+        return None;
+    }
+    let ty = expected_type(db, decl, context, path)?;
+    let mut owners = pcl_types::plain_alternatives(db, list_element(db, ty)).filter_map(|member| {
+        match member.kind(db) {
+            TyKind::Named(object) => Some(object.plain(db)),
+            _ => None,
+        }
+    });
+    let owner = owners.next()?;
+    owners.next().is_none().then_some(owner)
+}
+
+/// The type expected where `context` and then `path` (property names of nested objects)
+/// lead; `None` for a declaration's body or its `options` (no one type) and where the
+/// expected type is unknown.
+fn expected_type<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+    context: &FieldsContext,
+    path: &[SmolStr],
+) -> Option<Ty<'db>> {
     let mut ty = match context {
         FieldsContext::Body | FieldsContext::Options => return None,
         FieldsContext::Attribute(name) => {
@@ -1795,24 +1796,42 @@ pub fn fields_owner<'db>(
         }
         FieldsContext::Option(name) => option_type(db, name)??,
         FieldsContext::InvokeArguments(token) => {
-            let types = function_types_of(db, token)?;
-            if path.is_empty() {
-                return None;
-            }
-            properties_object(db, &types.inputs)
+            properties_object(db, &function_types_of(db, token)?.inputs)
         }
     };
     for segment in path {
         ty = field_type(db, ty, segment)?;
     }
-    let mut owners = pcl_types::plain_alternatives(db, list_element(db, ty)).filter_map(|member| {
-        match member.kind(db) {
-            TyKind::Named(object) => Some(object.plain(db)),
-            _ => None,
+    Some(ty)
+}
+
+/// The values of the enums expected where `context` and then `path` lead (as in
+/// [`field_completions`]), or in the elements there when `element` (a value written in a
+/// list): each with its enum's token, for value completion.
+pub fn enum_value_completions<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+    context: &FieldsContext,
+    path: &[SmolStr],
+    element: bool,
+) -> Vec<(pcl_types::ConstValue, SmolStr)> {
+    let Some(mut ty) = expected_type(db, decl, context, path) else {
+        return Vec::new();
+    };
+    if element {
+        ty = list_element(db, ty);
+    }
+    let mut res: Vec<(pcl_types::ConstValue, SmolStr)> = Vec::new();
+    for alternative in pcl_types::plain_alternatives(db, ty) {
+        if let TyKind::Enum(enumeration) = alternative.kind(db) {
+            for value in enumeration.values.iter() {
+                if !res.iter().any(|(known, _)| known == value) {
+                    res.push((value.clone(), enumeration.token.clone()));
+                }
+            }
         }
-    });
-    let owner = owners.next()?;
-    owners.next().is_none().then_some(owner)
+    }
+    res
 }
 
 /// A declaration's inputs (name, type, required): a resource's or read's schema inputs,

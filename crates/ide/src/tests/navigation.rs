@@ -550,6 +550,79 @@ resource "other" "web:index:Bucket" {
     }
 }
 
+/// A value of an enum-typed input completes to the enum's values: inside the quotes
+/// (replacing what is typed there), or quoted right after the `=`; other strings offer
+/// nothing.
+#[test]
+fn completion_of_enum_values() {
+    let complete = |text: &str, marker: &str| -> Vec<(String, Option<String>)> {
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", text)]);
+        let found = (host.analysis())
+            .completions("m/main.pp", offset_of(text, marker))
+            .expect("no cancellation");
+        (found.into_iter())
+            .map(|item| {
+                let replaced = (item.replace)
+                    .map(|range| text[std::ops::Range::<usize>::from(range)].to_owned());
+                (item.label, replaced)
+            })
+            .collect()
+    };
+    let program = |value: &str| {
+        format!("resource \"b\" \"web:index:Bucket\" {{\n  storageClass = {value}\n}}\n")
+    };
+    let typed = program("\"STAX\"");
+    assert_eq!(
+        complete(&typed.replace("X", ""), "\"\n"),
+        [
+            ("STANDARD".to_owned(), Some("STA".to_owned())),
+            ("ARCHIVE".to_owned(), Some("STA".to_owned()))
+        ]
+    );
+    let empty = program("\"\"");
+    assert_eq!(
+        complete(&empty, "\"\n"),
+        [
+            ("STANDARD".to_owned(), Some(String::new())),
+            ("ARCHIVE".to_owned(), Some(String::new()))
+        ]
+    );
+    let after_equals = program("");
+    assert_eq!(
+        complete(&after_equals, "\n}"),
+        [
+            ("\"STANDARD\"".to_owned(), None),
+            ("\"ARCHIVE\"".to_owned(), None)
+        ]
+    );
+    // A string that is no enum's: nothing (names in scope would land inside the quotes).
+    let other = "resource \"b\" \"web:index:Bucket\" {\n  name = \"abX\"\n}\n";
+    assert_eq!(complete(&other.replace("X", ""), "\"\n"), []);
+    // In a list of enums, and an integer enum after the `=`.
+    let (mut host, _log) = logged_host();
+    let schema =
+        std::fs::read_to_string(pcl_test_utils::test_data_dir().join("schemas/enums.json"))
+            .expect("the enums schema exists");
+    host.add_schema("enums.json", &schema)
+        .expect("the enums schema loads");
+    let paint =
+        "resource \"p\" \"enums:index:Paint\" {\n  colors = [\"red\", LX]\n  level = LVX\n}\n";
+    let paint = &paint.replace(" LX", " ").replace(" LVX", " ");
+    set_program(&mut host, "p", &[("main.pp", paint)]);
+    let labels = |marker: &str| -> Vec<String> {
+        (host
+            .analysis()
+            .completions("p/main.pp", offset_of(paint, marker)))
+        .expect("no cancellation")
+        .into_iter()
+        .map(|item| item.label)
+        .collect()
+    };
+    assert_eq!(labels("]"), ["\"red\"", "\"blue\""]);
+    assert_eq!(labels("\n}"), ["1", "2", "123456789012345678901234567890"]);
+}
+
 /// Before a package is chosen, a type token completes to the packages on the search path
 /// (`web:`); once one is typed, it loads and its tokens are offered.
 #[test]
