@@ -14,6 +14,7 @@
 
 mod analysis;
 mod docs;
+mod for_variables;
 mod formatting;
 mod host;
 mod navigation;

@@ -12,6 +12,7 @@ use smol_str::SmolStr;
 use crate::RootDatabase;
 use crate::analysis::{Analysis, Cancellable, site_range};
 use crate::docs::render_description;
+use crate::for_variables::{ForVariable, for_variable_at};
 
 /// What hovering shows: markdown, and the range it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,6 +141,13 @@ impl Analysis {
             };
             if let Some(target) = component_source_at(db, decl, offset) {
                 return vec![target];
+            }
+            if let Some(variable) = self.for_variable_at(path, offset) {
+                return vec![NavigationTarget {
+                    path: SmolStr::new(path),
+                    full_range: variable.declared,
+                    focus_range: variable.declared,
+                }];
             }
             let (file, _) = match self.file_and_program(path) {
                 Some(found) => found,
@@ -586,6 +594,20 @@ impl Analysis {
     pub fn references(&self, path: &str, offset: TextSize) -> Cancellable<Vec<Reference>> {
         salsa::Cancelled::catch(|| {
             let db = self.db();
+            if let Some(variable) = self.for_variable_at(path, offset) {
+                let path = SmolStr::new(path);
+                let declaration = Reference {
+                    path: path.clone(),
+                    range: variable.declared,
+                    is_declaration: true,
+                };
+                let uses = (variable.uses().into_iter()).map(|range| Reference {
+                    path: path.clone(),
+                    range,
+                    is_declaration: false,
+                });
+                return std::iter::once(declaration).chain(uses).collect();
+            }
             let Some(target) = self.target_at(path, offset) else {
                 return Vec::new();
             };
@@ -697,6 +719,9 @@ impl Analysis {
                      read the value instead"
                 ));
             }
+            if let Some(variable) = self.for_variable_at(path, offset) {
+                return variable.rename_conflict(new_name).map_or(Ok(()), Err);
+            }
             let db = self.db();
             let Some(target) = self.target_at(path, offset) else {
                 return Ok(());
@@ -726,6 +751,13 @@ impl Analysis {
                 _ => Ok(()),
             }
         })
+    }
+
+    /// The variable of a `for` named at `offset`: its declaration or a use.
+    fn for_variable_at(&self, path: &str, offset: TextSize) -> Option<ForVariable> {
+        let (file, _) = self.file_and_program(path)?;
+        let tree = pcl_sema::parse(self.db(), file).syntax_node();
+        for_variable_at(&tree, offset)
     }
 
     /// The declaration whose name is at `offset`, or that a name at `offset` refers to.

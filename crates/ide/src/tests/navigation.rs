@@ -315,6 +315,88 @@ fn rename_refuses_taken_names_non_names_and_null() {
     assert_eq!(check("a = 1", "a"), Ok(()));
 }
 
+/// A `for` variable's references are its declaration and the uses its scope reads (not
+/// an object's bare key, nor a name in its own collection, nor an inner `for`'s variable
+/// of the same name); renaming it is refused where a name would change meaning.
+#[test]
+fn for_variables_have_references_and_rename() {
+    let (mut host, _log) = logged_host();
+    let main = r#"pages = ["a"]
+names = [for p in pages : "${p}-x" if p != ""]
+nested = { for k, p in pages : p => [for p in [p] : { p = p, k = k }] }
+lines = "%{ for line in pages }${line}%{ endfor }"
+"#;
+    set_program(&mut host, "app", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let references = |needle: &str, skip: usize| -> Vec<(usize, bool)> {
+        let at = offset_of(main, needle) + TextSize::from(skip as u32);
+        (analysis.references("app/main.pp", at))
+            .expect("no cancellation")
+            .into_iter()
+            .map(|r| (usize::from(r.range.start()), r.is_declaration))
+            .collect()
+    };
+    let at = |needle: &str| usize::from(offset_of(main, needle));
+    // From the declaration and from a use: the same three.
+    let names = vec![
+        (at("p in pages :"), true),
+        (at("p}-x"), false),
+        (at("p != \"\""), false),
+    ];
+    assert_eq!(references("p in pages :", 0), names);
+    assert_eq!(references("p}-x", 0), names);
+    // The outer `p` of `nested`: its key and the inner `for`'s collection.
+    assert_eq!(
+        references("p in pages : p =>", 0),
+        [
+            (at("p in pages : p =>"), true),
+            (at("p => ["), false),
+            (at("p] :"), false),
+        ]
+    );
+    // The inner `p`: the value of the field `p`, not its key.
+    assert_eq!(
+        references("p in [p]", 0),
+        [(at("p in [p]"), true), (at("p, k = k"), false)]
+    );
+    // A template's `for`.
+    assert_eq!(
+        references("line}", 0),
+        [(at("line in"), true), (at("line}"), false)]
+    );
+    let definition = (analysis.goto_definition("app/main.pp", offset_of(main, "p}-x")))
+        .expect("no cancellation");
+    assert_eq!(
+        (definition.iter())
+            .map(|t| usize::from(t.focus_range.start()))
+            .collect::<Vec<_>>(),
+        [at("p in pages :")]
+    );
+    let check = |needle: &str, name: &str| {
+        analysis
+            .check_rename("app/main.pp", offset_of(main, needle), name)
+            .expect("no cancellation")
+    };
+    assert_eq!(check("p}-x", "page"), Ok(()));
+    // `pages` is read in the collection only: outside the scope.
+    assert_eq!(check("p}-x", "pages"), Ok(()));
+    // The `for`'s other variable; a name its scope reads (`k` of the outer `for`).
+    assert!(check("p in pages : p =>", "k").is_err());
+    let refused = check("p in [p]", "k").expect_err("the outer `k` is read inside");
+    assert!(refused.contains("hide"), "{refused}");
+    // The outer `p` renamed `q` is fine; a use inside a `for` binding the new name is not.
+    assert_eq!(check("p in pages : p =>", "q"), Ok(()));
+    let shadowing = "xs = [1]\nys = [for a in xs : [for b in xs : a]]\n";
+    let (mut host, _log) = logged_host();
+    set_program(&mut host, "app", &[("main.pp", shadowing)]);
+    let refused = (host
+        .analysis()
+        .check_rename("app/main.pp", offset_of(shadowing, "a in"), "b"))
+    .expect("no cancellation")
+    .expect_err("the inner `b` would take the use");
+    assert!(refused.contains("inner"), "{refused}");
+}
+
 /// At a line of a resource's body: its inputs not yet set and the `options` block, and
 /// nothing else (no builtins, no other declarations); in a config's or output's, its
 /// attributes not yet set; at the start of a top-level line, the block keywords too; in a
