@@ -805,12 +805,24 @@ fn block_labels<'a>(
     let lenient: Vec<&str> = values.iter().map(|v| v.as_deref().unwrap_or("")).collect();
     if labels_fit(kind, &lenient) {
         if kind == DeclKind::Package && !labels.is_empty() {
+            let names_package = (block.child(SyntaxKind::BODY)).is_some_and(|body| {
+                body.children_where(|kind| kind == SyntaxKind::ATTRIBUTE)
+                    .any(|attribute| {
+                        (attribute.token(&[SyntaxKind::IDENT]))
+                            .is_some_and(|name| name.text() == "baseProviderName")
+                    })
+            });
+            let note = if names_package {
+                "remove the label: `baseProviderName` inside the block already names the package"
+            } else {
+                "set `baseProviderName` inside the block instead"
+            };
             problems.push(StructureProblem {
                 code: pcl_diagnostics::codes::INVALID_LABELS,
                 severity: pcl_diagnostics::Severity::Warning,
                 message: "package block labels are deprecated".to_owned(),
                 range: labels[0].text_range(),
-                note: "set `baseProviderName` inside the block instead".to_owned(),
+                note: note.to_owned(),
             });
         }
         return values

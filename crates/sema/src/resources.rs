@@ -369,8 +369,7 @@ fn resolve_resource<'db>(
 }
 
 /// One version per package per program: a resource whose `options { version }` names
-/// another version than the one it is checked against gets a note saying which; when a
-/// `package` block pins the version, a warning (the deploy would use the block's).
+/// another version than the one it is checked against gets a note saying which.
 fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::PackageSource) {
     let db = infer.db;
     let body = infer.body;
@@ -396,28 +395,18 @@ fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::Pa
     if asked.is_empty() || same(asked, used) {
         return;
     }
-    let pinned = crate::declarations::pinned_version(db, infer.decl.program(db), package);
-    match pinned {
-        Some(pinned) if !same(asked, &pinned) => {
-            infer
-                .push(
-                    codes::TYPE_MISMATCH,
-                    Severity::Warning,
-                    Site::Expr(value),
-                    format!("this resource asks for `{package}` {asked}, but the program's `package` block pins {pinned}"),
-                )
-                .notes
-                .push(format!("it is checked against {used}; make the two agree"));
-        }
-        _ => {
-            infer.push(
-                codes::TYPE_MISMATCH,
-                Severity::Note,
-                Site::Expr(value),
-                format!("checked against `{package}` {used}, the one version of it this program uses (this resource asks for {asked})"),
-            );
-        }
-    }
+    // Pulumi deploys such a resource with the version it asks for (a program may use two
+    // on purpose): a note on what the check could not see, not advice to change it.
+    let why = match crate::declarations::pinned_version(db, infer.decl.program(db), package) {
+        Some(pinned) if same(&pinned, used) => "the version the program's `package` block pins",
+        _ => "the one version of it this program uses",
+    };
+    infer.push(
+        codes::TYPE_MISMATCH,
+        Severity::Note,
+        Site::Expr(value),
+        format!("checked against `{package}` {used}, {why} (this resource asks for {asked})"),
+    );
 }
 
 /// How to get a package's schema, for messages about missing ones: where the host looked

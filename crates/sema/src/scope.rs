@@ -294,8 +294,9 @@ pub struct ProgramGraph<'db> {
     /// `range` do not count: its type comes from its token, not from checking it
     /// (`decl_ty`); nor do reads within a run, which one thread checks in order.
     pub run_waits: Box<[Box<[u32]>]>,
-    /// Provider resources (`pulumi:providers:*`) that no other declaration reads: the
-    /// resources meant for them run against their package's default provider instead.
+    /// Provider resources (`pulumi:providers:*`) that no other declaration reads, in a
+    /// program with resources of their package: the resources meant for them run against
+    /// their package's default provider instead.
     pub unused_providers: Box<[DeclId<'db>]>,
 }
 
@@ -378,18 +379,22 @@ fn unused_providers<'db>(
     decls: &[DeclId<'db>],
     edges: &Lists,
 ) -> Box<[DeclId<'db>]> {
-    let providers: Vec<usize> = (program.files(db).iter())
-        .flat_map(|&file| file.declarations(db).items.iter())
-        .enumerate()
-        .filter(|(_, item)| {
-            item.key.kind == DeclKind::Resource
-                && (item.label.as_deref()).is_some_and(|token| provider_package(token).is_some())
-        })
-        .map(|(i, _)| i)
+    let items = || (program.files(db).iter()).flat_map(|&file| file.declarations(db).items.iter());
+    let providers: Vec<(usize, &str)> = (items().enumerate())
+        .filter(|(_, item)| item.key.kind == DeclKind::Resource)
+        .filter_map(|(i, item)| Some((i, provider_package(item.label.as_deref()?)?)))
         .collect();
     if providers.is_empty() {
         return Box::default();
     }
+    // Only where a resource of the package takes the default provider can one be meant
+    // for the provider (a program may declare a provider for its own sake).
+    let resource_packages: FxHashSet<&str> = items()
+        .filter(|item| matches!(item.key.kind, DeclKind::Resource | DeclKind::Read))
+        .filter_map(|item| item.label.as_deref())
+        .filter(|token| provider_package(token).is_none())
+        .filter_map(crate::items::token_package)
+        .collect();
     let mut read = vec![false; decls.len()];
     for (decl, dependencies) in edges.iter().enumerate() {
         for &dependency in dependencies.iter().filter(|&&d| d != decl) {
@@ -397,8 +402,8 @@ fn unused_providers<'db>(
         }
     }
     (providers.into_iter())
-        .filter(|&i| !read[i])
-        .map(|i| decls[i])
+        .filter(|&(i, package)| !read[i] && resource_packages.contains(package))
+        .map(|(i, _)| decls[i])
         .collect()
 }
 

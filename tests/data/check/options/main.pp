@@ -53,6 +53,9 @@ resource forgotten "pulumi:providers:kube" {}
 
 resource usesDefault "kube:apps:Deployment" {}
 
+# With no resource of its package, a provider is declared for its own sake: no warning.
+resource ownSake "pulumi:providers:enums" {}
+
 resource zoneProvider "pulumi:providers:kube" {}
 
 zone = invoke("kube:index:getZone", { region = "north" }, { provider = zoneProvider })

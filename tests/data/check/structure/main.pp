@@ -13,3 +13,7 @@ hook "later" "notify" {
 package "web" {
   baseProviderName = "web"
 }
+
+package "labelled" {
+  baseProviderVersion = "1.0.0"
+}
