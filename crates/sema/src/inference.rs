@@ -1076,6 +1076,16 @@ impl<'db> Infer<'db> {
         }
     }
 
+    /// The type a schema property's value is checked against: under
+    /// `--allow-missing-properties` also `none`, as Go's `AllowMissingProperties` makes
+    /// every property optional (`null` for a required one is as good as leaving it out).
+    pub(crate) fn property_type(&self, ty: Ty<'db>) -> Ty<'db> {
+        match self.leniency.allow_missing_properties {
+            true => Ty::optional(self.db, ty),
+            false => ty,
+        }
+    }
+
     /// Check a value against the type of the place it is assigned to, field by field
     /// through object, tuple and map literals, so the error points at the field.
     pub(crate) fn check_value(
@@ -1234,7 +1244,8 @@ impl<'db> Infer<'db> {
             given.push(name.clone());
             match fields.iter().find(|(n, _)| **n == *name) {
                 Some((_, ty)) => {
-                    ok &= self.check_value(value, *ty, &format_args!("property '{name}'"));
+                    let ty = self.property_type(*ty);
+                    ok &= self.check_value(value, ty, &format_args!("property '{name}'"));
                 }
                 None => {
                     let names = fields.iter().map(|(n, _)| &**n);

@@ -589,6 +589,7 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         let skip = infer.leniency.skip_resource_typecheck;
         missing_package_type(infer, data.value, reference, skip);
     }
+    let expected = infer.property_type(expected);
     infer.check_value(
         data.value,
         expected,

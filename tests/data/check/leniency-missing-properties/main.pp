@@ -9,6 +9,11 @@ resource site "web:index:Bucket" {
 resource nameless "web:index:Bucket" {
 }
 
+# A required input set to null is as good as left out.
+resource explicitNull "web:index:Bucket" {
+  name = null
+}
+
 region  = invoke("web:index:getRegoin", { bucket = site.name })
 endpoint = site.websiteEndpoitn
 letters = [for c in "abc" : c]
