@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
 use pcl_ide::{Analysis, ProgramId};
-use pcl_project::{Project, check_stack, parse_key, parse_project, parse_stack};
+use pcl_project::{
+    Project, Stack, check_project, check_stack, parse_key, parse_project, parse_stack,
+};
 
 use crate::inputs::SourceFile;
 
@@ -266,6 +268,10 @@ pub(crate) fn check(
     if !request.named {
         diagnostics.retain(|d| d.code != codes::OTHER_RUNTIME);
     }
+    let provider = |package: &str| analysis.provider_config(package).ok().flatten();
+    if let Some(project) = project.as_ref().filter(|p| p.is_pcl()) {
+        diagnostics.extend(check_project(project, project_id, &provider));
+    }
     by_file.push(diagnostics);
     let Some(project) = project else {
         return;
@@ -276,7 +282,6 @@ pub(crate) fn check(
         files.push(stack_file.clone());
         let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
         if let Some(stack) = stack {
-            let provider = |package: &str| analysis.provider_config(package).ok().flatten();
             let found = check_stack(
                 &project,
                 &stack,
@@ -298,23 +303,26 @@ pub(crate) fn check(
     }
 }
 
-/// The namespaces of stack config keys other than the project's and `pulumi`: packages
+/// The namespaces of config keys (the stacks', and the project file's own `config:`) other
+/// than the project's and `pulumi`: packages
 /// whose schemas to load for their configuration variables.
 pub(crate) fn provider_namespaces(requests: &[ProjectRequest]) -> Vec<String> {
     let mut names = Vec::new();
     for request in requests {
         let (project, _) = parse_project(FileId(0), &request.file.text);
         let Some(project) = project else { continue };
-        for stack_file in &request.stacks {
-            let (stack, _) = parse_stack(FileId(0), &stack_file.text);
-            for entry in stack.iter().flat_map(|s| &s.config) {
-                if let Some((ns, _)) = parse_key(&entry.key)
-                    && ns != project.name
-                    && ns != "pulumi"
-                    && !names.iter().any(|n| n == ns)
-                {
-                    names.push(ns.to_owned());
-                }
+        let stacks: Vec<Stack> = (request.stacks.iter())
+            .filter_map(|stack_file| parse_stack(FileId(0), &stack_file.text).0)
+            .collect();
+        let entries =
+            (stacks.iter().flat_map(|stack| &stack.config)).chain(&project.provider_values);
+        for entry in entries {
+            if let Some((ns, _)) = parse_key(&entry.key)
+                && ns != project.name
+                && ns != "pulumi"
+                && !names.iter().any(|n| n == ns)
+            {
+                names.push(ns.to_owned());
             }
         }
     }

@@ -140,7 +140,12 @@ impl Analysis {
         let (project_path, project_text) = files.project;
         let (path, text) = files.document;
         if path == project_path {
-            return Ok(pcl_project::parse_project(FileId(0), text).1);
+            let (project, mut diagnostics) = pcl_project::parse_project(FileId(0), text);
+            if let Some(project) = project.filter(|p| p.is_pcl()) {
+                let provider = |package: &str| self.provider_config(package).ok().flatten();
+                diagnostics.extend(pcl_project::check_project(&project, FileId(0), &provider));
+            }
+            return Ok(diagnostics);
         }
         let (Some(project), _) = pcl_project::parse_project(FileId(1), project_text) else {
             return Ok(Vec::new());

@@ -82,7 +82,7 @@ pub fn check_stack(
             .or_insert(config);
     }
     let mut config_names: Option<CandidateNames> = None;
-    let mut providers: HashMap<&str, Option<ProviderConfig>> = HashMap::new();
+    let mut providers = Providers::new(provider);
     for entry in &stack.config {
         let Some((namespace, name)) = parse_key(&entry.key) else {
             let message = if entry.key.contains(':') {
@@ -126,28 +126,7 @@ pub fn check_stack(
             }
             continue;
         }
-        let Some(provider) = providers
-            .entry(namespace)
-            .or_insert_with(|| provider(namespace))
-        else {
-            continue;
-        };
-        match provider.variables.iter().find(|(n, _)| n == name) {
-            Some((_, ty)) => check_entry(&mut out, entry, ty, false, file),
-            None => {
-                let names = provider.variables.iter().map(|(n, _)| n.as_str());
-                let suggestion = pcl_types::closest_name(name, names);
-                let mut d = Diagnostic::warning(
-                    codes::UNKNOWN_CONFIG_KEY,
-                    format!("the `{namespace}` provider has no configuration variable `{name}`"),
-                    at(entry.key_range),
-                );
-                if let Some(s) = suggestion {
-                    d = d.with_note(format!("did you mean `{namespace}:{s}`?"));
-                }
-                out.in_stack.push(d);
-            }
-        }
+        providers.check(&mut out, namespace, name, entry, file);
     }
     for config in configs.iter().filter(|c| c.required) {
         if set.contains(config.logical_name.as_str()) {
@@ -174,6 +153,78 @@ pub fn check_stack(
         out.in_program.push(d);
     }
     out
+}
+
+/// Check the providers' settings of a project file's `config:` (`file`) against their
+/// schemas' configuration variables, as a stack's.
+pub fn check_project(
+    project: &Project,
+    file: FileId,
+    provider: &dyn Fn(&str) -> Option<ProviderConfig>,
+) -> Vec<Diagnostic> {
+    let mut out = StackCheck::default();
+    let mut providers = Providers::new(provider);
+    for entry in &project.provider_values {
+        if let Some((namespace, name)) = parse_key(&entry.key)
+            && namespace != "pulumi"
+        {
+            providers.check(&mut out, namespace, name, entry, file);
+        }
+    }
+    out.in_stack
+}
+
+/// The providers' configuration variables, each asked for once.
+struct Providers<'a> {
+    lookup: &'a dyn Fn(&str) -> Option<ProviderConfig>,
+    found: HashMap<String, Option<ProviderConfig>>,
+}
+
+impl<'a> Providers<'a> {
+    fn new(lookup: &'a dyn Fn(&str) -> Option<ProviderConfig>) -> Self {
+        Providers {
+            lookup,
+            found: HashMap::new(),
+        }
+    }
+
+    /// Check `entry`, the setting `name` of provider `namespace`: an unknown variable (with
+    /// did-you-mean), a value that does not fit. Nothing when no schema of it is loaded.
+    fn check(
+        &mut self,
+        out: &mut StackCheck,
+        namespace: &str,
+        name: &str,
+        entry: &StackEntry,
+        file: FileId,
+    ) {
+        let lookup = self.lookup;
+        let found = (self.found)
+            .entry(namespace.to_owned())
+            .or_insert_with(|| lookup(namespace));
+        let Some(provider) = found else {
+            return;
+        };
+        match provider.variables.iter().find(|(n, _)| n == name) {
+            Some((_, ty)) => check_entry(out, entry, ty, false, file),
+            None => {
+                let names = provider.variables.iter().map(|(n, _)| n.as_str());
+                let suggestion = pcl_types::closest_name(name, names);
+                let mut d = Diagnostic::warning(
+                    codes::UNKNOWN_CONFIG_KEY,
+                    format!("the `{namespace}` provider has no configuration variable `{name}`"),
+                    Anchor::Span(Span {
+                        file,
+                        range: entry.key_range,
+                    }),
+                );
+                if let Some(s) = suggestion {
+                    d = d.with_note(format!("did you mean `{namespace}:{s}`?"));
+                }
+                out.in_stack.push(d);
+            }
+        }
+    }
 }
 
 fn check_entry(
@@ -313,6 +364,36 @@ mod tests {
                 .any(|n| n == "did you mean `big:setting1999`?"),
             "{last:?}"
         );
+    }
+
+    /// A project file's settings of providers are checked as a stack's; its own configs'
+    /// declarations are not settings.
+    #[test]
+    fn a_project_files_provider_settings() {
+        let text = "name: demo\nruntime: pcl\nconfig:\n  port: 80\n  demo:zone: a\n  aws:regin: x\n  aws:maxRetries:\n    value: lots\n  aws:profile:\n    type: string\n";
+        let (project, diagnostics) = parse_project(FileId(1), text);
+        let project = project.expect("a project");
+        let aws = |package: &str| {
+            (package == "aws").then(|| ProviderConfig {
+                variables: vec![
+                    ("region".to_owned(), ConfigType::String),
+                    ("maxRetries".to_owned(), ConfigType::Int),
+                    ("profile".to_owned(), ConfigType::String),
+                ],
+            })
+        };
+        let found: Vec<String> = (diagnostics.iter())
+            .chain(&check_project(&project, FileId(1), &aws))
+            .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "error PCL5002 `aws:profile` is another namespace's setting, so it takes no `type`",
+                "warning PCL5006 the `aws` provider has no configuration variable `regin`",
+                "error PCL5007 `aws:maxRetries`: `lots` is not an int",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
     }
 
     #[test]

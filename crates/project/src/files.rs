@@ -29,6 +29,10 @@ pub struct Project {
     /// The keys of the project file's own `config:`, as written (`port`, `proj:port`,
     /// `aws:region`).
     pub config_keys: Vec<String>,
+    /// The entries of `config:` namespaced by another than the project (providers'
+    /// settings, `aws:region: us-west-2`), with their values (`value:` when written as a
+    /// map), to check as a stack's.
+    pub provider_values: Vec<StackEntry>,
 }
 
 impl Project {
@@ -175,13 +179,28 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
     let main = string_field(&root, "main", file, code, &mut diagnostics);
     let stack_config_dir = string_field(&root, "stackConfigDir", file, code, &mut diagnostics);
     let mut config_keys = Vec::new();
+    let mut provider_values = Vec::new();
     if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
         match config.entries() {
-            Some(entries) => config_keys.extend(
-                entries
-                    .iter()
-                    .filter_map(|(k, _)| k.scalar().map(str::to_owned)),
-            ),
+            Some(entries) => {
+                for (key, value) in entries {
+                    let Some(key_text) = key.scalar() else {
+                        continue;
+                    };
+                    config_keys.push(key_text.to_owned());
+                    let by_project =
+                        !key_text.contains(':') || key_text.starts_with(&format!("{name}:"));
+                    if by_project {
+                        continue;
+                    }
+                    let found = provider_value(key_text, key.range, value, file, &mut diagnostics);
+                    provider_values.extend(found.map(|value| StackEntry {
+                        key: key_text.to_owned(),
+                        key_range: key.range,
+                        value,
+                    }));
+                }
+            }
             None => diagnostics.push(Diagnostic::error(
                 code,
                 format!("`config` must be a map, not {}", config.describe()),
@@ -195,8 +214,65 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
         main,
         stack_config_dir,
         config_keys,
+        provider_values,
     };
     (Some(project), diagnostics)
+}
+
+/// The value a project file sets for a key of another namespace (`aws:region`): the
+/// value itself, or a map's `value`. Such a key takes no `type` or `default` (those
+/// declare the project's own configs), and Pulumi refuses to load a project where one
+/// does, or where a map gives no `value`.
+fn provider_value(
+    key: &str,
+    key_range: TextRange,
+    value: &Node,
+    file: FileId,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Node> {
+    if !matches!(value.kind, NodeKind::Map(_)) {
+        return Some(value.clone());
+    }
+    let refused = |field: &str, range: TextRange| {
+        Diagnostic::error(
+            codes::INVALID_PROJECT_FILE,
+            format!("`{key}` is another namespace's setting, so it takes no `{field}`"),
+            span(file, range),
+        )
+        .with_note(
+            "only the project's own configs (no namespace, or the project's name) declare a \
+             `type` and a `default`; Pulumi refuses to load the project",
+        )
+    };
+    let field_key = |field: &str| {
+        (value.entries().into_iter().flatten())
+            .find(|(k, _)| k.scalar() == Some(field))
+            .map(|(k, _)| k.range)
+    };
+    for field in ["type", "default"] {
+        if let Some(range) = field_key(field) {
+            let mut d = refused(field, range);
+            if field == "default" {
+                d = d.with_note("to set it for every stack, write `value:` instead of `default:`");
+            }
+            diagnostics.push(d);
+            return None;
+        }
+    }
+    let given = value.get("value");
+    if given.is_none() {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::INVALID_PROJECT_FILE,
+                format!("`{key}` is another namespace's setting, written as a map without `value`"),
+                span(file, key_range),
+            )
+            .with_note(format!(
+                "write `{key}: VALUE`, or `value: VALUE` inside the map"
+            )),
+        );
+    }
+    given.cloned()
 }
 
 /// Read a stack file. `None` when it is not valid YAML or not a map.

@@ -15,7 +15,7 @@ mod files;
 pub mod value;
 pub mod yaml;
 
-pub use check::{ProgramConfig, ProviderConfig, StackCheck, check_stack, parse_key};
+pub use check::{ProgramConfig, ProviderConfig, StackCheck, check_project, check_stack, parse_key};
 pub use files::{
     PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, parse_project, parse_stack,
     stack_file_name, stack_name,
