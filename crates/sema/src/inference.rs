@@ -1227,6 +1227,54 @@ impl<'db> Infer<'db> {
         found.unwrap_or(Descent::Whole)
     }
 
+    /// Go drops an unknown property silently: an error beyond Go, demoted as the value
+    /// checks are and by `--allow-missing-properties`.
+    fn unknown_property_severity(&self) -> Severity {
+        match self.lenient || self.demote_value_checks || self.leniency.allow_missing_properties {
+            true => Severity::Warning,
+            false => self.beyond_go_severity(),
+        }
+    }
+
+    /// An object of two or more keys none of which is a property of the object type
+    /// expected, nor close to one (a map written where an object type goes): one
+    /// diagnostic at the object, not one per key and then one per required property.
+    fn no_key_fits(
+        &mut self,
+        id: ExprId,
+        items: &'db [[ExprId; 2]],
+        fields: &'db [(pcl_types::Name, Ty<'db>)],
+        what: &dyn Display,
+    ) -> bool {
+        let names = || fields.iter().map(|(n, _)| &**n);
+        let keys: Vec<_> = (items.iter())
+            .filter_map(|[key, _]| literal_key(self.body, self.body.expr(*key)))
+            .collect();
+        let fits = |key: &str| {
+            names().any(|n| n == key) || pcl_types::closest_name(key, names()).is_some()
+        };
+        if keys.len() < 2 || keys.iter().any(|key| fits(key)) {
+            return false;
+        }
+        let severity = self.unknown_property_severity();
+        let taken: Vec<&str> = names().take(8).collect();
+        let more = if fields.len() > taken.len() {
+            ", ..."
+        } else {
+            ""
+        };
+        let message = format!("none of this object's keys is a property of {what}");
+        let diagnostic = self.push(codes::UNKNOWN_PROPERTY, severity, Site::Expr(id), message);
+        diagnostic.notes.push(match taken.is_empty() {
+            true => "it has no properties".to_owned(),
+            false => format!("its properties are: {}{more}", taken.join(", ")),
+        });
+        diagnostic
+            .notes
+            .push("Pulumi would drop these values without a word".to_owned());
+        true
+    }
+
     fn check_object_fields(
         &mut self,
         id: ExprId,
@@ -1235,6 +1283,9 @@ impl<'db> Infer<'db> {
         what: &dyn Display,
     ) -> bool {
         let db = self.db;
+        if self.no_key_fits(id, items, fields, what) {
+            return false;
+        }
         let mut ok = true;
         let mut given = Vec::new();
         for &[key, value] in items {
@@ -1250,22 +1301,18 @@ impl<'db> Infer<'db> {
                 None => {
                     let names = fields.iter().map(|(n, _)| &**n);
                     let suggestion = pcl_types::closest_name(&name, names).map(str::to_owned);
-                    let message = format!("'{name}' is not a property of {what}; it is ignored");
+                    let message = format!("'{name}' is not a property of {what}");
                     let at = self.at(Site::Expr(key));
-                    // Go drops the property silently: an error beyond Go, demoted as the
-                    // value checks are and by `--allow-missing-properties`.
-                    let severity = match self.lenient
-                        || self.demote_value_checks
-                        || self.leniency.allow_missing_properties
-                    {
-                        true => Severity::Warning,
-                        false => self.beyond_go_severity(),
-                    };
+                    let severity = self.unknown_property_severity();
                     let diagnostic =
                         self.push(codes::UNKNOWN_PROPERTY, severity, Site::Expr(key), message);
-                    if let Some(s) = suggestion {
-                        diagnostic.notes.push(format!("did you mean '{s}'?"));
-                        diagnostic.replace_with(at, &format!("`{s}`"), s);
+                    match suggestion {
+                        Some(s) => {
+                            diagnostic.notes.push(format!("did you mean '{s}'?"));
+                            diagnostic.replace_with(at, &format!("`{s}`"), s);
+                        }
+                        None => (diagnostic.notes)
+                            .push("Pulumi would drop its value without a word".to_owned()),
                     }
                 }
             }

@@ -21,6 +21,14 @@ resource half "kube:apps:Deployment" {
   paused   = 1
 }
 
+# A map written where an object type goes: one diagnostic, not one per key.
+resource mapped "kube:apps:Deployment" {
+  spec = {
+    "app.kubernetes.io/name" = "web"
+    "app.kubernetes.io/tier" = "front"
+  }
+}
+
 zone = invoke("kube:index:getZone", { region = "eu", count = "many" })
 
 config count "int" {
@@ -57,3 +65,9 @@ resource stash "pulumi:index:Stash" {}
 
 # A key given twice: the last value would win.
 owners = { team = "web", team = "platform" }
+
+# An input of a number or a string takes a quoted number as the string (a warning).
+resource portLike "oneof:index:Pet" {
+  animal = { kind = "cat", lives = 9 }
+  size   = "8080"
+}

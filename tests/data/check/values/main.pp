@@ -21,6 +21,14 @@ resource half "kube:apps:Deployment" {
   paused   = 1
 }
 
+# A map written where an object type goes: one diagnostic, not one per key.
+resource mapped "kube:apps:Deployment" {
+  spec = {
+    "app.kubernetes.io/name" = "web"
+    "app.kubernetes.io/tier" = "front"
+  }
+}
+
 zone = invoke("kube:index:getZone", { region = "eu", count = "many" })
 
 config count "int" {
