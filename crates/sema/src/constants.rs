@@ -516,6 +516,25 @@ impl<'db> Infer<'db> {
             ));
     }
 
+    /// On the last diagnostic, about a string index of `base`: when `base` names resources
+    /// (or components) ranged over a number or a list, that they are numbered, not keyed.
+    pub(crate) fn note_numbered_resources(&mut self, base: ExprId) {
+        let Some((decl, name)) = self.named_declaration(base) else {
+            return;
+        };
+        if !matches!(
+            decl.kind(self.db),
+            DeclKind::Resource | DeclKind::Read | DeclKind::Component
+        ) {
+            return;
+        }
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.notes.push(format!(
+                "`{name}` is a list of resources (its `range` is no map): they are numbered from 0 (`{name}[0]`); range over a map to key them by name"
+            ));
+        }
+    }
+
     /// `targetPort = "8080"` where the input takes a number or a string (Kubernetes'
     /// `IntOrString`): the string is taken as such, and a string means something else
     /// there (a port's name, which must have a letter, so the API server rejects it). A

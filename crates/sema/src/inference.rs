@@ -513,7 +513,11 @@ impl<'db> Infer<'db> {
                         if matches!(value, ConstValue::String(_))
                             && matches!(unwrap_iterable(db, receiver).kind(db), TyKind::List(_))
                         {
+                            let before = self.diagnostics.len();
                             self.check_constant(*key, Ty::int(db), &"a list index");
+                            if self.diagnostics.len() > before {
+                                self.note_numbered_resources(*base);
+                            }
                         }
                         self.check_literal_index(*base, *key, receiver, &value);
                         self.traverse(id, receiver, TraverseKey::Literal(value))

@@ -37,6 +37,8 @@ last     = subnets[-1]
 half     = subnets[1.5]
 lastPage = pages[1].etag
 noPage   = pages[2].etag
+# Resources ranged over a list are numbered, not keyed by the list's strings.
+namedPage = pages["home"].etag
 
 # Resources ranged over a map are keyed by its keys: a number reads a key (a warning).
 sizes = { small = "s", large = "l" }
