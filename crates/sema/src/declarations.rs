@@ -518,6 +518,25 @@ fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr,
     Some((name, fields))
 }
 
+/// The packages the program's `package` blocks make of base provider `base` by
+/// parameterizing it (`parameterization { name = "myext" }`).
+pub(crate) fn parameterized_as(
+    db: &dyn pcl_types::Db,
+    program: crate::input::Program,
+    base: &str,
+) -> Vec<SmolStr> {
+    (crate::items::program_decls(db, program).iter())
+        .filter(|decl| decl.kind(db) == DeclKind::Package)
+        .filter_map(|&decl| package_descriptor(crate::hir::body(db, decl)))
+        .filter(|(name, fields)| {
+            name != base
+                && (fields.iter())
+                    .any(|(field, value)| field == "baseProviderName" && value == base)
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// The version a `package` block of the program pins for `package`, if one does.
 pub(crate) fn pinned_version(
     db: &dyn pcl_types::Db,

@@ -321,9 +321,15 @@ fn resolve_resource<'db>(
         }
         Err(Unresolved::NoResource(source, package)) => {
             let resource = pcl_schema::ItemKind::Resource;
-            let suggestions = pcl_schema::suggest_tokens_of(db, *source, token, resource);
-            let note = (!suggestions.is_empty())
+            let mut suggestions = pcl_schema::suggest_tokens_of(db, *source, token, resource);
+            let mut note = (!suggestions.is_empty())
                 .then(|| format!("did you mean {}?", quoted_list(&suggestions)));
+            if let Some((extension, extended)) = extension_resource(infer, package, token) {
+                note = Some(format!(
+                    "the program's `package` block makes `{extension}` of `{package}`: its resources are `{extension}:...`; did you mean '{extended}'?"
+                ));
+                suggestions = vec![extended];
+            }
             let missing = missing(
                 infer,
                 codes::UNKNOWN_RESOURCE,
@@ -366,6 +372,24 @@ fn resolve_resource<'db>(
         }
     }
     None
+}
+
+/// For a token of base provider `package` that names no resource of it: the package a
+/// `package` block of the program makes of `package` by parameterizing it, and the token
+/// in that package when it has such a resource (`extbase:index:Greeting` is
+/// `myext:index:Greeting`).
+fn extension_resource(infer: &Infer<'_>, package: &str, token: &str) -> Option<(SmolStr, SmolStr)> {
+    let db = infer.db;
+    let rest = token.strip_prefix(package)?.strip_prefix(':')?;
+    let extensions = crate::declarations::parameterized_as(db, infer.decl.program(db), package);
+    extensions.into_iter().find_map(|extension| {
+        let extended = SmolStr::new(format!("{extension}:{rest}"));
+        let source = package_named(db, &extension)?;
+        match resolve_token(db, source, &extended)? {
+            (ItemKind::Resource, _) => Some((extension, extended)),
+            _ => None,
+        }
+    })
 }
 
 /// One version per package per program: a resource whose `options { version }` names
