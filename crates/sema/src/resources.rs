@@ -374,6 +374,18 @@ fn resolve_resource<'db>(
     None
 }
 
+/// Whether the text after the `{` of a declaration's body is its `}`, on the same line.
+fn closes_on_the_line(db: &dyn salsa::Database, decl: crate::items::DeclId<'_>) -> bool {
+    let map = &crate::hir::body_with_source_map(db, decl).source_map;
+    let Some(open) = map.block_opens.first() else {
+        return false;
+    };
+    let after = usize::from(open.end() + crate::items::decl_offset(db, decl));
+    let text = decl.file(db).text(db);
+    text.get(after..)
+        .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with('}'))
+}
+
 /// For a token of base provider `package` that names no resource of it: the package a
 /// `package` block of the program makes of `package` by parameterizing it, and the token
 /// in that package when it has such a resource (`extbase:index:Greeting` is
@@ -559,7 +571,12 @@ fn check_inputs<'db>(
         .filter(|_| !infer.leniency.allow_missing_properties && opened)
         .collect();
     let root = body.block(BlockId::ROOT);
-    let empty_body = root.attrs.is_empty() && root.blocks.is_empty();
+    // An empty body closed on the line of its `{` (`{}`): the fix puts the `}` on a line
+    // of its own. Read from the text only here (missing inputs of an empty body are rare).
+    let closed_on_its_line = root.attrs.is_empty()
+        && root.blocks.is_empty()
+        && !missing.is_empty()
+        && closes_on_the_line(infer.db, infer.decl);
     for input in missing {
         let plain = crate::inference::strip_input(infer.db, input.ty);
         let (ty, placeholder) = match any(input) {
@@ -574,7 +591,7 @@ fn check_inputs<'db>(
         // The fix opens the body with the input set to a placeholder of its type; an
         // empty body (`{}`) is closed on its own line after it.
         let line = format!("  {} = {placeholder}", input.name);
-        let replacement = if empty_body {
+        let replacement = if closed_on_its_line {
             format!("{{\n{line}\n")
         } else {
             format!("{{\n{line}")

@@ -564,6 +564,32 @@ fn traversal_problems_carry_a_fix_for_the_name_after_the_dot() {
     );
 }
 
+/// The fix for a missing input of an empty body, applied: the input on a line of its own
+/// and no blank line, whether the `}` was on the `{`'s line or on one of its own.
+#[test]
+fn the_missing_input_fix_of_an_empty_body() {
+    for (written, fixed) in [
+        ("{}", "{\n  name = \"\"\n}"),
+        ("{\n}", "{\n  name = \"\"\n}"),
+        ("{ }", "{\n  name = \"\"\n }"),
+    ] {
+        let mut host = host_with_the_web_schema();
+        let main = format!("resource \"b\" \"web:index:Bucket\" {written}\n");
+        let id = set_program(&mut host, "app", &[("main.pp", &main)]);
+        let found = super::diagnostics(&host, &id);
+        let edit = (found.iter())
+            .flat_map(|d| d.fixes.iter())
+            .flat_map(|fix| fix.edits.iter())
+            .next()
+            .expect("a fix");
+        let range = std::ops::Range::<usize>::from(edit.span.range);
+        let mut applied = main.clone();
+        applied.replace_range(range, &edit.replacement);
+        let expected = format!("resource \"b\" \"web:index:Bucket\" {fixed}\n");
+        assert_eq!(applied, expected, "{written:?}");
+    }
+}
+
 /// After a `.`, the attributes of what the path before it reads: through indexes, outputs
 /// and optional values; right after an `=`, values rather than the body's inputs.
 #[test]
