@@ -109,8 +109,22 @@ impl Analysis {
                 return Some(found);
             }
             let start = decl_offset(db, decl);
+            // Outside expressions: the declaration, over the label or keyword under the
+            // cursor (else its name).
+            let header = || {
+                let root = pcl_sema::BlockId::ROOT;
+                [
+                    Site::Label(root, 0),
+                    Site::Label(root, 1),
+                    Site::BlockType(root),
+                ]
+                .into_iter()
+                .filter_map(|site| site_range(db, Located::new(decl, site)))
+                .find(|range| range.contains_inclusive(offset))
+                .or_else(|| site_range(db, Located::new(decl, Site::Name)))
+            };
             let (expr, range) = innermost_expr(db, decl, relative)?.map_or_else(
-                || (None, site_range(db, Located::new(decl, Site::Name))),
+                || (None, header()),
                 |(id, range)| (Some(id), Some(range + start)),
             );
             let range = range?;

@@ -183,6 +183,16 @@ size = length("abc")
     );
     let builtin = hover("length(");
     assert!(builtin.contains("length(value:"), "{builtin}");
+    // The range is what is under the cursor: the type label, the keyword, the name.
+    let range = |needle: &str| -> &str {
+        let found = (analysis.hover("app/main.pp", offset_of(main, needle) + TextSize::from(2)))
+            .expect("no cancellation")
+            .expect("a hover");
+        &main[std::ops::Range::<usize>::from(found.range)]
+    };
+    assert_eq!(range("web:index:Bucket"), "\"web:index:Bucket\"");
+    assert_eq!(range("resource"), "resource");
+    assert_eq!(range("site\" \"web"), "\"site\"");
 }
 
 /// Hover on a key of an object literal shows that property (its schema type and
