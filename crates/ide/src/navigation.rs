@@ -1164,6 +1164,13 @@ fn for_variable_ty<'db>(
         pcl_types::TyKind::List(element)
         | pcl_types::TyKind::Set(element)
         | pcl_types::TyKind::Map(element) => Some(*element),
+        // A literal collection (`l = [{ a = 1 }]`): its elements' types, unified.
+        pcl_types::TyKind::Tuple(elements) => {
+            Some(pcl_types::unify_types(db, elements.iter().copied()).0)
+        }
+        pcl_types::TyKind::Object(properties) => {
+            Some(pcl_types::unify_types(db, properties.iter().map(|(_, ty)| *ty)).0)
+        }
         _ => None,
     }
 }

@@ -621,6 +621,8 @@ site = { tags = { x = 1 } }
 deep = site.tags.DPX
 config "zones" "map(object({name = string, size = int}))" {}
 pageTags = [for p in pages : p.FVX]
+literal = [{ a = 1 }, { a = 2, b = "x" }]
+fromLiteral = [for l in literal : l.LTX]
 zoneNames = { for k, zone in zones : k => zone.MVX }
 
 resource "other" "web:index:Bucket" {
@@ -648,6 +650,8 @@ resource "other" "web:index:Bucket" {
         ["bucket", "etag", "id", "key", "urn"]
     );
     assert_eq!(completions(main, "MVX"), ["name", "size"]);
+    // Over a literal list: its elements' types, unified.
+    assert_eq!(completions(main, "LTX"), ["a", "b"]);
     // A value with nothing typed yet after the `=`: names in scope, not inputs (nor the
     // fields of an object around it).
     let main = &main.replace("name = EQX", "name = EQX\n  tags = { team = NQX }");
