@@ -1025,6 +1025,12 @@ fn nested_collection(
 fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool) {
     let db = infer.db;
     let body = infer.body;
+    if let Some(result) = function_result(infer, value) {
+        let message = format!("{what} must be a resource, not the result of a function ({result})");
+        let note =
+            "a function's result is data: an input that reads it already waits for it".to_owned();
+        return report_not_a_resource(infer, value, message, Some((note, None)), "a resource");
+    }
     let ty = infer.ty_of(value);
     let (ty, eventual) = match ty.kind(db) {
         TyKind::Output(inner) | TyKind::Promise(inner) => (*inner, true),
@@ -1069,6 +1075,23 @@ fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool
         });
     let message = format!("{what} must be a resource, not {kind}");
     report_not_a_resource(infer, value, message, fix, "a resource");
+}
+
+/// How `value` is a function's result, when it is one: an `invoke` call, or a local whose
+/// value is one (`net`, with `net = invoke(...)`).
+fn function_result(infer: &Infer<'_>, value: ExprId) -> Option<String> {
+    let db = infer.db;
+    let is_invoke = |body: &crate::hir::Body, id: ExprId| matches!(body.expr(id), Expr::Call(call) if call.name == pcl_syntax::INVOKE);
+    if is_invoke(infer.body, value) {
+        return Some("`invoke`".to_owned());
+    }
+    let (decl, name) = infer.named_declaration(value)?;
+    if decl.kind(db) != DeclKind::Local {
+        return None;
+    }
+    let local = crate::hir::body(db, decl);
+    let local_value = local.value?;
+    is_invoke(local, local_value).then(|| format!("`{name}` is an `invoke`"))
 }
 
 /// Report `value` where a resource must be (`message`), beyond Go: with `fix` (a note, and

@@ -60,6 +60,15 @@ resource zoneProvider "pulumi:providers:kube" {}
 
 zone = invoke("kube:index:getZone", { region = "north" }, { provider = zoneProvider })
 
+# A function's result is data, not a resource to wait for or to parent to.
+resource afterZone "kube:apps:Deployment" {
+  options {
+    provider  = kubeProvider
+    dependsOn = [zone]
+    parent    = invoke("kube:index:getZone", { region = "south" })
+  }
+}
+
 resource platformProvider "pulumi:providers:kube" {}
 
 resource platformWithProviders "kube:index:Platform" {
