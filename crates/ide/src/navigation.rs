@@ -784,6 +784,17 @@ impl Analysis {
         {
             return Some(decl);
         }
+        // An input of a component block: the component program's config it sets.
+        if decl.kind(db) == DeclKind::Component {
+            let body = body(db, decl);
+            let input = (body.block(pcl_sema::BlockId::ROOT).attrs.iter()).find(|&&attr| {
+                site_range(db, Located::new(decl, Site::AttrName(attr)))
+                    .is_some_and(|range| range.contains_inclusive(offset))
+            });
+            if let Some(&attr) = input {
+                return component_config(db, decl, body.attr_name(attr));
+            }
+        }
         let (id, _) = innermost_expr(db, decl, relative)??;
         referenced(db, decl, id)
     }

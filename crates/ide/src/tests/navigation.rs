@@ -798,6 +798,19 @@ fn references_of_a_components_config_and_output_reach_its_parent() {
     assert_eq!(in_parent(places("cidr\" \"string\"")), ["cidr"]);
     assert_eq!(in_parent(places("subnet\" {")), ["subnet"]);
     assert!(in_parent(places("zones\"")).is_empty());
+    // From the parent's side, on the input: the same places.
+    let from_parent = (analysis.references("app/main.pp", offset_of(main, "cidr =")))
+        .expect("no cancellation")
+        .into_iter()
+        .map(|r| (r.path.to_string(), r.range))
+        .collect::<Vec<_>>();
+    let from_config = (analysis.references("app/net/main.pp", offset_of(net, "cidr\"")))
+        .expect("no cancellation")
+        .into_iter()
+        .map(|r| (r.path.to_string(), r.range))
+        .collect::<Vec<_>>();
+    assert_eq!(from_parent, from_config);
+    assert_eq!(from_parent.len(), 3);
 }
 
 /// Highlighting: a declaration's name label as a variable (as its uses), its type token
