@@ -313,10 +313,11 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
         stderr: 1 │ terraform {}
         stderr:   │ ^^^^^^^^^
         stderr:   │
-        stderr:   = PCL's top-level blocks are resource, read, config, output, component, hook, pulumi, package
+        stderr:   = PCL's requirements go in `pulumi { requiredVersionRange = "..." }`
         stderr:
         exit 1
-    "#]].assert_eq(&deny);
+    "#]]
+    .assert_eq(&deny);
     // A file that cannot be read is an IO error (exit 2) the summary counts, beside the
     // diagnostics of the files that could.
     let unreadable = common::scratch(

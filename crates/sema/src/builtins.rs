@@ -157,6 +157,7 @@ pub(crate) fn call<'db>(
     }
     let Some(signature) = static_signature(db, name) else {
         let suggestion = pcl_types::closest_name(name, BUILTIN_FUNCTIONS.iter().copied());
+        let foreign = foreign_function(name);
         let message = format!("unknown function `{name}`");
         let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
         match suggestion {
@@ -164,6 +165,7 @@ pub(crate) fn call<'db>(
                 "`{name}` was removed from PCL in Pulumi 3.230.0: `pulumi convert` no longer \
                  knows it (older versions did)"
             )),
+            _ if foreign.is_some() => diagnostic.notes.extend(foreign),
             Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
             None => diagnostic.notes.push(
                 "schema functions are called with `invoke(\"pkg:module:function\", {..})`"
@@ -186,6 +188,67 @@ pub(crate) fn call<'db>(
         not_implemented(infer, id);
     }
     static_call(infer, id, name, (args, expand), &types, &signature)
+}
+
+/// What PCL writes for a function of Terraform or of Pulumi YAML (`fn::join`, also written
+/// `Fn::Join`) that a newcomer calls: PCL's builtin of the same job, or how to do without.
+fn foreign_function(name: &str) -> Option<String> {
+    let yaml = name
+        .strip_prefix("fn::")
+        .or_else(|| name.strip_prefix("Fn::"))
+        .map(str::to_ascii_lowercase);
+    if let Some(yaml) = yaml {
+        let pcl = match yaml.as_str() {
+            "join" => "join(separator, list)",
+            "split" => "split(separator, text)",
+            "select" => "element(list, index)",
+            "tojson" => "toJSON(value)",
+            "tobase64" => "toBase64(text)",
+            "frombase64" => "fromBase64(text)",
+            "secret" => "secret(value)",
+            "readfile" => "readFile(path)",
+            "invoke" => "invoke(\"pkg:module:function\", { arguments })",
+            "stackreference" => "getOutput(stackRef, \"name\")",
+            "fileasset" => "fileAsset(path)",
+            "stringasset" => "stringAsset(text)",
+            "remoteasset" => "remoteAsset(url)",
+            "filearchive" => "fileArchive(path)",
+            "assetarchive" => "assetArchive({ name = asset })",
+            _ => {
+                return Some(format!(
+                    "`{name}` is Pulumi YAML's: PCL calls its builtins by their own names (`join`, `split`, `toJSON`, `invoke`, ...)"
+                ));
+            }
+        };
+        return Some(format!("`{name}` is Pulumi YAML's: PCL writes `{pcl}`"));
+    }
+    let pcl = match name {
+        "jsonencode" => "PCL's is `toJSON(value)`",
+        "file" => "PCL's is `readFile(path)`",
+        "base64encode" => "PCL's is `toBase64(text)`",
+        "base64decode" => "PCL's is `fromBase64(text)`",
+        "sensitive" => "PCL's is `secret(value)`",
+        "nonsensitive" => "PCL's is `unsecret(value)`",
+        "one" => "PCL's is `singleOrNone(list)`",
+        "format" => "PCL writes a template instead: `\"${name}-${index}\"`",
+        "templatefile" => {
+            "PCL has no template files: write the template in the program, or read the file with `readFile(path)`"
+        }
+        "stackReference" | "stackreference" => {
+            "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`"
+        }
+        "jsondecode" | "concat" | "merge" | "coalesce" | "tomap" | "tolist" | "toset"
+        | "tostring" | "tonumber" | "cidrsubnet" | "cidrhost" | "upper" | "lower" | "replace"
+        | "keys" | "values" | "contains" | "flatten" | "distinct" | "zipmap" | "abspath"
+        | "basename" | "dirname" | "timestamp" | "uuid" | "md5" | "sha256" | "regex" | "substr"
+        | "trimspace" | "compact" | "coalescelist" | "formatlist" | "trim" => {
+            return Some(format!(
+                "`{name}` is a Terraform function: PCL has no such builtin (its builtins include `join`, `split`, `length`, `lookup`, `element`, `toJSON`, `readFile`, `secret`)"
+            ));
+        }
+        _ => return None,
+    };
+    Some(format!("`{name}` is a Terraform function: {pcl}"))
 }
 
 /// Builtins Pulumi has removed from PCL (pulumi/pulumi#22449, in 3.230.0), reported as

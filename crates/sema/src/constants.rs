@@ -516,6 +516,29 @@ impl<'db> Infer<'db> {
             ));
     }
 
+    /// `pets[*].id` where `pets` ranges over a map: a splat takes a map as one value, so
+    /// `.id` reads its key "id", not each resource's id. An error beyond Go.
+    pub(crate) fn splat_of_keyed_resources(&mut self, id: ExprId, source: ExprId, each: ExprId) {
+        let Some((_, name)) = self.named_resources(source) else {
+            return;
+        };
+        let step = match self.body.expr(each) {
+            Expr::GetAttr { base, name } if matches!(self.body.expr(*base), Expr::SplatItem) => {
+                format!(".{}", self.body.str(*name))
+            }
+            _ => String::new(),
+        };
+        let severity = self.beyond_go_severity();
+        let message = format!(
+            "`{name}` ranges over a map: `[*]` takes the map as one value, not its resources"
+        );
+        self.push(codes::INVALID_INDEX, severity, Site::Expr(id), message)
+            .notes
+            .push(format!(
+                "to read each resource, write a `for`: `[for r in {name} : r{step}]`"
+            ));
+    }
+
     /// On the last diagnostic, about a string index of `base`: when `base` names resources
     /// (or components) ranged over a number or a list, that they are numbered, not keyed.
     pub(crate) fn note_numbered_resources(&mut self, base: ExprId) {

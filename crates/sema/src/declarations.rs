@@ -54,21 +54,59 @@ fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
     match parse_config_type(infer.db, text) {
         Ok(ty) => Some(ty),
         Err(message) => {
-            infer
-                .push(
-                    codes::INVALID_CONFIG_TYPE,
-                    Severity::Error,
-                    Site::Label(BlockId::ROOT, 1),
-                    message,
-                )
-                .notes
-                .push(
+            let at = infer.at(Site::Label(BlockId::ROOT, 1));
+            let diagnostic = infer.push(
+                codes::INVALID_CONFIG_TYPE,
+                Severity::Error,
+                Site::Label(BlockId::ROOT, 1),
+                message,
+            );
+            match pcl_type_for(text) {
+                Some(pcl) => {
+                    let quoted = crate::constants::string_literal(&pcl);
+                    diagnostic
+                        .notes
+                        .push(format!("PCL writes `{text}` as `{pcl}`"));
+                    diagnostic.replace_with(at, &format!("`{quoted}`"), quoted.clone());
+                }
+                None => diagnostic.notes.push(
                     "for example: \"string\", \"list(int)\", \"map(object({name = string}))\""
                         .to_owned(),
-                );
+                ),
+            }
             Some(infer.dynamic())
         }
     }
+}
+
+/// PCL's spelling of a type written as Pulumi YAML, JSON schema or a programming language
+/// writes it (`integer`, `Boolean`, `List<String>`), when it has one.
+fn pcl_type_for(text: &str) -> Option<String> {
+    let text = text.trim();
+    if let Some((outer, rest)) = text.split_once('<') {
+        let inner = pcl_type_for(rest.strip_suffix('>')?).or_else(|| {
+            let inner = rest.strip_suffix('>')?.trim();
+            matches!(inner, "string" | "int" | "number" | "bool" | "any").then(|| inner.to_owned())
+        })?;
+        let outer = match outer.trim().to_ascii_lowercase().as_str() {
+            "list" | "array" => "list",
+            "map" | "dictionary" | "record" => "map",
+            "set" => "set",
+            _ => return None,
+        };
+        return Some(format!("{outer}({inner})"));
+    }
+    let pcl = match text.to_ascii_lowercase().as_str() {
+        "integer" | "int32" | "int64" | "long" => "int",
+        "boolean" => "bool",
+        "str" | "text" => "string",
+        "float" | "double" | "decimal" | "float64" => "number",
+        "string" | "int" | "number" | "bool" | "any" => {
+            return (text != text.to_ascii_lowercase()).then(|| text.to_ascii_lowercase());
+        }
+        _ => return None,
+    };
+    Some(pcl.to_owned())
 }
 
 /// An object type, or the object element of a list or map, with every property optional
@@ -124,12 +162,16 @@ fn config<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             "nullable" => {}
             "secret" => secret = literal_bool(infer, value, "secret"),
             "__logicalName" => literal_string(infer, value, "__logicalName"),
+            // Terraform's `type = number`: a type, not a value to type (no undefined
+            // `number` after it).
+            "type" => unknown_attribute(infer, attr, CONFIG_ATTRIBUTES, "a config"),
             _ => {
                 infer.expr(value);
                 unknown_attribute(infer, attr, CONFIG_ATTRIBUTES, "a config");
             }
         }
     }
+    unexpected_blocks(infer, "a config");
     if let Some(attr) = nullable_attr.filter(|_| !has_default) {
         nullable_without_default(infer, attr);
     }
@@ -228,6 +270,7 @@ fn output<'db>(infer: &mut Infer<'db>) -> (Ty<'db>, Ty<'db>, bool) {
             }
         }
     }
+    unexpected_blocks(infer, "an output");
     (declared.unwrap_or_else(|| infer.dynamic()), value_ty, false)
 }
 
@@ -476,13 +519,20 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
     let name = infer.body.attr_name(attr);
     let severity = infer.beyond_go_severity();
     let at = infer.at(Site::AttrName(attr));
-    let suggestion = pcl_types::closest_name(name, known.iter().copied()).map(str::to_owned);
+    let foreign = foreign_attribute(what, name);
+    let suggestion = match foreign {
+        Some((fix, _)) => fix.map(str::to_owned),
+        None => pcl_types::closest_name(name, known.iter().copied()).map(str::to_owned),
+    };
     let diagnostic = infer.push(
         codes::UNKNOWN_ATTRIBUTE,
         severity,
         Site::AttrName(attr),
         format!("{what} has no attribute `{name}`; it would be ignored"),
     );
+    if let Some((_, note)) = foreign {
+        diagnostic.notes.push(note.to_owned());
+    }
     match suggestion {
         Some(s) => {
             diagnostic.suggest(at, s);
@@ -490,6 +540,55 @@ fn unknown_attribute(infer: &mut Infer<'_>, attr: crate::hir::AttrId, known: &[&
         None => diagnostic
             .notes
             .push(format!("{what} takes {}", known.join(", "))),
+    }
+}
+
+/// What PCL writes for an attribute of a Terraform `variable` or `output` (`what` is the
+/// block, as `unknown_attribute` names it): the attribute to write instead, if one, and a
+/// note.
+fn foreign_attribute(what: &str, name: &str) -> Option<(Option<&'static str>, &'static str)> {
+    Some(match (what, name) {
+        ("a config", "sensitive") => (Some("secret"), "Terraform's `sensitive` is PCL's `secret`"),
+        ("a config", "type") => (
+            None,
+            "a config's type is its second label: `config name \"number\" { ... }`",
+        ),
+        ("a config", "validation") => (None, "PCL has no validation: the condition never runs"),
+        ("an output", "sensitive") => (
+            None,
+            "an output is secret when its value is: `value = secret(...)`",
+        ),
+        ("an output", "depends_on" | "dependsOn") => {
+            (None, "an output waits for everything its value reads")
+        }
+        _ => return None,
+    })
+}
+
+/// Blocks in a config's or output's body, which take attributes only: Pulumi's binder
+/// ignores them, so a `default { ... }` block leaves the config required and a
+/// Terraform `validation` or `precondition` never runs. Errors beyond Go.
+fn unexpected_blocks(infer: &mut Infer<'_>, what: &str) {
+    let body = infer.body;
+    let severity = infer.beyond_go_severity();
+    for &block in body.block(BlockId::ROOT).blocks.iter() {
+        let kind = body.block_kind(block);
+        let note = match kind {
+            "default" | "value" => format!("{what}'s `{kind}` is an attribute: `{kind} = ...`"),
+            "validation" | "precondition" | "postcondition" => {
+                format!("PCL has no `{kind}` blocks: its condition would never run")
+            }
+            _ => format!("{what} takes attributes only"),
+        };
+        infer
+            .push(
+                codes::UNEXPECTED_BLOCK,
+                severity,
+                Site::BlockType(block),
+                format!("unexpected block `{kind}` in {what}; it would be ignored"),
+            )
+            .notes
+            .push(note);
     }
 }
 

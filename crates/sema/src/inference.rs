@@ -497,6 +497,9 @@ impl<'db> Infer<'db> {
             Expr::Name(name) => self.name(id, body.str(*name)),
             Expr::GetAttr { base, name } => {
                 let name = body.str(*name);
+                if self.terraform_reference(id, *base, name) {
+                    return self.dynamic();
+                }
                 let receiver = self.expr(*base);
                 if self.check_ranged_attribute(id, *base, name, receiver) {
                     return self.dynamic();
@@ -534,6 +537,9 @@ impl<'db> Infer<'db> {
                     TyKind::Dynamic => (unwrapped, false),
                     _ => (unwrapped, true),
                 };
+                if single && matches!(unwrapped.kind(db), TyKind::Map(_)) {
+                    self.splat_of_keyed_resources(id, *source, *each);
+                }
                 self.splat_items.push(item);
                 let each_ty = self.expr(*each);
                 self.splat_items.pop();
@@ -728,6 +734,82 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// `var.region`, `count.index`, `each.value`, ...: a Terraform reference, where its
+    /// first name is not declared. Reported once at the whole reference (its first name
+    /// alone is undefined), with what PCL writes; `true` when reported.
+    fn terraform_reference(&mut self, id: ExprId, base: ExprId, step: &str) -> bool {
+        let Expr::Name(first) = self.body.expr(base) else {
+            return false;
+        };
+        let first = self.body.str(*first);
+        const PREFIXES: &[&str] = &[
+            "var",
+            "local",
+            "module",
+            "data",
+            "count",
+            "each",
+            "self",
+            "path",
+            "terraform",
+            "pulumi",
+        ];
+        if !PREFIXES.contains(&first)
+            || self.locals.iter().any(|(n, _)| n == first)
+            || self.bindings.resolution(first) != Some(&Resolution::Unresolved)
+        {
+            return false;
+        }
+        // The program's names, read only here (a Terraform reference is rare).
+        let program = self.decl.program(self.db);
+        let declared = crate::scope::program_scope(self.db, program)
+            .names
+            .contains_key(step);
+        let whose = match first {
+            "pulumi" => "Pulumi YAML's",
+            _ => "Terraform's",
+        };
+        let note = match (first, step) {
+            ("var", _) if declared => format!("Terraform's `var.{step}` is `{step}` in PCL"),
+            ("var", _) => format!(
+                "Terraform's variables are configs in PCL: declare `config {step} \"string\" {{}}` and write `{step}`"
+            ),
+            ("local", _) if declared => format!("Terraform's `local.{step}` is `{step}` in PCL"),
+            ("local", _) => format!(
+                "Terraform's locals are top-level attributes in PCL: declare `{step} = value` and write `{step}`"
+            ),
+            ("module", _) => format!(
+                "Terraform's modules are components in PCL: `component {step} \"./dir\" {{ ... }}`, whose outputs are `{step}.output`"
+            ),
+            ("data", _) => "Terraform's data sources are functions in PCL: `invoke(\"pkg:module:function\", { arguments })`".to_owned(),
+            ("count", "index") => "PCL's is `range.value` (from 0), in a resource with `options { range = N }`".to_owned(),
+            ("each", "key" | "value") => format!(
+                "PCL's is `range.{step}`, in a resource with `options {{ range = collection }}`"
+            ),
+            ("self", _) => "PCL has no `self`: write the value itself, or read another resource's attribute".to_owned(),
+            ("path", _) => "PCL reads paths relative to the program's directory (`\"./file\"`); `cwd()` and `rootDirectory()` name directories".to_owned(),
+            ("terraform", "workspace") => "the stack's name is `stack()` in PCL".to_owned(),
+            ("pulumi", "stack" | "project" | "organization") => {
+                format!("Pulumi YAML's `${{pulumi.{step}}}` is `{step}()` in PCL")
+            }
+            _ => format!("`{first}` is {whose}; PCL has no `{first}`"),
+        };
+        let message = format!("undefined name `{first}` (`{first}.{step}` is {whose})");
+        let severity = match self.leniency.allow_missing_variables {
+            true => Severity::Warning,
+            false => self.severity(),
+        };
+        let at = self.at(Site::Expr(id));
+        let mut diagnostic =
+            SemaDiagnostic::new(codes::UNDEFINED_NAME, severity, message, at).with_note(note);
+        if declared && matches!(first, "var" | "local") {
+            diagnostic = diagnostic.with_replacement(at, step);
+        }
+        self.diagnostics.push(diagnostic);
+        self.types[base.0 as usize] = self.dynamic();
+        true
     }
 
     /// `"hello ${petName}"` where `petName` is an output: Go's binder resolves it, but

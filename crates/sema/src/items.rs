@@ -772,6 +772,37 @@ fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, Struc
         .collect()
 }
 
+/// What PCL writes for a top-level block of Terraform (or a section of Pulumi YAML) that
+/// a newcomer writes.
+fn foreign_block(type_name: &str) -> Option<&'static str> {
+    Some(match type_name {
+        "variable" | "variables" => {
+            "Terraform's variables are configs in PCL: `config name \"string\" { default = ... }`, read as `name`"
+        }
+        "locals" => {
+            "Terraform's locals are top-level attributes in PCL: write `name = value` outside any block"
+        }
+        "module" => {
+            "Terraform's modules are components in PCL: `component name \"./dir\" { inputs }`"
+        }
+        "data" => {
+            "Terraform's data sources are functions in PCL: `name = invoke(\"pkg:module:function\", { arguments })`"
+        }
+        "provider" => {
+            "a provider is a resource in PCL: `resource name \"pulumi:providers:pkg\" { settings }`, named in `options { provider = name }`"
+        }
+        "terraform" => "PCL's requirements go in `pulumi { requiredVersionRange = \"...\" }`",
+        "outputs" | "export" => "PCL's stack outputs are `output name { value = ... }` blocks",
+        "resources" => {
+            "PCL writes one block per resource: `resource name \"pkg:module:Type\" { inputs }`"
+        }
+        "moved" | "import" | "removed" | "check" => {
+            "Terraform's state blocks have no PCL form: an `import` is `options { import = \"id\" }` on the resource"
+        }
+        _ => return None,
+    })
+}
+
 /// A top-level block's kind and label values when it declares something; otherwise
 /// `None`, with the reason in `problems` where it is the file's structure: an unknown
 /// block type (a warning: it is ignored) or labels that do not fit the kind (an error).
@@ -784,9 +815,13 @@ fn block_labels<'a>(
     let type_token = block.token(&[SyntaxKind::IDENT])?;
     let type_name = type_token.text();
     let Some(kind) = DeclKind::from_block_type(type_name) else {
-        let note = match pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()) {
-            Some(known) => format!("did you mean `{known}`?"),
-            None => format!("PCL's top-level blocks are {}", BLOCK_TYPES.join(", ")),
+        let note = match (
+            foreign_block(type_name),
+            pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()),
+        ) {
+            (Some(way), _) => way.to_owned(),
+            (None, Some(known)) => format!("did you mean `{known}`?"),
+            (None, None) => format!("PCL's top-level blocks are {}", BLOCK_TYPES.join(", ")),
         };
         problems.push(StructureProblem {
             code: pcl_diagnostics::codes::UNKNOWN_BLOCK,

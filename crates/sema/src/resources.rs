@@ -304,11 +304,23 @@ fn resolve_resource<'db>(
             return Some(types);
         }
         Err(Unresolved::Malformed(message)) => {
+            let name = infer.body.label(BlockId::ROOT, 0).unwrap_or_default();
+            let note = if name.contains(':') {
+                Some(format!(
+                    "the labels are swapped: PCL writes the name first, `resource {token} \"{name}\" {{ ... }}`"
+                ))
+            } else if name.contains('_') && !token.contains(':') {
+                Some(format!(
+                    "Terraform writes `resource \"TYPE\" \"NAME\"`; PCL writes `resource {token} \"pkg:module:Type\"` (a Pulumi type token, such as `random:index/randomPet:RandomPet` for `random_pet`)"
+                ))
+            } else {
+                None
+            };
             return missing(
                 infer,
                 codes::UNKNOWN_RESOURCE,
                 format!("malformed resource type token '{token}': {message}"),
-                None,
+                note,
             );
         }
         Err(Unresolved::NoPackage(package)) => {
@@ -482,15 +494,23 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
                 options = Some(block);
             }
         } else {
-            infer
-                .push(
-                    codes::UNEXPECTED_BLOCK,
-                    Severity::Error,
-                    Site::BlockType(block),
-                    format!("unexpected block `{kind}`"),
-                )
+            let way = match kind {
+                "lifecycle" => "Terraform's `lifecycle` settings are resource options in PCL: `options { protect = true, ignoreChanges = [...] }`".to_owned(),
+                "timeouts" => "Terraform's `timeouts` are the resource option `customTimeouts`: `options { customTimeouts = { create = \"10m\" } }`".to_owned(),
+                "dynamic" => "write the input as a list built by a `for` expression: `name = [for x in xs : { ... }]`".to_owned(),
+                "provisioner" | "connection" => "Pulumi has no provisioners: run commands with the `command` package's resources".to_owned(),
+                _ => format!("PCL has no nested blocks but `options`: write an input as an attribute, `{kind} = {{ ... }}` (or `{kind} = [{{ ... }}]` for a list)"),
+            };
+            let diagnostic = infer.push(
+                codes::UNEXPECTED_BLOCK,
+                Severity::Error,
+                Site::BlockType(block),
+                format!("unexpected block `{kind}`"),
+            );
+            diagnostic
                 .notes
                 .push("the only block allowed here is `options`".to_owned());
+            diagnostic.notes.push(way);
         }
     }
     options
@@ -624,6 +644,9 @@ fn check_inputs<'db>(
 /// Type an attribute's value and check it against the input it sets.
 fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
     let data = infer.body.attr(attr);
+    if input.name == "options" {
+        options_input_of_options(infer, data.value);
+    }
     let expected = narrow_discriminated(infer, input, data.value);
     infer.expr_to_check(data.value, expected);
     if let Some(reference) = &input.missing_package {
@@ -707,6 +730,64 @@ fn narrow_discriminated<'db>(infer: &Infer<'db>, input: &Input<'db>, value: Expr
     input.ty
 }
 
+/// `options = { dependsOn = [...] }` where the resource has an input named `options` (a
+/// Docker network's driver options): the value sets that input, not the resource's
+/// options, which go in a block. A warning in every mode when its keys are options'.
+fn options_input_of_options(infer: &mut Infer<'_>, value: ExprId) {
+    let body = infer.body;
+    let Expr::Object(items) = body.expr(value) else {
+        return;
+    };
+    let option = (body.pairs(*items).iter()).find_map(|[key, _]| {
+        let key = crate::inference::literal_key(body, body.expr(*key))?;
+        OPTION_NAMES.iter().copied().find(|o| *o == key)
+    });
+    if let Some(option) = option {
+        infer
+            .push(
+                codes::TYPE_MISMATCH,
+                Severity::Warning,
+                Site::Expr(value),
+                format!("this sets the resource's input `options`, not its resource options (`{option}`)"),
+            )
+            .notes
+            .push("resource options go in a block, written without `=`: `options { ... }`".to_owned());
+    }
+}
+
+/// A Terraform resource setting (a meta-argument or a `lifecycle` one) and the PCL option
+/// of its job, with a note saying how it differs.
+fn terraform_option(name: &str) -> Option<(&'static str, &'static str)> {
+    Some(match name {
+        "count" => (
+            "range",
+            "Terraform's `count` is PCL's `range = N` (read `range.value`)",
+        ),
+        "for_each" => (
+            "range",
+            "Terraform's `for_each` is PCL's `range = collection` (read `range.key` and `range.value`)",
+        ),
+        "depends_on" => ("dependsOn", "Terraform's `depends_on` is PCL's `dependsOn`"),
+        "prevent_destroy" => (
+            "protect",
+            "Terraform's `prevent_destroy` is PCL's `protect`",
+        ),
+        "ignore_changes" => (
+            "ignoreChanges",
+            "Terraform's `ignore_changes` is PCL's `ignoreChanges`",
+        ),
+        "create_before_destroy" => (
+            "deleteBeforeReplace",
+            "Pulumi creates the replacement before deleting by default; `deleteBeforeReplace = true` asks for the other order",
+        ),
+        "replace_triggered_by" => (
+            "replaceWith",
+            "Terraform's `replace_triggered_by` is close to PCL's `replaceWith` (resources)",
+        ),
+        _ => return None,
+    })
+}
+
 fn unknown_attribute<'db>(
     infer: &mut Infer<'db>,
     attr: AttrId,
@@ -714,10 +795,34 @@ fn unknown_attribute<'db>(
     inputs: &[Input<'db>],
     what: &dyn Display,
 ) {
-    let suggestion =
-        pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
     let at = infer.at(Site::AttrName(attr));
     let message = format!("{what} has no input '{name}'");
+    if name == "options" {
+        infer
+            .report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message)
+            .notes
+            .push(
+                "resource options are a block, written without `=`: `options { ... }`".to_owned(),
+            );
+        return;
+    }
+    // A resource option, or Terraform's, written among the inputs.
+    let option = match terraform_option(name) {
+        Some((option, _)) => Some(option),
+        None => OPTION_NAMES.iter().copied().find(|o| *o == name),
+    };
+    if let Some(option) = option {
+        let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
+        if let Some((_, note)) = terraform_option(name) {
+            diagnostic.notes.push(note.to_owned());
+        }
+        diagnostic.notes.push(format!(
+            "resource options go in the body's `options` block: `options {{ {option} = ... }}`"
+        ));
+        return;
+    }
+    let suggestion =
+        pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
     let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
     match suggestion {
         Some(s) => {
@@ -882,7 +987,9 @@ fn check_options<'db>(
             Some(None) => property_list(infer, data.value, inputs, name),
             None => {
                 infer.expr(data.value);
-                let suggestion = pcl_types::closest_name(name, OPTION_NAMES.iter().copied());
+                let suggestion = terraform_option(name)
+                    .map(|(option, _)| option)
+                    .or_else(|| pcl_types::closest_name(name, OPTION_NAMES.iter().copied()));
                 let message = format!("unknown resource option `{name}`");
                 let at = infer.at(Site::AttrName(attr));
                 let diagnostic = infer.push(
@@ -891,6 +998,9 @@ fn check_options<'db>(
                     Site::AttrName(attr),
                     message,
                 );
+                if let Some((_, note)) = terraform_option(name) {
+                    diagnostic.notes.push(note.to_owned());
+                }
                 match suggestion {
                     Some(s) => diagnostic.suggest(at, s.to_owned()),
                     None => diagnostic

@@ -1,0 +1,105 @@
+# pcl-check-args: --schema-dir ../schemas/habits
+# Habits carried over from Terraform and Pulumi YAML: each message says what PCL writes.
+config prefix "string" {
+  default = "app"
+}
+
+config size "integer" {
+  default = 2
+}
+
+config names "List<String>" {
+  default = []
+}
+
+config password "string" {
+  sensitive = true
+}
+
+config zone {
+  type = string
+}
+
+config region "string" {
+  default {
+    value = "eu"
+  }
+}
+
+config replicas "int" {
+  default = 1
+  validation {
+    condition = true
+  }
+}
+
+variable "legacy" {
+  default = 1
+}
+
+locals {
+  legacyLocal = 2
+}
+
+provider "net" {
+  region = "eu"
+}
+
+resource first "net:index:Pet" {
+  count  = 3
+  prefix = "${var.prefix}-${count.index}"
+  length = local.petLength
+}
+
+resource second "net:index:Pet" {
+  depends_on = [first]
+  dependsOn  = [first]
+  length     = each.value
+  prefix     = "${terraform.workspace}-${pulumi.stack}"
+  options {
+    prevent_destroy = true
+  }
+  lifecycle {
+    ignore_changes = [length]
+  }
+}
+
+resource third "net:index:Pet" {
+  options = {
+    protect = true
+  }
+  prefix = jsonencode({ a = 1 })
+  length = length(merge({}, {}))
+}
+
+resource network "net:index:Network" {
+  name = format("%s-net", prefix)
+  options = {
+    dependsOn = [first]
+  }
+}
+
+resource "net_pet" "fourth" {
+}
+
+resource "net:index:Pet" "fifth" {
+}
+
+resource keyed "net:index:Pet" {
+  options {
+    range = { a = 1, b = 2 }
+  }
+  length = range.value
+}
+
+output keyedNames {
+  value     = keyed[*].name
+  sensitive = true
+}
+
+output modules {
+  value = "${module.vpc.id}-${data.aws_ami.ubuntu.id}-${self.id}-${path.module}"
+  precondition {
+    condition = true
+  }
+}
