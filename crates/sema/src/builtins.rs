@@ -192,7 +192,7 @@ pub(crate) fn call<'db>(
 
 /// What PCL writes for a function of Terraform or of Pulumi YAML (`fn::join`, also written
 /// `Fn::Join`) that a newcomer calls: PCL's builtin of the same job, or how to do without.
-fn foreign_function(name: &str) -> Option<String> {
+pub(crate) fn foreign_function(name: &str) -> Option<String> {
     let yaml = name
         .strip_prefix("fn::")
         .or_else(|| name.strip_prefix("Fn::"))

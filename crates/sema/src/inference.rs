@@ -661,7 +661,12 @@ impl<'db> Infer<'db> {
             let key_ty = self.expr(key);
             let value_ty = self.expr(value);
             match literal_key(self.body, self.body.expr(key)) {
-                Some(name) => fields.push((SmolStr::new(name), value_ty)),
+                Some(name) => {
+                    if name.starts_with("fn::") || name.starts_with("Fn::") {
+                        self.yaml_function_key(key, &name);
+                    }
+                    fields.push((SmolStr::new(name), value_ty));
+                }
                 None => {
                     literal_keys = false;
                     self.expect(key, input_type(db, Ty::string(db)), &"an object key");
@@ -734,6 +739,20 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call is a plain key in PCL, so
+    /// nothing is called and the object is the value. An error beyond Go.
+    fn yaml_function_key(&mut self, key: ExprId, name: &str) {
+        let severity = self.beyond_go_severity();
+        let message = format!(
+            "`{name}` is Pulumi YAML's function call: in PCL it is a plain key, and nothing is called"
+        );
+        let way = builtins::foreign_function(name)
+            .unwrap_or_else(|| "PCL calls functions by name: `toJSON(value)`, `invoke(\"pkg:module:function\", { arguments })`".to_owned());
+        self.push(codes::UNKNOWN_FUNCTION, severity, Site::Expr(key), message)
+            .notes
+            .push(way);
     }
 
     /// `var.region`, `count.index`, `each.value`, ...: a Terraform reference, where its

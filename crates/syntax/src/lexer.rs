@@ -526,6 +526,9 @@ impl<'a> Lexer<'a> {
             '\r' => "a carriage return must be followed by a line feed".to_owned(),
             '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
             '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
+            '$' if rest[1..].starts_with('{') => {
+                "unexpected character `$`: `${...}` interpolates only inside a string: write the expression alone (`name`), or `\"${name}\"`".to_owned()
+            }
             _ if ch.is_control() => format!("unexpected control character {ch:?}"),
             _ => format!("unexpected character `{ch}`"),
         };

@@ -103,3 +103,10 @@ output modules {
     condition = true
   }
 }
+
+# Pulumi YAML's function call as a key: nothing is called.
+zoneInfo = {
+  "fn::invoke" = {
+    function = "net:index:getZone"
+  }
+}
