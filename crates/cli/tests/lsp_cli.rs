@@ -1346,3 +1346,51 @@ fn settings_take_one_schema_folder_and_report_a_wrong_shape() {
         "{shown}"
     );
 }
+
+/// A typed `"` in an enum-typed input opens the enum's values, each replacing the quotes'
+/// contents; a `for` variable is renamed with its uses.
+#[test]
+fn enum_values_after_a_quote_and_for_variable_rename() {
+    let dir = scratch_dir("enum");
+    let path = dir.join("main.pp");
+    let uri = format!("file://{}", path.display());
+    let text = "resource site \"web:index:Bucket\" {\n  name         = \"site\"\n  storageClass = \"\"\n}\n\nnames = [for n in [\"a\"] : \"${n}-x\"]\n";
+    std::fs::write(&path, text).expect("write");
+    let mut client = client_with_open_document(&uri, text);
+    let (line, column) = position_of(text, "\"\"\n}");
+    let completion = client.request(
+        2,
+        "textDocument/completion",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column + 1 },
+            "context": { "triggerKind": 2, "triggerCharacter": "\"" },
+        }),
+    );
+    let items: Vec<(&str, i64)> = (completion["result"].as_array().into_iter().flatten())
+        .filter_map(|c| Some((c["label"].as_str()?, c["kind"].as_i64()?)))
+        .collect();
+    // 20: EnumMember.
+    assert_eq!(items, [("STANDARD", 20), ("ARCHIVE", 20)], "{completion}");
+    let edit = &completion["result"][0]["textEdit"];
+    assert_eq!(
+        edit["range"]["start"]["character"],
+        json!(column + 1),
+        "{edit}"
+    );
+    let (line, column) = position_of(text, "n in");
+    let renamed = client.request(
+        3,
+        "textDocument/rename",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column },
+            "newName": "name",
+        }),
+    );
+    let edits = &renamed["result"]["changes"][&uri];
+    assert_eq!(
+        apply_lsp_edits(text, edits),
+        text.replace("n in", "name in").replace("${n}", "${name}"),
+        "{renamed}"
+    );
+    shut_down(client);
+}
