@@ -831,6 +831,9 @@ impl Analysis {
                 let contents = quoted_contents(file.text(db), template);
                 return self.type_tokens(file, TokenSection::Functions, contents);
             }
+            // A value being written: the enum's values, alone inside a plain string (where
+            // names would land inside the quotes), else first among the names in scope.
+            let mut enum_items = Vec::new();
             if let Some((decl, _)) = self.decl_at(path, offset)
                 && let Some(site) = value_site(db, file, offset)
             {
@@ -841,10 +844,10 @@ impl Analysis {
                     &site.path,
                     site.element,
                 );
-                // Inside a plain string only the enum's values make sense.
-                if !values.is_empty() || site.quoted.is_some() {
+                if site.quoted.is_some() {
                     return enum_values(values, site.quoted);
                 }
+                enum_items = enum_values(values, None);
             }
             if let Some((decl, _)) = self.decl_at(path, offset) {
                 match field_position(db, file, offset) {
@@ -950,7 +953,8 @@ impl Analysis {
             );
             res.sort_by(|a, b| a.label.cmp(&b.label));
             res.dedup_by(|a, b| a.label == b.label);
-            res
+            enum_items.extend(res);
+            enum_items
         })
     }
 }

@@ -122,7 +122,9 @@ pub(crate) fn call<'db>(
     let db = infer.db;
     let mut types = Vec::with_capacity(args.len());
     let guards = matches!(name.as_str(), "try" | "can");
+    let json = name == "toJSON";
     infer.guarded += u32::from(guards);
+    infer.in_json += u32::from(json);
     for (i, &arg) in args.iter().enumerate() {
         if name == "recover" && i == 1 {
             infer.locals.push(("error".into(), Ty::string(db)));
@@ -133,6 +135,7 @@ pub(crate) fn call<'db>(
         }
     }
     infer.guarded -= u32::from(guards);
+    infer.in_json -= u32::from(json);
     if expand && let Some(last) = types.pop() {
         match resolve_outputs(db, last).kind(db) {
             TyKind::Tuple(elements) => types.extend(elements.iter().copied()),
@@ -193,10 +196,15 @@ pub(crate) fn call<'db>(
 /// What PCL writes for a function of Terraform or of Pulumi YAML (`fn::join`, also written
 /// `Fn::Join`) that a newcomer calls: PCL's builtin of the same job, or how to do without.
 pub(crate) fn foreign_function(name: &str) -> Option<String> {
+    // Pulumi YAML writes `fn::join`; CloudFormation, which newcomers also bring, `Fn::Join`.
     let yaml = name
         .strip_prefix("fn::")
         .or_else(|| name.strip_prefix("Fn::"))
         .map(str::to_ascii_lowercase);
+    let whose = match name.starts_with("fn::") {
+        true => "Pulumi YAML's",
+        false => "not PCL's",
+    };
     if let Some(yaml) = yaml {
         let pcl = match yaml.as_str() {
             "join" => "join(separator, list)",
@@ -216,11 +224,11 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
             "assetarchive" => "assetArchive({ name = asset })",
             _ => {
                 return Some(format!(
-                    "`{name}` is Pulumi YAML's: PCL calls its builtins by their own names (`join`, `split`, `toJSON`, `invoke`, ...)"
+                    "`{name}` is {whose}: PCL calls its builtins by their own names (`join`, `split`, `toJSON`, `invoke`, ...)"
                 ));
             }
         };
-        return Some(format!("`{name}` is Pulumi YAML's: PCL writes `{pcl}`"));
+        return Some(format!("`{name}` is {whose}: PCL writes `{pcl}`"));
     }
     let pcl = match name {
         "jsonencode" => "PCL's is `toJSON(value)`",
@@ -235,7 +243,7 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
             "PCL has no template files: write the template in the program, or read the file with `readFile(path)`"
         }
         "stackReference" | "stackreference" => {
-            "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`"
+            return Some("a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`".to_owned());
         }
         "jsondecode" | "concat" | "merge" | "coalesce" | "tomap" | "tolist" | "toset"
         | "tostring" | "tonumber" | "cidrsubnet" | "cidrhost" | "upper" | "lower" | "replace"

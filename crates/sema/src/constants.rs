@@ -522,11 +522,16 @@ impl<'db> Infer<'db> {
         let Some((_, name)) = self.named_resources(source) else {
             return;
         };
-        let step = match self.body.expr(each) {
-            Expr::GetAttr { base, name } if matches!(self.body.expr(*base), Expr::SplatItem) => {
-                format!(".{}", self.body.str(*name))
-            }
-            _ => String::new(),
+        // The attributes after `[*]` (`.a.b`), when they are all names.
+        let mut steps = Vec::new();
+        let mut at = each;
+        while let Expr::GetAttr { base, name } = self.body.expr(at) {
+            steps.push(self.body.str(*name));
+            at = *base;
+        }
+        let step = match self.body.expr(at) {
+            Expr::SplatItem => steps.iter().rev().map(|s| format!(".{s}")).collect(),
+            _ => ".<attribute>".to_owned(),
         };
         let severity = self.beyond_go_severity();
         let message = format!(

@@ -80,33 +80,45 @@ fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
 }
 
 /// PCL's spelling of a type written as Pulumi YAML, JSON schema or a programming language
-/// writes it (`integer`, `Boolean`, `List<String>`), when it has one.
+/// writes it (`integer`, `Boolean`, `List<String>`), when it has one. Short labels only:
+/// such a type is a few words.
 fn pcl_type_for(text: &str) -> Option<String> {
     let text = text.trim();
-    if let Some((outer, rest)) = text.split_once('<') {
-        let inner = pcl_type_for(rest.strip_suffix('>')?).or_else(|| {
-            let inner = rest.strip_suffix('>')?.trim();
-            matches!(inner, "string" | "int" | "number" | "bool" | "any").then(|| inner.to_owned())
-        })?;
-        let outer = match outer.trim().to_ascii_lowercase().as_str() {
+    if text.len() > 64 {
+        return None;
+    }
+    // The wrappers, outermost first: `List<Map<String>>` is `list(map(string))`.
+    let mut wrappers = Vec::new();
+    let mut rest = text;
+    while let Some((outer, inner)) = rest.split_once('<') {
+        wrappers.push(match outer.trim().to_ascii_lowercase().as_str() {
             "list" | "array" => "list",
             "map" | "dictionary" | "record" => "map",
             "set" => "set",
             _ => return None,
-        };
-        return Some(format!("{outer}({inner})"));
+        });
+        rest = inner.strip_suffix('>')?;
     }
-    let pcl = match text.to_ascii_lowercase().as_str() {
+    let lower = rest.trim().to_ascii_lowercase();
+    let base = match lower.as_str() {
         "integer" | "int32" | "int64" | "long" => "int",
         "boolean" => "bool",
         "str" | "text" => "string",
         "float" | "double" | "decimal" | "float64" => "number",
-        "string" | "int" | "number" | "bool" | "any" => {
-            return (text != text.to_ascii_lowercase()).then(|| text.to_ascii_lowercase());
-        }
+        "string" | "int" | "number" | "bool" | "any" => lower.as_str(),
         _ => return None,
     };
-    Some(pcl.to_owned())
+    if wrappers.is_empty() && base == rest.trim() {
+        return None;
+    }
+    let mut pcl = String::new();
+    for wrapper in &wrappers {
+        pcl.push_str(wrapper);
+        pcl.push('(');
+    }
+    pcl.push_str(base);
+    pcl.push_str(&")".repeat(wrappers.len()));
+    Some(pcl)
 }
 
 /// An object type, or the object element of a list or map, with every property optional
@@ -617,22 +629,23 @@ fn package_descriptor(body: &crate::hir::Body) -> Option<(SmolStr, Vec<(SmolStr,
     Some((name, fields))
 }
 
-/// The packages the program's `package` blocks make of base provider `base` by
-/// parameterizing it (`parameterization { name = "myext" }`).
-pub(crate) fn parameterized_as(
-    db: &dyn pcl_types::Db,
+/// The packages the program's `package` blocks make by parameterizing a base provider
+/// (`parameterization { name = "myext" }`): (base provider, package) pairs. One query per
+/// program, so that each unknown resource type asks it rather than reading every block.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn parameterized_packages(
+    db: &dyn salsa::Database,
     program: crate::input::Program,
-    base: &str,
-) -> Vec<SmolStr> {
+) -> Box<[(SmolStr, SmolStr)]> {
     (crate::items::program_decls(db, program).iter())
         .filter(|decl| decl.kind(db) == DeclKind::Package)
         .filter_map(|&decl| package_descriptor(crate::hir::body(db, decl)))
-        .filter(|(name, fields)| {
-            name != base
-                && (fields.iter())
-                    .any(|(field, value)| field == "baseProviderName" && value == base)
+        .filter_map(|(name, fields)| {
+            let (_, base) = fields
+                .iter()
+                .find(|(field, _)| field == "baseProviderName")?;
+            (*base != name).then(|| (base.clone(), name.clone()))
         })
-        .map(|(name, _)| name)
         .collect()
 }
 
@@ -746,5 +759,30 @@ fn literal_bool(infer: &mut Infer<'_>, value: crate::hir::ExprId, name: &str) ->
             );
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pcl_type_for;
+
+    #[test]
+    fn types_written_as_other_languages_write_them() {
+        let pcl = |text: &str| pcl_type_for(text);
+        assert_eq!(pcl("integer").as_deref(), Some("int"));
+        assert_eq!(pcl("Boolean").as_deref(), Some("bool"));
+        assert_eq!(pcl("String").as_deref(), Some("string"));
+        assert_eq!(
+            pcl("List<Map<String>>").as_deref(),
+            Some("list(map(string))")
+        );
+        assert_eq!(pcl("Array<integer>").as_deref(), Some("list(int)"));
+        // Already PCL's, or nothing PCL has.
+        assert_eq!(pcl("string"), None);
+        assert_eq!(pcl("Tuple<String>"), None);
+        assert_eq!(pcl("List<String"), None);
+        // A long label is no type a person wrote: not read at all (it was recursive).
+        let deep = format!("{}string{}", "List<".repeat(100_000), ">".repeat(100_000));
+        assert_eq!(pcl(&deep), None);
     }
 }

@@ -255,6 +255,9 @@ pub struct BlockData {
     /// Whether the block has its `{` (a syntax error otherwise, already reported: its
     /// body is not judged for what it lacks).
     pub opened: bool,
+    /// Whether the block is empty and closed on the line of its `{` (`{}`), where a fix
+    /// that adds an attribute must put the `}` on a line of its own.
+    pub closed_on_open_line: bool,
 }
 
 /// A declaration's body. For a local, `value` is its expression and block 0 is empty.
@@ -634,6 +637,7 @@ impl Lowerer {
             attrs: Box::default(),
             blocks: Box::default(),
             opened: open.is_some(),
+            closed_on_open_line: false,
         });
         if self.with_source_map {
             self.block_types.push(type_range);
@@ -662,10 +666,16 @@ impl Lowerer {
             len: (self.labels.len() - start) as u32,
         };
         let body = block.child(SyntaxKind::BODY);
-        let open = (block.tokens())
+        let open_token = (block.tokens())
             .chain(body.into_iter().flat_map(NodeRef::tokens))
-            .find(|t| t.kind() == SyntaxKind::L_CURLY)
-            .map(|t| t.text_range());
+            .find(|t| t.kind() == SyntaxKind::L_CURLY);
+        let open = open_token.map(|t| t.text_range());
+        let closed_on_open_line = body.is_none_or(|b| b.children().next().is_none())
+            && open_token.is_some_and(|open| {
+                (block.tokens())
+                    .find(|t| t.kind() == SyntaxKind::R_CURLY)
+                    .is_some_and(|close| !open.text_until(close).contains('\n'))
+            });
         let id = self.push_block(kind, labels, label_ranges, type_range, open);
         let (attrs, blocks) = (self.attr_ids.len(), self.block_ids.len());
         for item in body.into_iter().flat_map(NodeRef::children) {
@@ -695,6 +705,7 @@ impl Lowerer {
         let data = &mut self.blocks[id.0 as usize];
         data.attrs = take_from(&mut self.attr_ids, attrs);
         data.blocks = take_from(&mut self.block_ids, blocks);
+        data.closed_on_open_line = closed_on_open_line;
         id
     }
 

@@ -322,6 +322,9 @@ pub(crate) struct Infer<'db> {
     /// arguments of `try` and `can`): an index there may never be taken
     /// (`length(pets) > 0 ? pets[0].id : ""`, `try(pets[3].id, "")`).
     pub(crate) guarded: u32,
+    /// How many `toJSON` arguments the expression being typed is inside: JSON documents
+    /// (CloudFormation's `Fn::GetAtt`, ESC's `fn::secret`) have keys PCL would misread.
+    pub(crate) in_json: u32,
     /// Whether an `options` block is being checked (where `range` is not in scope).
     pub(crate) in_options: bool,
     /// The types of the declarations referenced so far (a body names the same few again
@@ -366,6 +369,7 @@ impl<'db> Infer<'db> {
             leniency,
             demote_value_checks: false,
             guarded: 0,
+            in_json: 0,
             in_options: false,
             referenced,
             own_cycle: None,
@@ -662,7 +666,7 @@ impl<'db> Infer<'db> {
             let value_ty = self.expr(value);
             match literal_key(self.body, self.body.expr(key)) {
                 Some(name) => {
-                    if name.starts_with("fn::") || name.starts_with("Fn::") {
+                    if items.len() == 1 && self.in_json == 0 {
                         self.yaml_function_key(key, &name);
                     }
                     fields.push((SmolStr::new(name), value_ty));
@@ -741,9 +745,34 @@ impl<'db> Infer<'db> {
         }
     }
 
-    /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call is a plain key in PCL, so
-    /// nothing is called and the object is the value. An error beyond Go.
+    /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call (an object of that one key,
+    /// outside a `toJSON` document) is a plain key in PCL, so nothing is called and the
+    /// object is the value. An error beyond Go.
     fn yaml_function_key(&mut self, key: ExprId, name: &str) {
+        let Some(function) = name.strip_prefix("fn::") else {
+            return;
+        };
+        const YAML_FUNCTIONS: &[&str] = &[
+            "invoke",
+            "join",
+            "split",
+            "select",
+            "toJSON",
+            "toBase64",
+            "fromBase64",
+            "secret",
+            "readFile",
+            "stackReference",
+            "fileAsset",
+            "stringAsset",
+            "remoteAsset",
+            "fileArchive",
+            "assetArchive",
+            "remoteArchive",
+        ];
+        if !YAML_FUNCTIONS.contains(&function) {
+            return;
+        }
         let severity = self.beyond_go_severity();
         let message = format!(
             "`{name}` is Pulumi YAML's function call: in PCL it is a plain key, and nothing is called"
@@ -781,11 +810,9 @@ impl<'db> Infer<'db> {
         {
             return false;
         }
-        // The program's names, read only here (a Terraform reference is rare).
+        // The program's names, as "did you mean" reads them for an unresolved name.
         let program = self.decl.program(self.db);
-        let declared = crate::scope::program_scope(self.db, program)
-            .names
-            .contains_key(step);
+        let declared = crate::scope::declared_names(self.db, program).contains(step);
         let whose = match first {
             "pulumi" => "Pulumi YAML's",
             _ => "Terraform's",
@@ -800,7 +827,7 @@ impl<'db> Infer<'db> {
                 "Terraform's locals are top-level attributes in PCL: declare `{step} = value` and write `{step}`"
             ),
             ("module", _) => format!(
-                "Terraform's modules are components in PCL: `component {step} \"./dir\" {{ ... }}`, whose outputs are `{step}.output`"
+                "Terraform's modules are components in PCL: `component {step} \"./dir\" {{ ... }}`, whose outputs read as `{step}.NAME` (not `module.{step}.NAME`)"
             ),
             ("data", _) => "Terraform's data sources are functions in PCL: `invoke(\"pkg:module:function\", { arguments })`".to_owned(),
             ("count", "index") => "PCL's is `range.value` (from 0), in a resource with `options { range = N }`".to_owned(),

@@ -796,9 +796,10 @@ fn foreign_block(type_name: &str) -> Option<&'static str> {
         "resources" => {
             "PCL writes one block per resource: `resource name \"pkg:module:Type\" { inputs }`"
         }
-        "moved" | "import" | "removed" | "check" => {
+        "moved" | "import" | "removed" => {
             "Terraform's state blocks have no PCL form: an `import` is `options { import = \"id\" }` on the resource"
         }
+        "check" => "Terraform's `check` assertions have no PCL form",
         _ => return None,
     })
 }

@@ -305,11 +305,11 @@ fn resolve_resource<'db>(
         }
         Err(Unresolved::Malformed(message)) => {
             let name = infer.body.label(BlockId::ROOT, 0).unwrap_or_default();
-            let note = if name.contains(':') {
+            let note = if name.contains(':') && !token.is_empty() {
                 Some(format!(
                     "the labels are swapped: PCL writes the name first, `resource {token} \"{name}\" {{ ... }}`"
                 ))
-            } else if name.contains('_') && !token.contains(':') {
+            } else if name.contains('_') && !token.is_empty() && !token.contains(':') {
                 Some(format!(
                     "Terraform writes `resource \"TYPE\" \"NAME\"`; PCL writes `resource {token} \"pkg:module:Type\"` (a Pulumi type token, such as `random:index/randomPet:RandomPet` for `random_pet`)"
                 ))
@@ -386,18 +386,6 @@ fn resolve_resource<'db>(
     None
 }
 
-/// Whether the text after the `{` of a declaration's body is its `}`, on the same line.
-fn closes_on_the_line(db: &dyn salsa::Database, decl: crate::items::DeclId<'_>) -> bool {
-    let map = &crate::hir::body_with_source_map(db, decl).source_map;
-    let Some(open) = map.block_opens.first() else {
-        return false;
-    };
-    let after = usize::from(open.end() + crate::items::decl_offset(db, decl));
-    let text = decl.file(db).text(db);
-    text.get(after..)
-        .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with('}'))
-}
-
 /// For a token of base provider `package` that names no resource of it: the package a
 /// `package` block of the program makes of `package` by parameterizing it, and the token
 /// in that package when it has such a resource (`extbase:index:Greeting` is
@@ -405,15 +393,17 @@ fn closes_on_the_line(db: &dyn salsa::Database, decl: crate::items::DeclId<'_>) 
 fn extension_resource(infer: &Infer<'_>, package: &str, token: &str) -> Option<(SmolStr, SmolStr)> {
     let db = infer.db;
     let rest = token.strip_prefix(package)?.strip_prefix(':')?;
-    let extensions = crate::declarations::parameterized_as(db, infer.decl.program(db), package);
-    extensions.into_iter().find_map(|extension| {
-        let extended = SmolStr::new(format!("{extension}:{rest}"));
-        let source = package_named(db, &extension)?;
-        match resolve_token(db, source, &extended)? {
-            (ItemKind::Resource, _) => Some((extension, extended)),
-            _ => None,
-        }
-    })
+    let extensions = crate::declarations::parameterized_packages(db, infer.decl.program(db));
+    (extensions.iter())
+        .filter(|(base, _)| base == package)
+        .find_map(|(_, extension)| {
+            let extended = SmolStr::new(format!("{extension}:{rest}"));
+            let source = package_named(db, extension)?;
+            match resolve_token(db, source, &extended)? {
+                (ItemKind::Resource, _) => Some((extension.clone(), extended)),
+                _ => None,
+            }
+        })
 }
 
 /// One version per package per program: a resource whose `options { version }` names
@@ -495,7 +485,7 @@ fn options_block(infer: &mut Infer<'_>) -> Option<BlockId> {
             }
         } else {
             let way = match kind {
-                "lifecycle" => "Terraform's `lifecycle` settings are resource options in PCL: `options { protect = true, ignoreChanges = [...] }`".to_owned(),
+                "lifecycle" => "Terraform's `lifecycle` settings are resource options in PCL, in the `options` block: `prevent_destroy` is `protect`, `ignore_changes` is `ignoreChanges`".to_owned(),
                 "timeouts" => "Terraform's `timeouts` are the resource option `customTimeouts`: `options { customTimeouts = { create = \"10m\" } }`".to_owned(),
                 "dynamic" => "write the input as a list built by a `for` expression: `name = [for x in xs : { ... }]`".to_owned(),
                 "provisioner" | "connection" => "Pulumi has no provisioners: run commands with the `command` package's resources".to_owned(),
@@ -592,11 +582,8 @@ fn check_inputs<'db>(
         .collect();
     let root = body.block(BlockId::ROOT);
     // An empty body closed on the line of its `{` (`{}`): the fix puts the `}` on a line
-    // of its own. Read from the text only here (missing inputs of an empty body are rare).
-    let closed_on_its_line = root.attrs.is_empty()
-        && root.blocks.is_empty()
-        && !missing.is_empty()
-        && closes_on_the_line(infer.db, infer.decl);
+    // of its own.
+    let closed_on_its_line = root.closed_on_open_line;
     for input in missing {
         let plain = crate::inference::strip_input(infer.db, input.ty);
         let (ty, placeholder) = match any(input) {
@@ -738,9 +725,27 @@ fn options_input_of_options(infer: &mut Infer<'_>, value: ExprId) {
     let Expr::Object(items) = body.expr(value) else {
         return;
     };
+    // Options no driver or plugin setting is likely to be named (`version`, `provider`
+    // or `import` may well be one's).
+    const ONLY_OPTIONS: &[&str] = &[
+        "dependsOn",
+        "protect",
+        "ignoreChanges",
+        "deleteBeforeReplace",
+        "retainOnDelete",
+        "replaceOnChanges",
+        "customTimeouts",
+        "additionalSecretOutputs",
+        "hideDiffs",
+        "deletedWith",
+        "replaceWith",
+        "replacementTrigger",
+        "pluginDownloadURL",
+        "envVarMappings",
+    ];
     let option = (body.pairs(*items).iter()).find_map(|[key, _]| {
         let key = crate::inference::literal_key(body, body.expr(*key))?;
-        OPTION_NAMES.iter().copied().find(|o| *o == key)
+        ONLY_OPTIONS.iter().copied().find(|o| *o == key)
     });
     if let Some(option) = option {
         infer
@@ -748,10 +753,12 @@ fn options_input_of_options(infer: &mut Infer<'_>, value: ExprId) {
                 codes::TYPE_MISMATCH,
                 Severity::Warning,
                 Site::Expr(value),
-                format!("this sets the resource's input `options`, not its resource options (`{option}`)"),
+                format!("this sets the input `options`, not the resource options (`{option}`)"),
             )
             .notes
-            .push("resource options go in a block, written without `=`: `options { ... }`".to_owned());
+            .push(
+                "resource options go in a block, written without `=`: `options { ... }`".to_owned(),
+            );
     }
 }
 
@@ -776,14 +783,19 @@ fn terraform_option(name: &str) -> Option<(&'static str, &'static str)> {
             "ignoreChanges",
             "Terraform's `ignore_changes` is PCL's `ignoreChanges`",
         ),
-        "create_before_destroy" => (
-            "deleteBeforeReplace",
-            "Pulumi creates the replacement before deleting by default; `deleteBeforeReplace = true` asks for the other order",
-        ),
-        "replace_triggered_by" => (
-            "replaceWith",
-            "Terraform's `replace_triggered_by` is close to PCL's `replaceWith` (resources)",
-        ),
+        _ => return None,
+    })
+}
+
+/// A Terraform setting with no PCL option of the same meaning: what to write instead.
+fn terraform_setting_note(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "create_before_destroy" => {
+            "Pulumi creates a replacement before deleting the old resource by default: remove the setting (its `false` is PCL's `deleteBeforeReplace = true`)"
+        }
+        "replace_triggered_by" => {
+            "PCL replaces a resource with others through `replaceWith = [resource]`, or when a value changes through `replacementTrigger = value`"
+        }
         _ => return None,
     })
 }
@@ -804,6 +816,13 @@ fn unknown_attribute<'db>(
             .push(
                 "resource options are a block, written without `=`: `options { ... }`".to_owned(),
             );
+        return;
+    }
+    if let Some(note) = terraform_setting_note(name) {
+        infer
+            .report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message)
+            .notes
+            .push(note.to_owned());
         return;
     }
     // A resource option, or Terraform's, written among the inputs.
@@ -987,9 +1006,13 @@ fn check_options<'db>(
             Some(None) => property_list(infer, data.value, inputs, name),
             None => {
                 infer.expr(data.value);
-                let suggestion = terraform_option(name)
-                    .map(|(option, _)| option)
-                    .or_else(|| pcl_types::closest_name(name, OPTION_NAMES.iter().copied()));
+                let setting = terraform_setting_note(name);
+                let suggestion = match setting {
+                    Some(_) => None,
+                    None => terraform_option(name)
+                        .map(|(option, _)| option)
+                        .or_else(|| pcl_types::closest_name(name, OPTION_NAMES.iter().copied())),
+                };
                 let message = format!("unknown resource option `{name}`");
                 let at = infer.at(Site::AttrName(attr));
                 let diagnostic = infer.push(
@@ -1001,9 +1024,10 @@ fn check_options<'db>(
                 if let Some((_, note)) = terraform_option(name) {
                     diagnostic.notes.push(note.to_owned());
                 }
-                match suggestion {
-                    Some(s) => diagnostic.suggest(at, s.to_owned()),
-                    None => diagnostic
+                match (suggestion, setting) {
+                    (Some(s), _) => diagnostic.suggest(at, s.to_owned()),
+                    (None, Some(note)) => diagnostic.notes.push(note.to_owned()),
+                    (None, None) => diagnostic
                         .notes
                         .push(format!("the options are: {}", OPTION_NAMES.join(", "))),
                 }
@@ -1135,12 +1159,6 @@ fn nested_collection(
 fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool) {
     let db = infer.db;
     let body = infer.body;
-    if let Some(result) = function_result(infer, value) {
-        let message = format!("{what} must be a resource, not the result of a function ({result})");
-        let note =
-            "a function's result is data: an input that reads it already waits for it".to_owned();
-        return report_not_a_resource(infer, value, message, Some((note, None)), "a resource");
-    }
     let ty = infer.ty_of(value);
     let (ty, eventual) = match ty.kind(db) {
         TyKind::Output(inner) | TyKind::Promise(inner) => (*inner, true),
@@ -1150,6 +1168,18 @@ fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool
         TyKind::Const(underlying, _) => *underlying,
         _ => ty,
     };
+    // An object that is no resource (a resource's has its `urn`): a function's result?
+    let not_resource = match plain.kind(db) {
+        TyKind::Object(properties) => !properties.iter().any(|(name, _)| &**name == "urn"),
+        TyKind::Named(_) => true,
+        _ => false,
+    };
+    if not_resource && let Some(result) = function_result(infer, value) {
+        let message = format!("{what} must be a resource, not the result of a function ({result})");
+        let note =
+            "a function's result is data: an input that reads it already waits for it".to_owned();
+        return report_not_a_resource(infer, value, message, Some((note, None)), "a resource");
+    }
     let kind = match (plain.kind(db), eventual) {
         (TyKind::String, false) => "a string",
         (TyKind::Int | TyKind::Number, false) => "a number",
@@ -1191,17 +1221,22 @@ fn not_a_resource(infer: &mut Infer<'_>, what: &str, value: ExprId, single: bool
 /// value is one (`net`, with `net = invoke(...)`).
 fn function_result(infer: &Infer<'_>, value: ExprId) -> Option<String> {
     let db = infer.db;
-    let is_invoke = |body: &crate::hir::Body, id: ExprId| matches!(body.expr(id), Expr::Call(call) if call.name == pcl_syntax::INVOKE);
-    if is_invoke(infer.body, value) {
+    if matches!(infer.body.expr(value), Expr::Call(call) if call.name == pcl_syntax::INVOKE) {
         return Some("`invoke`".to_owned());
     }
     let (decl, name) = infer.named_declaration(value)?;
-    if decl.kind(db) != DeclKind::Local {
-        return None;
-    }
-    let local = crate::hir::body(db, decl);
-    let local_value = local.value?;
-    is_invoke(local, local_value).then(|| format!("`{name}` is an `invoke`"))
+    (decl.kind(db) == DeclKind::Local && *local_is_invoke(db, decl))
+        .then(|| format!("`{name}` is an `invoke`"))
+}
+
+/// Whether a local's value is an `invoke` call. A query of its own, which backdates: an
+/// edit of the local that keeps it one re-checks none of the options that name it.
+#[salsa::tracked]
+fn local_is_invoke<'db>(db: &'db dyn salsa::Database, decl: crate::items::DeclId<'db>) -> bool {
+    let body = crate::hir::body(db, decl);
+    body.value.is_some_and(
+        |value| matches!(body.expr(value), Expr::Call(call) if call.name == pcl_syntax::INVOKE),
+    )
 }
 
 /// Report `value` where a resource must be (`message`), beyond Go: with `fix` (a note, and

@@ -1121,6 +1121,14 @@ impl<'a> TokenRef<'a> {
     pub fn text_range(self) -> TextRange {
         TextRange::at(self.start, TextSize::from(self.element().len))
     }
+
+    /// The source text from the end of this token to the start of `later`, a token after
+    /// it in the same tree: the blanks, newlines and comments between them.
+    pub fn text_until(self, later: TokenRef<'a>) -> &'a str {
+        let start = (self.base + u32::from(self.text_range().end())) as usize;
+        let end = (later.base + u32::from(later.start)) as usize;
+        self.tree.text.get(start..end).unwrap_or_default()
+    }
 }
 
 #[cfg(test)]

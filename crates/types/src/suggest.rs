@@ -110,6 +110,13 @@ impl CandidateNames {
         }
     }
 
+    /// Whether `name` is one of these names.
+    pub fn contains(&self, name: &str) -> bool {
+        (self.group(name.chars().count()))
+            .binary_search_by(|candidate| candidate.as_str().cmp(name))
+            .is_ok()
+    }
+
     /// [`closest_name`] of `name` among these names (but `except`, when given).
     pub fn closest(&self, name: &str, except: Option<&str>) -> Option<&str> {
         let mut best = self.closest_prefix(name, except);

@@ -710,13 +710,19 @@ fn completion_of_enum_values() {
             ("ARCHIVE".to_owned(), Some(String::new()))
         ]
     );
-    let after_equals = program("");
+    // After the `=`: the values first, then the names in scope (a config may be given).
+    let after_equals = format!("config chosen \"string\" {{}}\n{}", program(""));
+    let found = complete(&after_equals, "\n}");
     assert_eq!(
-        complete(&after_equals, "\n}"),
+        found[..2],
         [
             ("\"STANDARD\"".to_owned(), None),
             ("\"ARCHIVE\"".to_owned(), None)
         ]
+    );
+    assert!(
+        found.iter().any(|(label, _)| label == "chosen"),
+        "{found:?}"
     );
     // A string that is no enum's: nothing (names in scope would land inside the quotes).
     let other = "resource \"b\" \"web:index:Bucket\" {\n  name = \"abX\"\n}\n";
@@ -741,8 +747,11 @@ fn completion_of_enum_values() {
         .map(|item| item.label)
         .collect()
     };
-    assert_eq!(labels("]"), ["\"red\"", "\"blue\""]);
-    assert_eq!(labels("\n}"), ["1", "2", "123456789012345678901234567890"]);
+    assert_eq!(labels("]")[..2], ["\"red\"", "\"blue\""]);
+    assert_eq!(
+        labels("\n}")[..3],
+        ["1", "2", "123456789012345678901234567890"]
+    );
 }
 
 /// Before a package is chosen, a type token completes to the packages on the search path

@@ -110,3 +110,30 @@ zoneInfo = {
     function = "net:index:getZone"
   }
 }
+
+# Terraform settings PCL has no option of the same meaning for.
+resource sixth "net:index:Pet" {
+  create_before_destroy = true
+  options {
+    replace_triggered_by = [first]
+  }
+  timeouts {
+    create = "5m"
+  }
+  dynamic "tag" {
+    content {}
+  }
+  provisioner "local-exec" {
+    command = "echo"
+  }
+}
+
+# JSON documents keep their own keys: CloudFormation's `Fn::`, ESC's `fn::secret`.
+template = toJSON({ Value = { "Fn::GetAtt" = ["Role", "Arn"] }, pw = { "fn::secret" = "x" } })
+cloudFormation = { "Fn::GetAtt" = ["Role", "Arn"] }
+
+# An input named `options` given settings that are not resource options: no warning.
+resource mount "net:index:Network" {
+  name    = "kv"
+  options = { version = "2" }
+}
