@@ -216,7 +216,7 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
             "secret" => "secret(value)",
             "readfile" => "readFile(path)",
             "invoke" => "invoke(\"pkg:module:function\", { arguments })",
-            "stackreference" => "getOutput(stackRef, \"name\")",
+            "stackreference" => return Some(STACK_REFERENCE.to_owned()),
             "fileasset" => "fileAsset(path)",
             "stringasset" => "stringAsset(text)",
             "remoteasset" => "remoteAsset(url)",
@@ -242,9 +242,7 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
         "templatefile" => {
             "PCL has no template files: write the template in the program, or read the file with `readFile(path)`"
         }
-        "stackReference" | "stackreference" => {
-            return Some("a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`".to_owned());
-        }
+        "stackReference" | "stackreference" => return Some(STACK_REFERENCE.to_owned()),
         "jsondecode" | "concat" | "merge" | "coalesce" | "tomap" | "tolist" | "toset"
         | "tostring" | "tonumber" | "cidrsubnet" | "cidrhost" | "upper" | "lower" | "replace"
         | "keys" | "values" | "contains" | "flatten" | "distinct" | "zipmap" | "abspath"
@@ -258,6 +256,9 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
     };
     Some(format!("`{name}` is a Terraform function: {pcl}"))
 }
+
+/// How PCL reads another stack's outputs, for a newcomer who calls a function for it.
+const STACK_REFERENCE: &str = "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`";
 
 /// Builtins Pulumi has removed from PCL (pulumi/pulumi#22449, in 3.230.0), reported as
 /// unknown functions as its binder does, with a note on why.

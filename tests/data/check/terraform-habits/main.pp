@@ -137,3 +137,6 @@ resource mount "net:index:Network" {
   name    = "kv"
   options = { version = "2" }
 }
+
+# Another stack's outputs: a resource in PCL, not a function.
+otherStack = stackReference("org/project/dev")
