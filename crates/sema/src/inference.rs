@@ -325,6 +325,9 @@ pub(crate) struct Infer<'db> {
     /// How many `toJSON` arguments the expression being typed is inside: JSON documents
     /// (CloudFormation's `Fn::GetAtt`, ESC's `fn::secret`) have keys PCL would misread.
     pub(crate) in_json: u32,
+    /// A name written as a whole input's value where a string goes (`prefix = web`): if
+    /// undefined, probably text a YAML user left unquoted.
+    pub(crate) bare_text: Option<ExprId>,
     /// Whether an `options` block is being checked (where `range` is not in scope).
     pub(crate) in_options: bool,
     /// The types of the declarations referenced so far (a body names the same few again
@@ -370,6 +373,7 @@ impl<'db> Infer<'db> {
             demote_value_checks: false,
             guarded: 0,
             in_json: 0,
+            bare_text: None,
             in_options: false,
             referenced,
             own_cycle: None,
@@ -730,6 +734,11 @@ impl<'db> Infer<'db> {
                     None if name == "range" => diagnostic.with_note(
                         "`range` exists only inside a resource or component whose options set `range`",
                     ),
+                    None if self.bare_text == Some(id) => diagnostic
+                        .with_note(format!(
+                            "to give the text `{name}`, quote it: `\"{name}\"` (a name must be declared: a local, a config, a resource or a component)"
+                        ))
+                        .with_replacement(at, &format!("\"{name}\"")),
                     // `${HOME}` in a heredoc of shell text.
                     None if is_environment_name(name) => diagnostic.with_note(format!(
                         "to write `${{{name}}}` as text (for a shell), escape it: `$${{{name}}}`"

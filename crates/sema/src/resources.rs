@@ -635,7 +635,13 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         options_input_of_options(infer, data.value);
     }
     let expected = narrow_discriminated(infer, input, data.value);
+    let takes_text = pcl_types::plain_alternatives(infer.db, expected)
+        .any(|t| matches!(t.kind(infer.db), TyKind::String | TyKind::Enum(_)));
+    if takes_text && matches!(infer.body.expr(data.value), Expr::Name(_)) {
+        infer.bare_text = Some(data.value);
+    }
     infer.expr_to_check(data.value, expected);
+    infer.bare_text = None;
     if let Some(reference) = &input.missing_package {
         let skip = infer.leniency.skip_resource_typecheck;
         missing_package_type(infer, data.value, reference, skip);

@@ -140,3 +140,8 @@ resource mount "net:index:Network" {
 
 # Another stack's outputs: a resource in PCL, not a function.
 otherStack = stackReference("org/project/dev")
+
+# A YAML habit: text left unquoted is a name.
+resource seventh "net:index:Pet" {
+  prefix = web
+}
