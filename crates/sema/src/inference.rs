@@ -801,19 +801,20 @@ impl<'db> Infer<'db> {
             return false;
         };
         let first = self.body.str(*first);
-        const PREFIXES: &[&str] = &[
-            "var",
-            "local",
-            "module",
-            "data",
-            "count",
-            "each",
-            "self",
-            "path",
-            "terraform",
-            "pulumi",
-        ];
-        if !PREFIXES.contains(&first)
+        let terraform = matches!(
+            first,
+            "var"
+                | "local"
+                | "module"
+                | "data"
+                | "count"
+                | "each"
+                | "self"
+                | "path"
+                | "terraform"
+                | "pulumi"
+        );
+        if !terraform
             || self.locals.iter().any(|(n, _)| n == first)
             || self.bindings.resolution(first) != Some(&Resolution::Unresolved)
         {

@@ -635,9 +635,11 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         options_input_of_options(infer, data.value);
     }
     let expected = narrow_discriminated(infer, input, data.value);
-    let takes_text = pcl_types::plain_alternatives(infer.db, expected)
-        .any(|t| matches!(t.kind(infer.db), TyKind::String | TyKind::Enum(_)));
-    if takes_text && matches!(infer.body.expr(data.value), Expr::Name(_)) {
+    // A name alone (rare among inputs' values) where text goes.
+    if matches!(infer.body.expr(data.value), Expr::Name(_))
+        && pcl_types::plain_alternatives(infer.db, expected)
+            .any(|t| matches!(t.kind(infer.db), TyKind::String | TyKind::Enum(_)))
+    {
         infer.bare_text = Some(data.value);
     }
     infer.expr_to_check(data.value, expected);
