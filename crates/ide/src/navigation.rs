@@ -1861,17 +1861,7 @@ fn field_position(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> 
                 let Some(name) = attribute.name().map(|n| SmolStr::new(n.text())) else {
                     return FieldPosition::Value;
                 };
-                // An attribute of the `options` block, or of the declaration's body.
-                let in_options = ancestors
-                    .find(|n| n.kind() == BLOCK)
-                    .and_then(ast::Block::cast)
-                    .and_then(|block| block.type_name())
-                    .is_some_and(|type_name| type_name.text() == "options");
-                let context = if in_options {
-                    FieldsContext::Option(name)
-                } else {
-                    FieldsContext::Attribute(name)
-                };
+                let context = attribute_context(ancestors, name);
                 return FieldPosition::Object(context, reversed(keys));
             }
             BLOCK if keys.is_none() => {
@@ -1912,7 +1902,6 @@ struct ValueSite {
 }
 
 fn value_site(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Option<ValueSite> {
-    use pcl_sema::FieldsContext;
     use pcl_syntax::SyntaxKind::*;
     use pcl_syntax::ast::{self, AstNode};
     let tree = pcl_sema::parse(db, file).syntax_node();
@@ -1953,16 +1942,7 @@ fn value_site(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> Opti
         ATTRIBUTE => {
             let attribute = ast::Attribute::cast(value_of.clone())?;
             let name = SmolStr::new(attribute.name()?.text());
-            let in_options = (value_of.ancestors())
-                .find(|n| n.kind() == BLOCK)
-                .and_then(ast::Block::cast)
-                .and_then(|block| block.type_name())
-                .is_some_and(|type_name| type_name.text() == "options");
-            let context = if in_options {
-                FieldsContext::Option(name)
-            } else {
-                FieldsContext::Attribute(name)
-            };
+            let context = attribute_context(value_of.ancestors(), name);
             Some(ValueSite {
                 context,
                 path: Vec::new(),
@@ -2011,6 +1991,24 @@ fn enum_values(
             Some(item.replacing(quoted))
         })
         .collect()
+}
+
+/// What an attribute `name` sets, from the nodes around it (`ancestors`, innermost first):
+/// an option in an `options` block, else an attribute of the declaration's body.
+fn attribute_context(
+    mut ancestors: impl Iterator<Item = pcl_syntax::SyntaxNode>,
+    name: SmolStr,
+) -> pcl_sema::FieldsContext {
+    use pcl_syntax::ast::{self, AstNode};
+    let in_options = ancestors
+        .find(|n| n.kind() == pcl_syntax::SyntaxKind::BLOCK)
+        .and_then(ast::Block::cast)
+        .and_then(|block| block.type_name())
+        .is_some_and(|type_name| type_name.text() == "options");
+    match in_options {
+        true => pcl_sema::FieldsContext::Option(name),
+        false => pcl_sema::FieldsContext::Attribute(name),
+    }
 }
 
 /// Whether the text of the line before `offset` ends with an attribute's `=` (spaces
