@@ -516,8 +516,9 @@ impl<'db> Infer<'db> {
             ));
     }
 
-    /// `pets[*].id` where `pets` ranges over a map: a splat takes a map as one value, so
-    /// `.id` reads its key "id", not each resource's id. An error beyond Go.
+    /// `pets[*].id` where `pets` ranges over a map: Pulumi's binder takes a map as one
+    /// value in a splat, so `.id` reads its key "id", not each resource's id (Terraform
+    /// rejects the same). A warning in every mode.
     pub(crate) fn splat_of_keyed_resources(&mut self, id: ExprId, source: ExprId, each: ExprId) {
         let Some((_, name)) = self.named_resources(source) else {
             return;
@@ -533,15 +534,21 @@ impl<'db> Infer<'db> {
             Expr::SplatItem => steps.iter().rev().map(|s| format!(".{s}")).collect(),
             _ => ".<attribute>".to_owned(),
         };
-        let severity = self.beyond_go_severity();
+        // A warning: the generators differ (TypeScript makes resources ranged over an
+        // object literal an array, which `[*]` does walk).
         let message = format!(
             "`{name}` ranges over a map: `[*]` takes the map as one value, not its resources"
         );
-        self.push(codes::INVALID_INDEX, severity, Site::Expr(id), message)
-            .notes
-            .push(format!(
-                "to read each resource, write a `for`: `[for r in {name} : r{step}]`"
-            ));
+        self.push(
+            codes::INVALID_INDEX,
+            Severity::Warning,
+            Site::Expr(id),
+            message,
+        )
+        .notes
+        .push(format!(
+            "to read each resource, write a `for`: `[for r in {name} : r{step}]`"
+        ));
     }
 
     /// On the last diagnostic, about a string index of `base`: when `base` names resources
