@@ -536,6 +536,7 @@ fn check_inputs<'db>(
         given.push(name);
         let Some(inputs) = inputs else {
             infer.expr(data.value);
+            terraform_setting_unchecked(infer, attr, name);
             continue;
         };
         match inputs.iter().find(|i| *i.name == *name) {
@@ -793,6 +794,28 @@ fn terraform_option(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         _ => return None,
     })
+}
+
+/// `count = 3` among the inputs of a resource whose schema is missing (so its inputs are
+/// not known): Terraform's settings are almost never a resource's inputs. A warning in
+/// every mode, with PCL's way.
+fn terraform_setting_unchecked(infer: &mut Infer<'_>, attr: AttrId, name: &str) {
+    let Some((option, note)) = terraform_option(name) else {
+        return;
+    };
+    let message = format!(
+        "`{name}` is Terraform's setting, not an input (unless the resource has one of that name)"
+    );
+    let diagnostic = infer.push(
+        codes::UNKNOWN_ATTRIBUTE,
+        Severity::Warning,
+        Site::AttrName(attr),
+        message,
+    );
+    diagnostic.notes.push(note.to_owned());
+    diagnostic.notes.push(format!(
+        "resource options go in the body's `options` block: `options {{ {option} = ... }}`"
+    ));
 }
 
 /// A Terraform setting with no PCL option of the same meaning: what to write instead.

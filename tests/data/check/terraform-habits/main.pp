@@ -145,3 +145,8 @@ otherStack = stackReference("org/project/dev")
 resource seventh "net:index:Pet" {
   prefix = web
 }
+
+# Without the package's schema the inputs are unknown, but Terraform's settings still are.
+resource noSchema "nope:index:Thing" {
+  count = 2
+}
