@@ -281,10 +281,13 @@ impl SearchPath {
         Some(best)
     }
 
-    /// The package name on the search path closest to `name`.
+    /// The package name on the search path closest to `name`. A short name keeps its first
+    /// letter (`aws` is no misspelling of `tls`, two edits away).
     fn closest_package(&self, name: &str) -> Option<String> {
         let names = self.package_names();
-        pcl_types::closest_name(name, names.iter().map(String::as_str)).map(str::to_owned)
+        let closest = pcl_types::closest_name(name, names.iter().map(String::as_str))?;
+        let short = name.chars().count() <= 3;
+        (!short || closest.chars().next() == name.chars().next()).then(|| closest.to_owned())
     }
 
     /// The names of the packages whose schemas the search path's directories hold
@@ -546,6 +549,20 @@ mod tests {
         ] {
             assert_eq!(super::package_of_file_stem(stem), package, "{stem}");
         }
+    }
+
+    #[test]
+    fn a_short_package_name_keeps_its_first_letter() {
+        let dir = std::env::temp_dir().join(format!("pcl-closest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for file in ["tls.json", "random-4.11.2.json"] {
+            std::fs::write(dir.join(file), "{}").expect("write");
+        }
+        let search = super::SearchPath::new(vec![dir.clone()]);
+        assert_eq!(search.closest_package("aws"), None);
+        assert_eq!(search.closest_package("tsl").as_deref(), Some("tls"));
+        assert_eq!(search.closest_package("randm").as_deref(), Some("random"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
