@@ -734,6 +734,10 @@ impl<'db> Infer<'db> {
                     None if name == "range" => diagnostic.with_note(
                         "`range` exists only inside a resource or component whose options set `range`",
                     ),
+                    None if let Some(kind) = self.terraform_declared(name) => diagnostic
+                        .with_note(format!(
+                            "`{name}` is declared in a Terraform `{kind}` block, which PCL does not read: declare it as a config (`config {name} \"string\" {{}}`) or a local (`{name} = value`)"
+                        )),
                     None if self.bare_text == Some(id) => diagnostic
                         .with_note(format!(
                             "to give the text `{name}`, quote it: `\"{name}\"` (a name must be declared: a local, a config, a resource or a component)"
@@ -752,6 +756,18 @@ impl<'db> Infer<'db> {
             }
             None => self.dynamic(),
         }
+    }
+
+    /// The Terraform block (`variable`, `locals`) of the program that declares `name`, if
+    /// one does (asked only for a name that does not resolve).
+    fn terraform_declared(&self, name: &str) -> Option<SmolStr> {
+        let db = self.db;
+        let program = self.decl.program(db);
+        program.files(db).iter().find_map(|&file| {
+            let names = crate::items::terraform_names(db, file);
+            let at = (names.binary_search_by(|(declared, _)| declared.as_str().cmp(name))).ok()?;
+            Some(names[at].1.clone())
+        })
     }
 
     /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call (an object of that one key,

@@ -772,6 +772,52 @@ fn structure_problems(db: &dyn salsa::Database, file: File) -> Vec<(usize, Struc
         .collect()
 }
 
+/// The names a file's Terraform blocks declare, which PCL does not read (`variable
+/// "region" {}`, the attributes of `locals { .. }`), with the block's type: for the note on
+/// a later use of one, sorted by name. Read from the items with an unknown block type
+/// only; equal unless those change.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn terraform_names(db: &dyn salsa::Database, file: File) -> Box<[(SmolStr, SmolStr)]> {
+    let items = file.items(db);
+    let mut names = Vec::new();
+    for (index, problem) in structure_problems(db, file).iter() {
+        if problem.code != pcl_diagnostics::codes::UNKNOWN_BLOCK {
+            continue;
+        }
+        let Some(source) = items.get(*index) else {
+            continue;
+        };
+        let root = source.syntax(db).root();
+        let Some(kind) = root.token(&[SyntaxKind::IDENT]) else {
+            continue;
+        };
+        let kind = SmolStr::new(kind.text());
+        match kind.as_str() {
+            "variable" => {
+                let label = root.children_where(|k| k == SyntaxKind::BLOCK_LABEL).next();
+                if let Some(name) = label.and_then(|label| label.label_value()) {
+                    names.push((SmolStr::new(name), kind.clone()));
+                }
+            }
+            "locals" => {
+                let body = root.child(SyntaxKind::BODY);
+                for attribute in body
+                    .into_iter()
+                    .flat_map(|b| b.children_where(|k| k == SyntaxKind::ATTRIBUTE))
+                {
+                    if let Some(name) = attribute.token(&[SyntaxKind::IDENT]) {
+                        names.push((SmolStr::new(name.text()), kind.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Sorted by name, for lookups by name (a use of each of many is no quadratic walk).
+    names.sort_unstable();
+    names.into_boxed_slice()
+}
+
 /// What PCL writes for a top-level block of Terraform (or a section of Pulumi YAML) that
 /// a newcomer writes.
 fn foreign_block(type_name: &str) -> Option<&'static str> {

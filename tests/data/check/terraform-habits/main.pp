@@ -150,3 +150,9 @@ resource seventh "net:index:Pet" {
 resource noSchema "nope:index:Thing" {
   count = 2
 }
+
+# Names the Terraform blocks above declare are not PCL's.
+resource eighth "net:index:Pet" {
+  prefix = legacy
+  length = legacyLocal
+}
