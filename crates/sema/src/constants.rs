@@ -495,16 +495,9 @@ impl<'db> Infer<'db> {
     /// `passwords[0]` where `passwords` ranges over a map: its resources are keyed by the
     /// map's keys, so the index reads the key `"0"`, which the map seldom has.
     fn number_key_of_ranged_map(&mut self, base: ExprId, key: ExprId, value: &ConstValue) {
-        // Components too: they are ranged as resources are.
-        let Some((decl, name)) = self.named_declaration(base) else {
+        let Some(name) = self.named_rangeable(base) else {
             return;
         };
-        if !matches!(
-            decl.kind(self.db),
-            DeclKind::Resource | DeclKind::Read | DeclKind::Component
-        ) {
-            return;
-        }
         let written = value.pretty();
         let message = format!(
             "`{name}` ranges over a map: its resources are keyed by the map's keys, and `[{written}]` reads the key \"{written}\""
@@ -554,15 +547,9 @@ impl<'db> Infer<'db> {
     /// On the last diagnostic, about a string index of `base`: when `base` names resources
     /// (or components) ranged over a number or a list, that they are numbered, not keyed.
     pub(crate) fn note_numbered_resources(&mut self, base: ExprId) {
-        let Some((decl, name)) = self.named_declaration(base) else {
+        let Some(name) = self.named_rangeable(base) else {
             return;
         };
-        if !matches!(
-            decl.kind(self.db),
-            DeclKind::Resource | DeclKind::Read | DeclKind::Component
-        ) {
-            return;
-        }
         if let Some(last) = self.diagnostics.last_mut() {
             last.notes.push(format!(
                 "`{name}` is a list of resources (its `range` is no map): they are numbered from 0 (`{name}[0]`); range over a map to key them by name"
@@ -651,6 +638,18 @@ impl<'db> Infer<'db> {
                 _ => return false,
             }
         }
+    }
+
+    /// The name of the resources or components `expr` names (components are ranged as
+    /// resources are).
+    fn named_rangeable(&self, expr: ExprId) -> Option<&'db str> {
+        let (decl, name) = self.named_declaration(expr)?;
+        let kind = decl.kind(self.db);
+        matches!(
+            kind,
+            DeclKind::Resource | DeclKind::Read | DeclKind::Component
+        )
+        .then_some(name)
     }
 
     /// The `resource` or `read` declaration `expr` names (one resource, or several with a

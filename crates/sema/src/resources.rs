@@ -813,9 +813,12 @@ fn terraform_setting_unchecked(infer: &mut Infer<'_>, attr: AttrId, name: &str) 
         message,
     );
     diagnostic.notes.push(note.to_owned());
-    diagnostic.notes.push(format!(
-        "resource options go in the body's `options` block: `options {{ {option} = ... }}`"
-    ));
+    diagnostic.notes.push(options_block_note(option));
+}
+
+/// Where an option written among the inputs goes.
+fn options_block_note(option: &str) -> String {
+    format!("resource options go in the body's `options` block: `options {{ {option} = ... }}`")
 }
 
 /// A Terraform setting with no PCL option of the same meaning: what to write instead.
@@ -866,9 +869,7 @@ fn unknown_attribute<'db>(
         if let Some((_, note)) = terraform_option(name) {
             diagnostic.notes.push(note.to_owned());
         }
-        diagnostic.notes.push(format!(
-            "resource options go in the body's `options` block: `options {{ {option} = ... }}`"
-        ));
+        diagnostic.notes.push(options_block_note(option));
         return;
     }
     let suggestion =
