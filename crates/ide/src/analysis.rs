@@ -447,6 +447,30 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
             }
             step
         }
+        Site::Step(e) => {
+            let whole = *map.exprs.get(e.0 as usize)?;
+            let body = pcl_sema::body(db, at.decl);
+            let base = match body.expr(e) {
+                pcl_sema::Expr::GetAttr { base, .. } | pcl_sema::Expr::Index { base, .. } => {
+                    map.exprs.get(base.0 as usize).copied()
+                }
+                _ => None,
+            };
+            // From the first character after the base that is not space (`.` or `[`).
+            let text = at.decl.file(db).text(db);
+            let start = base
+                .filter(|base| whole.contains_range(*base))
+                .and_then(|base| {
+                    let after = usize::from(base.end() + offset);
+                    let gap = text.get(after..usize::from(whole.end() + offset))?;
+                    let skipped = gap.len() - gap.trim_start().len();
+                    Some(base.end() + TextSize::from(u32::try_from(skipped).ok()?))
+                });
+            match start {
+                Some(start) if start < whole.end() => TextRange::new(start, whole.end()),
+                _ => whole,
+            }
+        }
         Site::BlockType(b) => *map.block_types.get(b.0 as usize)?,
         Site::Label(b, i) => {
             label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?

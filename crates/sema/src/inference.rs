@@ -722,6 +722,10 @@ impl<'db> Infer<'db> {
                     at,
                 );
                 diagnostic = match suggestion {
+                    _ if let Some(declared) = self.declared_after_colon(name) => diagnostic
+                        .with_note(format!(
+                            "`{declared}` is declared, but no expression can read a name with `:`: name it `{name}` (a config's namespace is the project's)"
+                        )),
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
                         .with_replacement(at, &s),
@@ -768,6 +772,17 @@ impl<'db> Infer<'db> {
             let at = (names.binary_search_by(|(declared, _)| declared.as_str().cmp(name))).ok()?;
             Some(names[at].1.clone())
         })
+    }
+
+    /// The declared name `namespace:name` (`config "app:seed"`), if one is, for an
+    /// undefined `name` (asked only for a name that does not resolve).
+    fn declared_after_colon(&self, name: &str) -> Option<SmolStr> {
+        let db = self.db;
+        let declared = crate::scope::declared_names(db, self.decl.program(db));
+        let found = declared
+            .iter()
+            .find(|declared| (declared.rsplit_once(':')).is_some_and(|(_, after)| after == name));
+        found.map(SmolStr::new)
     }
 
     /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call (an object of that one key,
@@ -1002,7 +1017,7 @@ impl<'db> Infer<'db> {
                 true => None,
                 false => problem.suggestion().map(str::to_owned),
             };
-            let at = self.at(Site::Expr(id));
+            let at = self.at(Site::Step(id));
             let mut diagnostic = SemaDiagnostic::new(problem.code(), severity, message, at);
             if let TraverseProblem::NotTraversable { receiver } = problem
                 && let plain = resolve_outputs(db, *receiver)

@@ -110,6 +110,11 @@ impl CandidateNames {
         }
     }
 
+    /// Every name, shortest first.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (self.by_length.iter()).flat_map(|(_, group)| group.iter().map(SmolStr::as_str))
+    }
+
     /// Whether `name` is one of these names.
     pub fn contains(&self, name: &str) -> bool {
         (self.group(name.chars().count()))

@@ -38,3 +38,10 @@ config "zone" "string" {
 config "region" "string" {
   default = null
 }
+
+# A namespaced config name: Pulumi YAML's `app:seed`. No expression can read it.
+config "app:seed" "int" {}
+
+output "seeded" {
+  value = seed
+}
