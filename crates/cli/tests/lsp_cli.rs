@@ -1394,3 +1394,42 @@ fn enum_values_after_a_quote_and_for_variable_rename() {
     );
     shut_down(client);
 }
+
+#[test]
+fn a_component_opened_alone_knows_its_callers() {
+    // An editor's single-file mode: no workspace folder, only the component's file open.
+    let dir = scratch_dir("component-alone");
+    let component_dir = dir.join("net");
+    std::fs::create_dir_all(&component_dir).expect("mkdir");
+    let caller = "component \"network\" \"./net\" {\n  cidr = \"10.0.0.0/16\"\n}\n\noutput \"vpc\" {\n  value = network.vpcId\n}\n";
+    std::fs::write(dir.join("main.pp"), caller).expect("write");
+    let path = component_dir.join("net.pp");
+    let uri = format!("file://{}", path.display());
+    let text = "config \"cidr\" \"string\" {}\n\noutput \"vpcId\" {\n  value = cidr\n}\n";
+    std::fs::write(&path, text).expect("write");
+    let mut client = client_with_open_document(&uri, text);
+    let (line, column) = position_of(text, "cidr\"");
+    let renamed = client.request(
+        2,
+        "textDocument/rename",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column },
+            "newName": "cidrBlock",
+        }),
+    );
+    let caller_uri = format!("file://{}", dir.join("main.pp").display());
+    let changes = &renamed["result"]["changes"];
+    assert_eq!(
+        apply_lsp_edits(caller, &changes[&caller_uri]),
+        caller.replace("  cidr =", "  cidrBlock ="),
+        "{renamed}"
+    );
+    assert_eq!(
+        apply_lsp_edits(text, &changes[&uri]),
+        // The label's edit covers its quotes.
+        text.replace("\"cidr\"", "cidrBlock")
+            .replace("= cidr", "= cidrBlock"),
+        "{renamed}"
+    );
+    shut_down(client);
+}

@@ -499,6 +499,7 @@ impl Server {
                     && self.host.has_program(&dir)
                     && (self.host.analysis().file_text(&path)).is_some_and(|t| *t == *text);
                 if !as_loaded {
+                    self.load_enclosing_programs(&dir);
                     self.refresh_program(&dir);
                 }
                 // An open document is edited: kept apart from the files read from disk,
@@ -812,6 +813,27 @@ impl Server {
         }
         self.host.load_dependencies();
         self.folders.extend(folders);
+    }
+
+    /// A document opened outside every workspace folder (an editor's single-file mode):
+    /// the programs of the directories above its own, up to three, that name its directory
+    /// in a `component` block (`component "net" "./net"`) are loaded too, so the
+    /// component's callers are known to its references and renames. Below a folder, the
+    /// folder's programs are all loaded already.
+    fn load_enclosing_programs(&mut self, dir: &str) {
+        let dir = Path::new(dir);
+        if self.folders.iter().any(|folder| dir.starts_with(folder)) {
+            return;
+        }
+        for ancestor in dir.ancestors().skip(1).take(3) {
+            let name = ancestor.to_string_lossy();
+            let Ok(below) = dir.strip_prefix(ancestor) else {
+                continue;
+            };
+            if !self.host.has_program(&name) && names_component(ancestor, below) {
+                self.set_program_from_disk(&name);
+            }
+        }
     }
 
     /// Set the program in `dir` from disk, with open documents over their files, and load
@@ -1619,6 +1641,24 @@ fn symbol_kind(kind: DeclKind) -> SymbolKind {
 /// The file path a document is known by and its program directory: the file's path for
 /// `file:` URIs, else the URI itself in the current directory.
 /// Whether `path` names a Pulumi project or stack file.
+/// Whether a `.pp` file of `dir` has a `component` block and the path `below` (as
+/// `"./net"` ends) in its text: a cheap look for a caller of the component there.
+fn names_component(dir: &Path, below: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let path = format!("{}\"", below.to_string_lossy());
+    (entries.flatten()).any(|entry| {
+        let file = entry.path();
+        file.extension().is_some_and(|e| e == "pp")
+            && entry.file_type().is_ok_and(|kind| kind.is_file())
+            && pcl_ide::read_source_file(&file).is_ok_and(|bytes| {
+                let text = String::from_utf8_lossy(&bytes);
+                text.contains("component") && text.contains(&path)
+            })
+    })
+}
+
 fn is_project_file(path: &str) -> bool {
     let name = Path::new(path)
         .file_name()
