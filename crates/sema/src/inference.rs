@@ -1229,7 +1229,12 @@ impl<'db> Infer<'db> {
                 if conversion(db, input_type(db, *e), actual).exists())
         });
         let at = self.at(Site::Expr(id));
+        let entries_note = match wraps {
+            true => None,
+            false => self.name_value_entries_note(id, expected),
+        };
         let diagnostic = self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+        diagnostic.notes.extend(entries_note);
         if let Some((decl, name)) = source {
             let label = format!("`{name}` is declared here");
             diagnostic
@@ -1247,6 +1252,39 @@ impl<'db> Infer<'db> {
                 after: Some("]".to_owned()),
             });
         }
+    }
+
+    /// `env = { FOO = "bar" }` where a list of `{ name, value }` objects is expected
+    /// (Kubernetes' `env`, ECS' `environment`): how to write the entries.
+    #[cold]
+    fn name_value_entries_note(&self, id: ExprId, expected: Ty<'db>) -> Option<String> {
+        let db = self.db;
+        let Expr::Object(items) = self.body.expr(id) else {
+            return None;
+        };
+        let &[key, value] = self.body.pairs(*items).first()?;
+        let key = literal_key(self.body, self.body.expr(key))?;
+        let has_name_and_value = |element: Ty<'db>| {
+            pcl_types::plain_alternatives(db, element).any(|alternative| {
+                pcl_types::object_properties(db, alternative).is_some_and(|properties| {
+                    let has = |field: &str| properties.iter().any(|(n, _)| &**n == field);
+                    has("name") && has("value")
+                })
+            })
+        };
+        let entries = pcl_types::plain_alternatives(db, expected).any(|alternative| {
+            matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e) if has_name_and_value(*e))
+        });
+        if !entries {
+            return None;
+        }
+        let value = match self.body.expr(value) {
+            Expr::String(text) => format!("{:?}", self.body.str(*text)),
+            _ => "...".to_owned(),
+        };
+        Some(format!(
+            "a list of entries is expected here, each an object with `name` and `value`: write `[{{ name = \"{key}\", value = {value} }}, ...]`"
+        ))
     }
 
     /// The type a schema property's value is checked against: under

@@ -156,3 +156,9 @@ resource eighth "net:index:Pet" {
   prefix = legacy
   length = legacyLocal
 }
+
+# Docker Compose's environment map, where the schema takes `{ name, value }` entries.
+resource server "net:index:Container" {
+  image = "nginx"
+  env   = { LOG_LEVEL = "debug", PORT = "80" }
+}
