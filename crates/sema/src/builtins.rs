@@ -987,22 +987,45 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
         }
         return lift(db, Ty::promise(db, result), types);
     }
+    // As Go's binder: the arguments object is needed once the function is known, even
+    // `{}` for one that takes no inputs.
     let Some(&args_arg) = args.get(1) else {
-        if function.inputs.iter().any(|p| p.required) {
-            infer
-                .report(
-                    codes::WRONG_ARGUMENT_COUNT,
-                    Site::Expr(id),
-                    format!("`invoke` of '{token}' needs an arguments object"),
-                )
-                .notes
-                .push(
-                    "pass its inputs as the second argument: invoke(\"token\", { name = value })"
-                        .to_owned(),
+        let at = infer.at(Site::Expr(token_arg));
+        let takes_inputs = function.inputs.iter().any(|p| p.required);
+        let diagnostic = infer.report(
+            codes::WRONG_ARGUMENT_COUNT,
+            Site::Expr(id),
+            format!("`invoke` of '{token}' needs an arguments object"),
+        );
+        match takes_inputs {
+            true => diagnostic.notes.push(
+                "pass its inputs as the second argument: invoke(\"token\", { name = value })"
+                    .to_owned(),
+            ),
+            false => {
+                diagnostic.notes.push(
+                    "it takes no required input: pass `{}` as the second argument".to_owned(),
                 );
+                diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                    message: "add `{}`".to_owned(),
+                    at,
+                    replacement: String::new(),
+                    after: Some(", {}".to_owned()),
+                });
+            }
         }
         return Ty::promise(db, result);
     };
+    if let Some(&extra) = args.get(3) {
+        infer.report(
+            codes::WRONG_ARGUMENT_COUNT,
+            Site::Expr(extra),
+            format!(
+                "`invoke` takes 3 arguments at most (the token, the arguments object and the invoke options), not {}",
+                args.len()
+            ),
+        );
+    }
     let expected = if function.has_inputs {
         properties_object(db, &function.input_shape_inputs)
     } else {

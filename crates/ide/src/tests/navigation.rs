@@ -480,7 +480,10 @@ reso
     let label = offset_of(main, "\"\" {") + TextSize::from(1);
     assert_eq!(labels(label), ["web:index:Bucket", "web:index:Page"]);
     let function = offset_of(main, "\"\", {})") + TextSize::from(1);
-    assert_eq!(labels(function), ["web:index:getRegion"]);
+    assert_eq!(
+        labels(function),
+        ["web:index:getDefaults", "web:index:getRegion"]
+    );
 }
 
 /// Definition of a component's output (`net.subnet`) and input (`cidr = …` in its body)

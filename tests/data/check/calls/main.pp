@@ -12,6 +12,10 @@ notLiteral = invoke(tokenName, {})
 region = invoke("web:index:getRegin", { bucket = "b" })
 noArgs = invoke("web:index:getRegion", { bucketName = "b" })
 zones = invoke("web:index:getRegion", { bucket = "b" }).zones
+# Go's binder needs the arguments object, even `{}`, and takes 3 arguments at most.
+noObject = invoke("web:index:getRegion")
+defaults = invoke("web:index:getDefaults").storageClass
+extra = invoke("web:index:getDefaults", {}, {}, "more")
 sum = max(1, "two", [3])
 
 # `getOutput` reads an output of a stack reference (beyond Go: Go takes any value).
