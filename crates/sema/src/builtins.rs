@@ -95,12 +95,15 @@ fn static_signature<'db>(db: &'db dyn pcl_types::Db, name: &str) -> Option<Signa
             sig(vec![("value", string)], string)
         }
         "toJSON" => sig(vec![("value", Ty::dynamic(db))], string),
-        "fileArchive" | "remoteArchive" => sig(vec![("path", string)], archive),
+        "fileArchive" => sig(vec![("path", string)], archive),
+        "remoteArchive" => sig(vec![("uri", string)], archive),
         "assetArchive" => sig(
             vec![("assets", Ty::map(db, Ty::union(db, [archive, asset])))],
             archive,
         ),
-        "fileAsset" | "stringAsset" | "remoteAsset" => sig(vec![("path", string)], asset),
+        "fileAsset" => sig(vec![("path", string)], asset),
+        "stringAsset" => sig(vec![("value", string)], asset),
+        "remoteAsset" => sig(vec![("uri", string)], asset),
         "stack" | "project" | "organization" | "cwd" | "rootDirectory" => sig(vec![], string),
         "notImplemented" => sig(vec![("errorMessage", string)], Ty::dynamic(db)),
         "getOutput" => sig(

@@ -239,7 +239,9 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
             let version = (option("version").and_then(NodeRef::first_expr))
                 .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
                 .and_then(NodeRef::template_literal)
-                .filter(|version| !version.is_empty())
+                // One that does not parse (reported by the check of options) asks for no
+                // schema of its own.
+                .filter(|version| semver::Version::parse(version.trim_start_matches('v')).is_ok())
                 .map(SmolStr::from);
             collect_packages(kind, label.as_deref(), version, root, &mut packages);
             (kind, name, label)

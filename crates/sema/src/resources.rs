@@ -429,8 +429,9 @@ fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::Pa
         return;
     };
     let same = |a: &str, b: &str| a.trim_start_matches('v') == b.trim_start_matches('v');
-    // An empty version asks for none.
-    if asked.is_empty() || same(asked, used) {
+    // An empty version asks for none, nor does one that does not parse (reported as such).
+    let parses = semver::Version::parse(asked.trim_start_matches('v')).is_ok();
+    if !parses || same(asked, used) {
         return;
     }
     // Pulumi deploys such a resource with the version it asks for (a program may use two

@@ -621,14 +621,21 @@ impl<'a> Lexer<'a> {
                 }
                 b'\\' => idx += self.escape_len(idx),
                 b'\n' | b'\r' => {
+                    // `resource a "pkg:index:Type {`: the `{` opens the body, as meant.
+                    let (idx, before) =
+                        match block_header_brace(self.text, open as usize, start, idx) {
+                            Some(brace) => {
+                                (self.text[..brace].trim_end().len().max(start), "the `{`")
+                            }
+                            None => (idx, "the end of the line"),
+                        };
                     self.push_chunk(start, idx);
                     self.stack.pop();
                     self.error(
                         open as usize,
                         idx,
                         codes::UNTERMINATED_STRING,
-                        "unterminated string: add a closing `\"` before the end of the line"
-                            .to_owned(),
+                        format!("unterminated string: add a closing `\"` before {before}"),
                     );
                     self.pos = idx;
                     return;
@@ -745,6 +752,24 @@ impl<'a> Lexer<'a> {
             self.push(TEMPLATE_CHUNK, start);
         }
     }
+}
+
+/// Where the `{` is that ends the unterminated string from `open` (its quote) to `end` (the
+/// line's end), from `start` on, when the string is a block's label (its line so far is a
+/// block type and labels: `resource a "pkg:index:Type {`), so the `{` can open the body.
+#[cold]
+fn block_header_brace(text: &str, open: usize, start: usize, end: usize) -> Option<usize> {
+    let rest = text.get(start..end)?.trim_end();
+    if !rest.ends_with('{') {
+        return None;
+    }
+    let line_start = text[..open].rfind('\n').map_or(0, |at| at + 1);
+    let mut words = text[line_start..open].split_whitespace();
+    let is_label = |word: &str| {
+        is_identifier(word) || (word.len() >= 2 && word.starts_with('"') && word.ends_with('"'))
+    };
+    let header = (words.next()).is_some_and(is_identifier) && words.all(is_label);
+    header.then(|| start + rest.len() - 1)
 }
 
 /// A set of bytes, as a lookup table.

@@ -91,6 +91,13 @@ resource prefixed "kube:apps:Deployment" {
   }
 }
 
+# Checked against the package's schema all the same: no other schema is looked for.
+resource unparsed "kube:apps:Deployment" {
+  options {
+    version = "latest"
+  }
+}
+
 resource slow "kube:apps:Deployment" {
   options {
     customTimeouts = {
