@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
 use pcl_ide::{Analysis, ProgramId};
 use pcl_project::{
-    Project, Stack, check_project, check_stack, parse_key, parse_project, parse_stack,
+    Project, Stack, check_local_files, check_project, check_stack, parse_key, parse_project,
+    parse_stack,
 };
 
 use crate::inputs::SourceFile;
@@ -273,6 +274,16 @@ pub(crate) fn check(
         diagnostics.extend(check_project(project, project_id, &provider));
     }
     by_file.push(diagnostics);
+    let project_dir = Path::new(request.file.name.as_str()).parent();
+    let local_files = analysis.program_local_files(id).unwrap_or_default();
+    let program_dir = Path::new(&request.program_dir);
+    let missing = check_local_files(
+        &local_files,
+        program_dir,
+        project_dir.unwrap_or(program_dir),
+        &|path| path.exists(),
+    );
+    push_by_file(by_file, missing);
     let Some(project) = project else {
         return;
     };
@@ -291,15 +302,20 @@ pub(crate) fn check(
                 &provider,
             );
             diagnostics.extend(found.in_stack);
-            for d in found.in_program {
-                if let Some(span) = d.span()
-                    && let Some(list) = by_file.get_mut(span.file.0 as usize)
-                {
-                    list.push(d);
-                }
-            }
+            push_by_file(by_file, found.in_program);
         }
         by_file.push(diagnostics);
+    }
+}
+
+/// Diagnostics in the program's files, each to its file's list.
+fn push_by_file(by_file: &mut [Vec<Diagnostic>], diagnostics: Vec<Diagnostic>) {
+    for d in diagnostics {
+        if let Some(span) = d.span()
+            && let Some(list) = by_file.get_mut(span.file.0 as usize)
+        {
+            list.push(d);
+        }
     }
 }
 

@@ -164,4 +164,6 @@ codes! {
     PLAINTEXT_SECRET = 5009 "plaintext-secret";
     /// A number with a fractional part for an `int` config.
     NON_INTEGER_CONFIG_VALUE = 5010 "non-integer-config-value";
+    /// A file the program reads when it runs (`fileAsset`, `readFile`, ...) that is not there.
+    MISSING_LOCAL_FILE = 5011 "missing-local-file";
 }

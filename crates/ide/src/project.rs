@@ -3,7 +3,9 @@
 //! variables from its schema.
 
 use pcl_diagnostics::{FileId, Span};
-use pcl_project::{ConfigType, ProgramConfig, ProviderConfig};
+use pcl_project::{
+    ConfigType, FILE_READING_FUNCTIONS, LocalFileUse, ProgramConfig, ProviderConfig,
+};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
 use pcl_sema::{BlockId, DeclKind, Expr, infer, program_decls, program_graph};
 use pcl_types::{Ty, TyKind};
@@ -61,6 +63,49 @@ impl Analysis {
                 });
             }
             configs
+        })
+    }
+
+    /// The files the program reads at literal paths (`fileAsset("./www/index.html")`),
+    /// in source order; an argument's `FileId(i)` is the program's i-th file.
+    pub fn program_local_files(&self, id: &ProgramId) -> Cancellable<Vec<LocalFileUse>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            let Some(program) = self.program_of(id) else {
+                return Vec::new();
+            };
+            let files = program.files(db);
+            let mut uses = Vec::new();
+            for &decl in program_decls(db, program).iter() {
+                let body = pcl_sema::body(db, decl);
+                for expr in body.exprs.iter() {
+                    let Expr::Call(call) = expr else { continue };
+                    let Some(function) = FILE_READING_FUNCTIONS.iter().find(|f| **f == call.name)
+                    else {
+                        continue;
+                    };
+                    let Some(&path_arg) = body.list(call.args).first() else {
+                        continue;
+                    };
+                    let Expr::String(path) = body.expr(path_arg) else {
+                        continue;
+                    };
+                    let at = pcl_sema::Located::new(decl, pcl_sema::Site::Expr(path_arg));
+                    let file = files.iter().position(|&f| f == decl.file(db));
+                    let (Some(file), Some(range)) = (file, site_range(db, at)) else {
+                        continue;
+                    };
+                    uses.push(LocalFileUse {
+                        function: (*function).to_owned(),
+                        path: body.str(*path).to_owned(),
+                        at: Span {
+                            file: FileId(file as u32),
+                            range,
+                        },
+                    });
+                }
+            }
+            uses
         })
     }
 

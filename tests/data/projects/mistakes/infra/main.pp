@@ -28,3 +28,7 @@ resource "site" "hosting:index:Site" {
   public   = debug
   domains  = zones
 }
+
+# Files the program reads when it runs, from its directory: one is not there.
+banner = readFile("./banner.txt")
+terms  = readFile("./terms.txt")
