@@ -1433,3 +1433,28 @@ fn a_component_opened_alone_knows_its_callers() {
     );
     shut_down(client);
 }
+
+#[test]
+fn files_a_project_program_reads_are_looked_for() {
+    let dir = scratch_dir("local-files");
+    std::fs::write(dir.join("Pulumi.yaml"), "name: site\nruntime: pcl\n").expect("write");
+    std::fs::write(dir.join("banner.txt"), "hello\n").expect("write");
+    let path = dir.join("main.pp");
+    let uri = format!("file://{}", path.display());
+    let text = "banner = readFile(\"./banner.txt\")\nterms = readFile(\"./terms.txt\")\n";
+    std::fs::write(&path, text).expect("write");
+    let mut client = Client::start();
+    client.request(1, "initialize", json!({ "capabilities": {} }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
+        }}),
+    );
+    let found = next_diagnostics(&mut client, &uri);
+    assert!(
+        found.len() == 1 && found[0].starts_with("no file `./terms.txt` in the project\n"),
+        "{found:?}"
+    );
+    shut_down(client);
+}

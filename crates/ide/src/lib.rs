@@ -35,7 +35,9 @@ pub use navigation::{
     Reference, SignatureHelp, TokenClass,
 };
 pub use parallel::CHECK_STACK_SIZE;
-pub use pcl_project::{ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig};
+pub use pcl_project::{
+    ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig, check_local_files,
+};
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 pub use pcl_syntax::ChangedRange;

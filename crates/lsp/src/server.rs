@@ -880,6 +880,20 @@ impl Server {
             let paths = paths.get_or_insert_with(|| analysis.program_files(&id));
             locations.of(paths.get(file.0 as usize)?, range)
         };
+        // The files a project's program reads, looked for on disk (`PCL5011`).
+        let local_files = match project_dir_of(Path::new(dir)) {
+            Some(project_dir) => pcl_ide::check_local_files(
+                &analysis.program_local_files(&id).unwrap_or_default(),
+                Path::new(dir),
+                &project_dir,
+                &|path| path.exists(),
+            ),
+            None => Vec::new(),
+        };
+        let program_files = match local_files.is_empty() {
+            true => Vec::new(),
+            false => analysis.program_files(&id),
+        };
         for (uri, document) in (self.documents.iter()).filter(|(uri, d)| {
             d.dir == dir && !d.project_file && only.is_none_or(|only| only == *uri)
         }) {
@@ -887,7 +901,12 @@ impl Server {
                 continue;
             };
             let index = document.index();
+            let file = program_files.iter().position(|p| *p == document.path);
+            let missing_files = (local_files.iter()).filter(|d| {
+                file.is_some_and(|file| d.span().is_some_and(|s| s.file.0 as usize == file))
+            });
             let diagnostics: Vec<lsp_types::Diagnostic> = (found.diagnostics.iter())
+                .chain(missing_files)
                 .filter_map(|d| diagnostic(d, &index, self.encoding, uri, &mut elsewhere))
                 .collect();
             let latest = (document.version, diagnostics);
@@ -1656,6 +1675,19 @@ fn names_component(dir: &Path, below: &Path) -> bool {
                 let text = String::from_utf8_lossy(&bytes);
                 text.contains("component") && text.contains(&path)
             })
+    })
+}
+
+/// The directory of the project whose program is in `dir`: a project file there or up to
+/// three directories above whose `main` is `dir`.
+fn project_dir_of(dir: &Path) -> Option<PathBuf> {
+    let program = pcl_ide::normalise_dir(&dir.to_string_lossy());
+    dir.ancestors().take(4).find_map(|ancestor| {
+        let main = pcl_ide::PROJECT_FILE_NAMES.iter().find_map(|name| {
+            let text = std::fs::read_to_string(ancestor.join(name)).ok()?;
+            Some(main_dir(ancestor, &text))
+        })?;
+        (pcl_ide::normalise_dir(&main) == program).then(|| ancestor.to_path_buf())
     })
 }
 
