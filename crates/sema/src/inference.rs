@@ -1522,8 +1522,14 @@ impl<'db> Infer<'db> {
                             diagnostic.notes.push(format!("did you mean '{s}'?"));
                             diagnostic.replace_with(at, &format!("`{s}`"), s);
                         }
-                        None => (diagnostic.notes)
-                            .push("Pulumi would drop its value without a word".to_owned()),
+                        None => {
+                            let fields = fields.iter().map(|(n, t)| (&**n, *t));
+                            let note = crate::misplaced::misplaced_property_note(db, fields, &name)
+                                .unwrap_or_else(|| {
+                                    "Pulumi would drop its value without a word".to_owned()
+                                });
+                            diagnostic.notes.push(note);
+                        }
                     }
                 }
             }

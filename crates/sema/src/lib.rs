@@ -42,6 +42,7 @@ mod hir;
 mod inference;
 mod input;
 mod items;
+mod misplaced;
 mod option_constants;
 mod reference_fit;
 mod resource_lookup;

@@ -875,11 +875,20 @@ fn unknown_attribute<'db>(
     }
     let suggestion =
         pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
+    let db = infer.db;
     let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
     match suggestion {
         Some(s) => {
             diagnostic.notes.push(format!("did you mean '{s}'?"));
             diagnostic.replace_with(at, &format!("`{s}`"), s);
+        }
+        None if let Some(note) = crate::misplaced::misplaced_property_note(
+            db,
+            inputs.iter().map(|i| (i.name, i.ty)),
+            name,
+        ) =>
+        {
+            diagnostic.notes.push(note);
         }
         None if !inputs.is_empty() => {
             let mut names: Vec<&str> = inputs.iter().map(|i| i.name).collect();

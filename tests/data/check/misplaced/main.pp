@@ -1,0 +1,14 @@
+# pcl-check-args: --schema-dir ../schemas/habits
+# Properties written one level too high: each note says where it belongs.
+resource web "net:index:Container" {
+  image = "nginx"
+  cpu   = "500m"
+  value = "debug"
+}
+
+resource pod "net:index:Pod" {
+  containers = [{
+    image         = "nginx"
+    containerPort = 80
+  }]
+}
