@@ -196,6 +196,14 @@ pub(crate) fn call<'db>(
     static_call(infer, id, name, (args, expand), &types, &signature)
 }
 
+/// A Terraform function that PCL has no builtin for, with its call through Pulumi's `std`
+/// package (`arguments` as its schema names them).
+fn std_function_note(name: &str, arguments: &str) -> String {
+    format!(
+        "`{name}` is a Terraform function, no PCL builtin: Pulumi's `std` package has it, called as the Terraform converter writes it: `invoke(\"std:index:{name}\", {arguments}).result` (its schema: `pulumi package get-schema std`)"
+    )
+}
+
 /// What PCL writes for a function of Terraform or of Pulumi YAML (`fn::join`, also written
 /// `Fn::Join`) that a newcomer calls: PCL's builtin of the same job, or how to do without.
 pub(crate) fn foreign_function(name: &str) -> Option<String> {
@@ -246,14 +254,18 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
             "PCL has no template files: write the template in the program, or read the file with `readFile(path)`"
         }
         "stackReference" | "stackreference" => return Some(STACK_REFERENCE.to_owned()),
+        // Pulumi's `std` package has Terraform's functions, called as the Terraform
+        // converter writes them.
         "jsondecode" | "concat" | "merge" | "coalesce" | "tomap" | "tolist" | "toset"
-        | "tostring" | "tonumber" | "cidrsubnet" | "cidrhost" | "upper" | "lower" | "replace"
-        | "keys" | "values" | "contains" | "flatten" | "distinct" | "zipmap" | "abspath"
-        | "basename" | "dirname" | "timestamp" | "uuid" | "md5" | "sha256" | "regex" | "substr"
-        | "trimspace" | "compact" | "coalescelist" | "formatlist" | "trim" => {
-            return Some(format!(
-                "`{name}` is a Terraform function: PCL has no such builtin (its builtins include `join`, `split`, `length`, `lookup`, `element`, `toJSON`, `readFile`, `secret`)"
-            ));
+        | "tostring" | "tonumber" | "upper" | "lower" | "keys" | "values" | "flatten"
+        | "distinct" | "abspath" | "basename" | "dirname" | "md5" | "sha256" | "trimspace"
+        | "compact" | "coalescelist" => {
+            return Some(std_function_note(name, "{ input = value }"));
+        }
+        "timestamp" | "uuid" => return Some(std_function_note(name, "{}")),
+        "cidrsubnet" | "cidrhost" | "replace" | "contains" | "zipmap" | "regex" | "substr"
+        | "formatlist" | "trim" => {
+            return Some(std_function_note(name, "{ ... }"));
         }
         _ => return None,
     };

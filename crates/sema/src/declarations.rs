@@ -566,7 +566,7 @@ fn foreign_attribute(what: &str, name: &str) -> Option<(Option<&'static str>, &'
             "a config's type is its second label: `config name \"number\" { ... }`",
         ),
         ("a config", "validation") => (None, "PCL has no validation: the condition never runs"),
-        ("an output", "sensitive") => (
+        ("an output", "sensitive" | "secret") => (
             None,
             "an output is secret when its value is: `value = secret(...)`",
         ),

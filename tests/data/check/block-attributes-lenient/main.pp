@@ -13,6 +13,12 @@ output url {
   valeu = "http://example.com:${port}"
 }
 
+# An output is secret when its value is.
+output token {
+  value  = "abc"
+  secret = true
+}
+
 pulumi {
   requiredVersionRange = ">=3.0.0"
   minVersion           = "3.0.0"

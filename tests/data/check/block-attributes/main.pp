@@ -12,6 +12,12 @@ output url {
   valeu = "http://example.com:${port}"
 }
 
+# An output is secret when its value is.
+output token {
+  value  = "abc"
+  secret = true
+}
+
 # An output's description documents it (Pulumi does not read it).
 output site {
   value       = "http://example.com"
