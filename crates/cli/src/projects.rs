@@ -55,6 +55,27 @@ fn project_file_in(dir: &Path) -> Option<PathBuf> {
         })
 }
 
+/// The project directory of a project file (`Pulumi.yaml`) or stack file
+/// (`Pulumi.dev.yaml`, with its stack's name) named on the command line.
+fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
+    let name = path.file_name()?.to_str()?;
+    if !name.starts_with("Pulumi.") || !path.is_file() {
+        return None;
+    }
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = match dir.as_os_str().is_empty() {
+        true => PathBuf::from("."),
+        false => dir,
+    };
+    let project_file = project_file_in(&dir)?;
+    let project_name = project_file.file_name()?.to_str()?;
+    if project_name == name {
+        return Some((dir, None));
+    }
+    let stack = pcl_project::stack_name(project_name, name)?;
+    Some((dir, Some(stack.to_owned())))
+}
+
 fn read(path: &Path) -> Option<SourceFile> {
     let text = String::from_utf8(pcl_ide::read_source_file(path).ok()?).ok()?;
     Some(SourceFile::new(path.display().to_string(), text))
@@ -101,6 +122,21 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
     for path in paths {
         if path.as_os_str() == "-" {
             resolved.paths.push(path.clone());
+            continue;
+        }
+        // A project or stack file named itself stands for its project (a stack file's
+        // with that stack); any other YAML or JSON file is no program.
+        let named = named_project_file(path);
+        let (path, stack) = match &named {
+            Some((dir, named_stack)) => (dir, stack.or(named_stack.as_deref())),
+            None => (path, stack),
+        };
+        let extension = path.extension().and_then(|e| e.to_str());
+        if path.is_file() && matches!(extension, Some("yaml" | "yml" | "json")) {
+            resolved.usage_errors.push(format!(
+                "`{}` is not a PCL program: name its `.pp` files or their directory (a project's `Pulumi.yaml` and stack files are read with the program of the directory they are in)",
+                path.display()
+            ));
             continue;
         }
         let is_dir = path.is_dir();

@@ -42,6 +42,14 @@ const RUNS: &[(&str, &[&[&str]])] = &[
                 "dev",
                 "tests/data/projects/website/infra/main.pp",
             ],
+            // A project file stands for its project; a stack file, for it with that stack.
+            &["tests/data/projects/website/Pulumi.yaml"],
+            &["tests/data/projects/website/Pulumi.prod.yaml"],
+            // Any other YAML or JSON file is no program.
+            &[
+                "tests/data/projects/website/infra/main.pp",
+                "tests/data/schemas/enums.json",
+            ],
         ],
     ),
     (
