@@ -40,7 +40,7 @@ pub(crate) struct FmtArgs {
     /// exit 1 if anything would change.
     #[arg(long)]
     diff: bool,
-    /// Show at most N syntax errors per file.
+    /// Show at most N syntax errors per file, 0 for all.
     #[arg(long, value_name = "N", default_value_t = 50)]
     max_errors: usize,
     /// Do not print the summary line at the end.

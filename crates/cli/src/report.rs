@@ -78,7 +78,8 @@ pub(crate) struct OutputArgs {
     /// document on stdout).
     #[arg(long, value_enum, default_value_t = DiagnosticFormat::Human)]
     pub(crate) format: DiagnosticFormat,
-    /// Show at most N diagnostics per file in human output (JSON is never capped).
+    /// Show at most N diagnostics per file in human output, 0 for all (JSON is never
+    /// capped).
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub(crate) max_errors: usize,
     /// Do not print the summary line at the end.
@@ -203,7 +204,11 @@ impl Reporter {
                 print_out(&out);
             }
             DiagnosticFormat::Human => {
-                let shown = diagnostics.len().min(self.max_errors);
+                // `--max-errors 0` shows them all.
+                let shown = match self.max_errors {
+                    0 => diagnostics.len(),
+                    most => diagnostics.len().min(most),
+                };
                 for diagnostic in &diagnostics[..shown] {
                     let rendered = to_codespan(diagnostic, files);
                     self.emit(sources, &rendered);
@@ -220,8 +225,9 @@ impl Reporter {
                     };
                     let _ = writeln!(
                         self.stderr,
-                        "... and {what} in {} (--max-errors {} shows more)\n",
-                        file.name, self.max_errors
+                        "... and {what} in {} (--max-errors {} shows them all)\n",
+                        file.name,
+                        diagnostics.len()
                     );
                 }
             }

@@ -235,7 +235,7 @@ fn human_output_is_capped_per_file() {
     );
     assert!(
         run.stderr
-            .contains("... and 3 more errors in many.pp (--max-errors 2 shows more)"),
+            .contains("... and 3 more errors in many.pp (--max-errors 5 shows them all)"),
         "{}",
         run.stderr
     );
@@ -249,6 +249,13 @@ fn human_output_is_capped_per_file() {
         &dir,
     );
     assert_eq!(run.stdout.lines().count(), 5, "JSON is never capped");
+    let run = pcl(&["parse", "--max-errors", "0", "many.pp"], &dir);
+    assert_eq!(
+        run.stderr.matches("error[PCL1004]").count(),
+        5,
+        "0 shows them all: {}",
+        run.stderr
+    );
 }
 
 #[test]
