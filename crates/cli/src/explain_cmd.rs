@@ -19,7 +19,8 @@ Exit codes:
   0  the code is explained (or the codes listed)
   2  no such code")]
 pub(crate) struct ExplainArgs {
-    /// A code such as PCL1003 (case does not matter), or its name (unexpected-token).
+    /// A code such as PCL1003 (case does not matter; 1003 alone will do), or its name
+    /// (unexpected-token).
     code: Option<String>,
 }
 
@@ -28,11 +29,13 @@ pub(crate) fn run(args: &ExplainArgs) -> ExitCode {
         print_out(&code_list());
         return ExitCode::SUCCESS;
     };
+    // `4001` is PCL4001.
     let code = Code::from_text(written)
+        .or_else(|| Code::from_text(&format!("PCL{written}")))
         .or_else(|| (codes::ALL.iter().copied()).find(|code| code.name() == written));
     let Some(code) = code else {
         return usage_error(&format!(
-            "`{written}` is not a pcl diagnostic code; codes are PCL1xxx (syntax), PCL2xxx (schemas), PCL3xxx (types), PCL4xxx (programs) and PCL5xxx (projects), listed in docs/diagnostics.md"
+            "`{written}` is not a pcl diagnostic code; codes are PCL1xxx (syntax), PCL2xxx (schemas), PCL3xxx (types), PCL4xxx (programs) and PCL5xxx (projects): `pcl explain` lists them"
         ));
     };
     match entry(code) {

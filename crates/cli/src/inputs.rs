@@ -183,6 +183,25 @@ fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
 }
 
 /// An IO error's reason without the OS error number noise.
+/// Why a `--schema-dir` cannot be searched, for a usage error: it does not exist, or it
+/// is a schema file rather than the directory holding it.
+pub(crate) fn schema_dir_error(dirs: &[PathBuf]) -> Option<String> {
+    let bad = dirs.iter().find(|dir| !dir.is_dir())?;
+    let shown = bad.display();
+    Some(match bad.is_file() {
+        true => {
+            let parent = (bad.parent())
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            format!(
+                "--schema-dir `{shown}` is a file: it takes a directory of schemas (`--schema-dir {}`), where each is found by its package's name (NAME.json, NAME-VERSION.json or NAME/schema.json)",
+                parent.display()
+            )
+        }
+        false => format!("--schema-dir `{shown}`: no such directory"),
+    })
+}
+
 pub(crate) fn io_reason(err: &std::io::Error) -> String {
     match err.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),

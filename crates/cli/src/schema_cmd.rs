@@ -69,13 +69,8 @@ pub(crate) struct SchemaArgs {
 pub(crate) fn run(args: SchemaArgs, color: ColorWhen) -> ExitCode {
     let start = Instant::now();
     let mut reporter = Reporter::new(args.format, color, usize::MAX);
-    for dir in &args.schema_dir {
-        if !dir.is_dir() {
-            return usage_error(&format!(
-                "schema directory `{}` does not exist",
-                dir.display()
-            ));
-        }
+    if let Some(error) = crate::inputs::schema_dir_error(&args.schema_dir) {
+        return usage_error(&error);
     }
     let mut versions = Vec::new();
     for used in &args.uses {

@@ -70,6 +70,9 @@ enum TypeCommand {
 }
 
 pub(crate) fn run(args: TypeArgs) -> ExitCode {
+    if let Some(error) = crate::inputs::schema_dir_error(&args.schema_dir) {
+        return usage_error(&error);
+    }
     let mut db = RootDatabase::default();
     let texts: Vec<&str> = match &args.command {
         TypeCommand::Show { ty } => vec![ty],

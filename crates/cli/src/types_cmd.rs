@@ -67,6 +67,9 @@ pub(crate) fn run(args: TypesArgs, color: ColorWhen) -> ExitCode {
         Ok(jobs) => jobs,
         Err(message) => return crate::usage_error(&message),
     };
+    if let Some(error) = crate::inputs::schema_dir_error(&args.schema_dir) {
+        return crate::usage_error(&error);
+    }
     let mut reporter = Reporter::new(args.format, color, usize::MAX);
     let (requests, mut errors) = programs::requests(&args.paths);
     if requests.is_empty() {

@@ -147,3 +147,29 @@ fn jobs_must_be_a_positive_number_from_the_flag_or_pcl_jobs() {
         assert_eq!(run.status.code(), Some(0), "{run:?}");
     }
 }
+
+#[test]
+fn explain_takes_a_bare_number_and_schema_dirs_must_be_directories() {
+    assert_eq!(
+        pcl(&["explain", "4001"]).stdout,
+        pcl(&["explain", "PCL4001"]).stdout
+    );
+    let unknown = pcl(&["explain", "9999"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("`pcl explain` lists them"));
+    let data = pcl_test_utils::test_data_dir();
+    let example = data.join("programs/example");
+    let schema = data.join("programs/schemas/web-1.0.0.json");
+    for (dir, says) in [
+        (data.join("no-such-dir"), "no such directory"),
+        (schema.clone(), "is a file: it takes a directory of schemas"),
+    ] {
+        for command in ["check", "types"] {
+            let args = [command, "--schema-dir", dir.to_str().unwrap_or_default()];
+            let output = pcl(&[&args[..], &[example.to_str().unwrap_or_default()]].concat());
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+            assert!(stderr.contains(says), "{command}: {stderr}");
+        }
+    }
+}

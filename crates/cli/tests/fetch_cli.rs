@@ -161,6 +161,8 @@ fn failures_are_one_error_per_package_with_the_command_and_its_stderr() {
             stderr:   │
             stderr:   = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for unknown.json, unknown-VERSION.json and unknown/schema.json)
             stderr:     fix: run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema unknown > $DIR/cache/pcl/schemas/unknown.json.tmp && mv $DIR/cache/pcl/schemas/unknown.json.tmp $DIR/cache/pcl/schemas/unknown.json`
+            stderr:     or put its schema (unknown.json) in a directory passed with --schema-dir
+            stderr:     or check the rest without it: pass --skip-resource-typecheck
             stderr:
             stderr: error[PCL4009]: no schema found for package 'misnamed'
             stderr:   ┌─ app/main.pp:3:12
@@ -170,6 +172,8 @@ fn failures_are_one_error_per_package_with_the_command_and_its_stderr() {
             stderr:   │
             stderr:   = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for misnamed.json, misnamed-VERSION.json and misnamed/schema.json)
             stderr:     fix: run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema misnamed > $DIR/cache/pcl/schemas/misnamed.json.tmp && mv $DIR/cache/pcl/schemas/misnamed.json.tmp $DIR/cache/pcl/schemas/misnamed.json`
+            stderr:     or put its schema (misnamed.json) in a directory passed with --schema-dir
+            stderr:     or check the rest without it: pass --skip-resource-typecheck
             stderr:
             exit 1
             $ pcl schema --fetch-schemas unknown@1.0.0
@@ -183,6 +187,7 @@ fn failures_are_one_error_per_package_with_the_command_and_its_stderr() {
             stderr:  = in unknown
             stderr:  = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for unknown.json, unknown-VERSION.json and unknown/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema unknown@1.0.0 > $DIR/cache/pcl/schemas/unknown-1.0.0.json.tmp && mv $DIR/cache/pcl/schemas/unknown-1.0.0.json.tmp $DIR/cache/pcl/schemas/unknown-1.0.0.json`
+            stderr:  = or put its schema (unknown.json) in a directory passed with --schema-dir
             stderr:
             exit 1
         "#]],
@@ -213,6 +218,8 @@ fn without_the_cli_on_path_fetching_is_one_warning() {
             stderr:   │
             stderr:   = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for unknown.json, unknown-VERSION.json and unknown/schema.json)
             stderr:     fix: run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema unknown > $DIR/cache/pcl/schemas/unknown.json.tmp && mv $DIR/cache/pcl/schemas/unknown.json.tmp $DIR/cache/pcl/schemas/unknown.json`
+            stderr:     or put its schema (unknown.json) in a directory passed with --schema-dir
+            stderr:     or check the rest without it: pass --skip-resource-typecheck
             stderr:
             stderr: error[PCL4009]: no schema found for package 'other'
             stderr:   ┌─ app/main.pp:2:12
@@ -222,6 +229,8 @@ fn without_the_cli_on_path_fetching_is_one_warning() {
             stderr:   │
             stderr:   = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for other.json, other-VERSION.json and other/schema.json)
             stderr:     fix: run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema other > $DIR/cache/pcl/schemas/other.json.tmp && mv $DIR/cache/pcl/schemas/other.json.tmp $DIR/cache/pcl/schemas/other.json`
+            stderr:     or put its schema (other.json) in a directory passed with --schema-dir
+            stderr:     or check the rest without it: pass --skip-resource-typecheck
             stderr:
             exit 1
         "#]],

@@ -1345,6 +1345,19 @@ fn settings_take_one_schema_folder_and_report_a_wrong_shape() {
         (shown["params"]["message"].as_str()).is_some_and(|m| m.contains("not applied")),
         "{shown}"
     );
+    // `~` is the home directory; a directory that is not there is named in a warning.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+        "params": { "settings": { "pcl": { "schemaPath": "~/no-such-pcl-schemas" } } } }),
+    );
+    let shown = client.wait_for(None, Some("window/showMessage"));
+    let home = std::env::var("HOME").unwrap_or_default();
+    assert!(
+        (shown["params"]["message"].as_str()).is_some_and(|m| m.contains(&format!(
+            "schemaPath `{home}/no-such-pcl-schemas` is no directory"
+        ))),
+        "{shown}"
+    );
 }
 
 /// A typed `"` in an enum-typed input opens the enum's values, each replacing the quotes'

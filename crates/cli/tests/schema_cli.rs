@@ -199,6 +199,7 @@ fn search_path_and_versions() {
             stderr:  = looked in, in order: $SCHEMAS/versions, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for vr.json, vr-VERSION.json and vr/schema.json)
             stderr:  = did you mean `ver`?
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema vr > .pcl-test-home/cache/pcl/schemas/vr.json.tmp && mv .pcl-test-home/cache/pcl/schemas/vr.json.tmp .pcl-test-home/cache/pcl/schemas/vr.json`
+            stderr:  = or put its schema (vr.json) in a directory passed with --schema-dir
             stderr:
             exit 1
             $ pcl schema missing
@@ -206,6 +207,7 @@ fn search_path_and_versions() {
             stderr:  = in missing
             stderr:  = looked in, in order: .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for missing.json, missing-VERSION.json and missing/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema missing > .pcl-test-home/cache/pcl/schemas/missing.json.tmp && mv .pcl-test-home/cache/pcl/schemas/missing.json.tmp .pcl-test-home/cache/pcl/schemas/missing.json`
+            stderr:  = or put its schema (missing.json) in a directory passed with --schema-dir
             stderr:
             exit 1
             $ pcl schema --schema-dir $SCHEMAS/versions ver@1.9.0
@@ -223,6 +225,7 @@ fn search_path_and_versions() {
             stderr:  = no `ver` 3.0.0 on the search path, but version 1.10.0 is there ($SCHEMAS/versions/ver-1.10.0.json and 2 other files): to check against it, ask for that version (`options { version = "1.10.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $SCHEMAS/versions, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for ver.json, ver-VERSION.json and ver/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema ver@3.0.0 > .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp && mv .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json`
+            stderr:  = or put its schema (ver.json) in a directory passed with --schema-dir
             stderr:
             exit 1
             $ pcl schema --schema-dir $SCHEMAS/versions --use ver@1.9.0 ver:index:V1_9_0
@@ -329,7 +332,7 @@ fn not_found_and_errors() {
             stderr: For more information, try '--help'.
             exit 2
             $ pcl schema --schema-dir /does/not/exist x
-            stderr: error: schema directory `/does/not/exist` does not exist
+            stderr: error: --schema-dir `/does/not/exist`: no such directory
             exit 2
             $ pcl schema --bogus x
             stderr: error: unexpected argument '--bogus' found

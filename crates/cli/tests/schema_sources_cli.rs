@@ -174,6 +174,7 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             stderr:  = no `versionless` 8.0.0 on the search path, but a schema without a version in its name is there (schema-sources/given/versionless.json): get 8.0.0's schema
             stderr:  = looked in, in order: schema-sources/given, $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for versionless.json, versionless-VERSION.json and versionless/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema versionless@8.0.0 > $CACHE/pcl/schemas/versionless-8.0.0.json.tmp && mv $CACHE/pcl/schemas/versionless-8.0.0.json.tmp $CACHE/pcl/schemas/versionless-8.0.0.json`
+            stderr:  = or put its schema (versionless.json) in a directory passed with --schema-dir
             stderr:
             exit 1
             $ pcl schema plain@3.0.0
@@ -182,6 +183,7 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             stderr:  = no `plain` 3.0.0 on the search path, but version 2.0.0 is there ($DATA/pulumi-home/schemas/plain-2.0.0.json and 2 other files): to check against it, ask for that version (`options { version = "2.0.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for plain.json, plain-VERSION.json and plain/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema plain@3.0.0 > $CACHE/pcl/schemas/plain-3.0.0.json.tmp && mv $CACHE/pcl/schemas/plain-3.0.0.json.tmp $CACHE/pcl/schemas/plain-3.0.0.json`
+            stderr:  = or put its schema (plain.json) in a directory passed with --schema-dir
             stderr:
             exit 1
         "#]],
@@ -208,6 +210,7 @@ fn a_package_found_nowhere_lists_every_directory_and_the_fix() {
         stderr:  = in nothing
         stderr:  = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for nothing.json, nothing-VERSION.json and nothing/schema.json)
         stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema nothing > $CACHE/pcl/schemas/nothing.json.tmp && mv $CACHE/pcl/schemas/nothing.json.tmp $CACHE/pcl/schemas/nothing.json`
+        stderr:  = or put its schema (nothing.json) in a directory passed with --schema-dir
         stderr:
         exit 1
         $ pcl check --color never .
@@ -219,6 +222,8 @@ fn a_package_found_nowhere_lists_every_directory_and_the_fix() {
         stderr:   │
         stderr:   = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for missing.json, missing-VERSION.json and missing/schema.json)
         stderr:     fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema missing@6.52.0 > $CACHE/pcl/schemas/missing-6.52.0.json.tmp && mv $CACHE/pcl/schemas/missing-6.52.0.json.tmp $CACHE/pcl/schemas/missing-6.52.0.json`
+        stderr:     or put its schema (missing.json) in a directory passed with --schema-dir
+        stderr:     or check the rest without it: pass --skip-resource-typecheck
         stderr:
         stderr: checked 1 program, 1 file (9 lines, 135 B) in <time>: 1 error in 1 of 1 file
         exit 1
@@ -254,6 +259,8 @@ fn a_version_found_nowhere_names_the_versions_there_are() {
         stderr:   = no `plain` 9.9.9 on the search path, but version 2.0.0 is there ($DATA/pulumi-home/schemas/plain-2.0.0.json and 2 other files): to check against it, ask for that version (`options { version = "2.0.0" }`), or get 9.9.9's schema
         stderr:     looked in, in order: $DATA/schema-sources/given, $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for plain.json, plain-VERSION.json and plain/schema.json)
         stderr:     fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema plain@9.9.9 > $CACHE/pcl/schemas/plain-9.9.9.json.tmp && mv $CACHE/pcl/schemas/plain-9.9.9.json.tmp $CACHE/pcl/schemas/plain-9.9.9.json`
+        stderr:     or put its schema (plain.json) in a directory passed with --schema-dir
+        stderr:     or check the rest without it: pass --skip-resource-typecheck
         stderr:
         stderr: checked 1 program, 1 file (5 lines, 73 B) in <time>: 1 error in 1 of 1 file
         exit 1
@@ -332,6 +339,7 @@ fn parameterized_packages_are_found_under_their_hashed_cache_names() {
         stderr:    │
         stderr:    = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for subpackage-VERSION.json, and parameterized-1.2.3-e706c96b095f.json in the caches)
         stderr:      a parameterized package is never fetched (its arguments cannot be recovered from the program): run `pulumi install` in the project, which caches its schema
+        stderr:      or check the rest without it: pass --skip-resource-typecheck
         stderr:
         stderr: checked 1 program, 1 file (13 lines, 259 B) in <time>: 1 error in 1 of 1 file
         exit 1

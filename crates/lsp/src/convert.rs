@@ -120,6 +120,15 @@ pub(crate) fn diagnostic(
 /// (longer phrases before the flags they contain).
 const EDITOR_ADVICE: &[(&str, &str)] = &[
     (
+        "in a directory passed with --schema-dir",
+        "in a directory of the `schemaPath` setting",
+    ),
+    (
+        "pass --skip-resource-typecheck",
+        "set `skipResourceTypecheck`",
+    ),
+    ("pass --skip-invoke-typecheck", "set `skipInvokeTypecheck`"),
+    (
         "pass `--schema-dir DIR` or set PCL_SCHEMA_PATH",
         "add DIR to the `schemaPath` setting (or set PCL_SCHEMA_PATH for the server)",
     ),
@@ -199,6 +208,12 @@ mod tests {
                 "no schema directories given (use --schema-dir DIR or set PCL_SCHEMA_PATH)"
             ),
             "no schema directories given (add a directory to the `schemaPath` setting, or set PCL_SCHEMA_PATH for the server)"
+        );
+        assert_eq!(
+            for_the_editor(
+                "or put its schema (aws.json) in a directory passed with --schema-dir\nor check the rest without it: pass --skip-resource-typecheck"
+            ),
+            "or put its schema (aws.json) in a directory of the `schemaPath` setting\nor check the rest without it: set `skipResourceTypecheck`"
         );
         assert_eq!(
             for_the_editor("--skip-resource-typecheck: the resource is typed `dynamic`"),

@@ -58,10 +58,43 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(from: D) -> Result<Vec<PathBuf>
         One(PathBuf),
         Many(Vec<PathBuf>),
     }
-    Ok(match OneOrMany::deserialize(from)? {
+    let dirs = match OneOrMany::deserialize(from)? {
         OneOrMany::One(dir) => vec![dir],
         OneOrMany::Many(dirs) => dirs,
-    })
+    };
+    let given = dirs.into_iter().filter(|dir| !dir.as_os_str().is_empty());
+    Ok(given.map(expand_home).collect())
+}
+
+/// `~/schemas` as the home directory's `schemas` (editors pass settings unexpanded).
+fn expand_home(dir: PathBuf) -> PathBuf {
+    match (dir.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => dir,
+    }
+}
+
+/// A warning about `schemaPath` entries that are no directories (a missing one is
+/// skipped, and schemas are looked for in the usual places).
+fn schema_path_warning(dirs: &[PathBuf]) -> Option<Message> {
+    let missing: Vec<String> = (dirs.iter())
+        .filter(|dir| !dir.is_dir())
+        .map(|dir| format!("`{}`", dir.display()))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let params = lsp_types::ShowMessageParams {
+        typ: lsp_types::MessageType::WARNING,
+        message: format!(
+            "pcl: schemaPath {} is no directory; schemas are still looked for in PCL_SCHEMA_PATH, ~/.pulumi/schemas and ~/.cache/pcl/schemas",
+            missing.join(", ")
+        ),
+    };
+    Some(Message::Notification(Notification::new(
+        "window/showMessage".to_owned(),
+        params,
+    )))
 }
 
 /// Settings that cannot be read (a field of the wrong shape): kept as they were, and the
@@ -289,7 +322,8 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     };
     server.add_folders(folders);
     // `initialize_finish` has consumed the client's `initialized`: now the server may ask.
-    for message in server.after_handshake() {
+    let warning = schema_path_warning(&options.schema_path);
+    for message in warning.into_iter().chain(server.after_handshake()) {
         connection.sender.send(message)?;
     }
     // Bumped by every change: a request whose revision is gone was answered from stale
@@ -756,9 +790,12 @@ impl Server {
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
         let leniency = options.leniency();
         self.fetch_schemas = options.fetch_schemas;
+        let warning = schema_path_warning(&options.schema_path);
         self.host.set_options(options.schema_path, leniency);
         let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
-        self.recheck(dirs)
+        let mut messages: Vec<Message> = warning.into_iter().collect();
+        messages.extend(self.recheck(dirs));
+        messages
     }
 
     /// A fetch ended: on success the schemas are read again and every open program is

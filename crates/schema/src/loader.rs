@@ -179,6 +179,9 @@ impl LoadError {
                 fetch_command(name, version.as_deref().or(plugin.as_deref()), cache)
             ));
         }
+        notes.push(format!(
+            "or put its schema ({name}.json) in a directory passed with --schema-dir"
+        ));
         notes
     }
 

@@ -872,7 +872,11 @@ fn schema_function<'db>(
                 format!("no schema found for package '{package}'"),
             )
             .notes
-            .push(get_schema_note(db, package));
+            .push(get_schema_note(
+                db,
+                package,
+                code_missing.is_none().then_some("--skip-invoke-typecheck"),
+            ));
         return None;
     };
     let Some((ItemKind::Function, canonical)) = resolve_token(db, source, token) else {
@@ -1063,7 +1067,13 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
                 .and_then(|p| p.missing_package.clone());
             if let Some(reference) = reference {
                 let skip = infer.leniency.skip_invoke_typecheck;
-                crate::resources::missing_package_type(infer, value, &reference, skip);
+                crate::resources::missing_package_type(
+                    infer,
+                    value,
+                    &reference,
+                    skip,
+                    "--skip-invoke-typecheck",
+                );
             }
         }
     }

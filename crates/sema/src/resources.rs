@@ -328,7 +328,11 @@ fn resolve_resource<'db>(
                 infer,
                 codes::UNKNOWN_PACKAGE,
                 format!("no schema found for package '{package}'"),
-                Some(get_schema_note(db, package)),
+                Some(get_schema_note(
+                    db,
+                    package,
+                    (!skip).then_some("--skip-resource-typecheck"),
+                )),
             );
         }
         Err(Unresolved::NoResource(source, package)) => {
@@ -450,13 +454,22 @@ fn version_messages(infer: &mut Infer<'_>, package: &str, source: pcl_schema::Pa
 
 /// How to get a package's schema, for messages about missing ones: where the host looked
 /// and what fixes it, when it looked.
-pub(crate) fn get_schema_note(db: &dyn salsa::Database, package: &str) -> String {
-    if let Some(notes) = pcl_schema::missing_package_notes(db, package) {
-        return notes.join("\n");
+/// `skip_flag`, when given, is the flag that would check the rest without the schema.
+pub(crate) fn get_schema_note(
+    db: &dyn salsa::Database,
+    package: &str,
+    skip_flag: Option<&str>,
+) -> String {
+    let mut note = match pcl_schema::missing_package_notes(db, package) {
+        Some(notes) => notes.join("\n"),
+        None => format!(
+            "get it with `pulumi package get-schema {package} > DIR/{package}.json`, then pass `--schema-dir DIR` or set PCL_SCHEMA_PATH"
+        ),
+    };
+    if let Some(flag) = skip_flag {
+        note.push_str(&format!("\nor check the rest without it: pass {flag}"));
     }
-    format!(
-        "get it with `pulumi package get-schema {package} > DIR/{package}.json`, then pass `--schema-dir DIR` or set PCL_SCHEMA_PATH"
-    )
+    note
 }
 
 pub(crate) fn quoted_list(items: &[SmolStr]) -> String {
@@ -648,7 +661,13 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
     infer.bare_text = None;
     if let Some(reference) = &input.missing_package {
         let skip = infer.leniency.skip_resource_typecheck;
-        missing_package_type(infer, data.value, reference, skip);
+        missing_package_type(
+            infer,
+            data.value,
+            reference,
+            skip,
+            "--skip-resource-typecheck",
+        );
     }
     let expected = infer.property_type(expected);
     infer.check_value(
@@ -667,6 +686,7 @@ pub(crate) fn missing_package_type(
     value: ExprId,
     reference: &pcl_schema::MissingPackageRef,
     skip: bool,
+    skip_flag: &str,
 ) {
     let (code, severity) = match skip {
         true => (codes::TYPECHECK_SKIPPED, Severity::Warning),
@@ -677,7 +697,7 @@ pub(crate) fn missing_package_type(
         .version
         .as_deref()
         .map_or(String::new(), |v| format!(" {v}"));
-    let how = get_schema_note(infer.db, package);
+    let how = get_schema_note(infer.db, package, (!skip).then_some(skip_flag));
     let diagnostic = infer.push(
         code,
         severity,
