@@ -130,6 +130,19 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
             IDENT | OPEN_QUOTE | L_CURLY => {
                 return self::block(p, block.is_some_and(|ctx| ctx.close_on_same_line));
             }
+            // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
+            // the attribute it means, so the name counts as set.
+            COLON => {
+                let name = p.nth_text(0);
+                let colon = p.nth_range(1);
+                p.error_at(
+                    colon,
+                    codes::EXPECTED_TOKEN,
+                    format!("expected `=` to define the attribute `{name}`, found `:`: PCL writes `{name} = ...`"),
+                );
+                seen.record(p, block.is_some());
+                return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line));
+            }
             _ => (),
         }
         let name = p.nth_text(0);
