@@ -1240,6 +1240,23 @@ fn stack_files_are_checked_against_the_program() {
     let after = next_diagnostics(&mut client, &uri);
     assert!(!after.iter().any(|m| m.contains("eighty")), "{after:?}");
     assert_eq!(after.len(), found.len() - 1, "{found:?}\n{after:?}");
+    // The port's line deleted: the stack shows the required config it no longer sets.
+    let unset: String = (fixed.lines())
+        .filter(|line| !line.contains("shop:port"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": uri, "version": 3 },
+        "contentChanges": [{ "text": unset }] }}),
+    );
+    let unset = next_diagnostics(&mut client, &uri);
+    assert!(
+        unset
+            .iter()
+            .any(|m| m.starts_with("the required config `port` is not set")),
+        "{unset:?}"
+    );
     shut_down(client);
 }
 

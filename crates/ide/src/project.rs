@@ -174,9 +174,9 @@ impl Analysis {
     /// The diagnostics of an open project or stack file, anchored in `FileId(0)` (the
     /// document): the project file's own problems, or a stack's config checked against
     /// the program at the project's `main` (`program`, which the driver has loaded) and
-    /// the providers' schemas. Diagnostics a stack causes in the program (a required config
-    /// it does not set) are left to `pcl check`. A file that is no stack of the project
-    /// has none.
+    /// the providers' schemas. A required config the stack does not set, which `pcl
+    /// check` reports at the config in the program, is shown at the stack's `config:` key.
+    /// A file that is no stack of the project has none.
     pub fn project_document_diagnostics(
         &self,
         files: ProjectDocument<'_>,
@@ -213,9 +213,51 @@ impl Analysis {
             let found =
                 pcl_project::check_stack(&project, &stack, FileId(0), path, &configs, &provider);
             diagnostics.extend(found.in_stack);
+            // A required config the stack does not set is anchored at the config in the
+            // program; the open stack shows it too, at its `config:` key (else its start).
+            let at = stack_config_key(text);
+            diagnostics.extend(found.in_program.into_iter().map(|mut d| {
+                d.anchor = pcl_diagnostics::Anchor::Span(Span {
+                    file: FileId(0),
+                    range: at,
+                });
+                d
+            }));
         }
         Ok(diagnostics)
     }
+}
+
+/// The range of a stack file's top-level `config:` key, else of its first line.
+fn stack_config_key(text: &str) -> pcl_diagnostics::TextRange {
+    use pcl_diagnostics::{TextRange, TextSize};
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let key = match line.starts_with("config:") {
+            true => Some("config".len()),
+            // A JSON stack file's key, at any indentation.
+            false => line
+                .trim_start()
+                .starts_with("\"config\"")
+                .then_some("\"config\"".len()),
+        };
+        if let Some(len) = key {
+            let start = offset
+                + if line.starts_with("config:") {
+                    0
+                } else {
+                    indent
+                };
+            return TextRange::new(
+                TextSize::from(start as u32),
+                TextSize::from((start + len) as u32),
+            );
+        }
+        offset += line.len();
+    }
+    let first = text.lines().next().map_or(0, str::len);
+    TextRange::new(TextSize::from(0), TextSize::from(first as u32))
 }
 
 /// The `main` a project file's text names, if it parses and names one.
