@@ -110,7 +110,7 @@ fn traverse() {
             exit 0
             $ pcl type traverse object({Name = int}) .name
             {"type": "int", "error": false}
-            stderr: warning[PCL3003]: at `.name`: Found matching case-insensitive property (Matched name with Name)
+            stderr: warning[PCL3003]: at `.name`: 'name' differs from the property 'Name' only in case
             exit 0
             $ pcl type traverse tuple(int, string) [2]
             {"type": "dynamic", "error": true}

@@ -73,7 +73,7 @@ impl<'db> TraverseProblem<'db> {
         }
     }
 
-    /// The message, worded as Pulumi's Go model words it.
+    /// The message (worded as Pulumi's Go model words it, but for a case mismatch).
     pub fn message(&self, db: &'db dyn Db) -> String {
         match self {
             TraverseProblem::NotTraversable { receiver } => {
@@ -94,7 +94,7 @@ impl<'db> TraverseProblem<'db> {
                 format!("unknown property '{asked}' among [{}]", names.join(" "))
             }
             TraverseProblem::CaseMismatch { asked, actual } => {
-                format!("Found matching case-insensitive property (Matched {asked} with {actual})")
+                format!("'{asked}' differs from the property '{actual}' only in case")
             }
         }
     }
