@@ -1034,16 +1034,59 @@ impl<'db> Infer<'db> {
             if numbered && matches!(problem, TraverseProblem::UnknownProperty { .. }) {
                 diagnostic = diagnostic.with_note(self.numbered_object_note(id));
             }
+            let range_step = match (problem, &suggestion) {
+                (TraverseProblem::UnknownProperty { asked, candidates }, None) => {
+                    self.range_variable_note(id, asked, candidates)
+                }
+                _ => None,
+            };
             if let Some(s) = suggestion {
                 diagnostic = diagnostic.with_note(format!("did you mean `{s}`?"));
                 // `base.name`: the name after the dot can be replaced.
                 if is_attr {
                     diagnostic = diagnostic.with_replacement(self.at(Site::AttrStep(id)), &s);
                 }
+            } else if let Some((note, fix)) = range_step {
+                diagnostic = diagnostic.with_note(note);
+                if let Some(fix) = fix {
+                    diagnostic = diagnostic.with_replacement(self.at(Site::AttrStep(id)), fix);
+                }
             }
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// `range.index`, `range.count`: what the `range` variable has, and the attribute
+    /// meant for an index (`value` counting over a number, `key` over a list).
+    #[cold]
+    fn range_variable_note(
+        &self,
+        id: ExprId,
+        asked: &str,
+        candidates: &[pcl_types::Name],
+    ) -> Option<(String, Option<&'static str>)> {
+        let Expr::GetAttr { base, .. } = self.body.expr(id) else {
+            return None;
+        };
+        let Expr::Name(name) = self.body.expr(*base) else {
+            return None;
+        };
+        if self.body.str(*name) != "range" || !self.sets_range() {
+            return None;
+        }
+        let over_collection = candidates.iter().any(|c| &**c == "key");
+        let index = matches!(asked, "index" | "idx" | "i" | "count" | "number");
+        Some(match over_collection {
+            false => (
+                "a `range` over a number counts with `range.value`, from 0 (Terraform's `count.index`)".to_owned(),
+                index.then_some("value"),
+            ),
+            true => (
+                "a `range` over a list or map has `range.key` (a list element's index, from 0, or a map key) and `range.value` (the element)".to_owned(),
+                (asked != "count" && index).then_some("key"),
+            ),
+        })
     }
 
     /// Why `value[0]` finds nothing when `value` is one object: a resource whose `range`

@@ -162,3 +162,18 @@ resource server "net:index:Container" {
   image = "nginx"
   env   = { LOG_LEVEL = "debug", PORT = "80" }
 }
+
+# `count.index` carried over as `range.index`.
+resource counted "net:index:Pet" {
+  options {
+    range = 2
+  }
+  prefix = "pet-${range.index}"
+}
+
+resource listed "net:index:Pet" {
+  options {
+    range = ["a", "b"]
+  }
+  prefix = "pet-${range.index}-${range.value}"
+}
