@@ -353,6 +353,15 @@ fn resolve_resource<'db>(
                 note,
             );
             suggest_token_fixes(infer, site, &suggestions);
+            // A token that differs from one resource's only in case (`apps/v1:deployment`):
+            // the body is checked as that resource's, so its mistakes show at once.
+            if let [only] = suggestions.as_slice()
+                && only.eq_ignore_ascii_case(token)
+                && let Some((ItemKind::Resource, canonical)) = resolve_token(db, *source, only)
+            {
+                let item = pcl_schema::SchemaItem::new(db, *source, ItemKind::Resource, canonical);
+                return pcl_schema::resource_types(db, item).as_ref().ok();
+            }
             return missing;
         }
         Err(Unresolved::Refused(source, package, refusal)) => {

@@ -33,3 +33,10 @@ output "etag" {
 
 output "empty" {
 }
+
+# A type token that differs from a resource's only in case: its body is checked as that
+# resource's all the same.
+resource "cased" "web:index:bucket" {
+  name    = "cased"
+  colour  = "red"
+}
