@@ -1266,11 +1266,12 @@ impl<'db> Infer<'db> {
             root = *base;
         }
         let source = self.named_declaration(root);
-        // One value where a list of them is expected: the fix wraps it in `[ ]`.
+        // One value where a list of them is expected: the fix wraps it in `[ ]` (an object
+        // literal for a list of objects, whose fields are checked on their own).
         let wraps = pcl_types::plain_alternatives(db, expected).any(|alternative| {
             matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
                 if conversion(db, input_type(db, *e), actual).exists())
-        });
+        }) || self.object_for_a_list(id, expected).is_some();
         let at = self.at(Site::Expr(id));
         let entries_note = match wraps {
             true => None,
@@ -1393,7 +1394,43 @@ impl<'db> Infer<'db> {
             return true;
         }
         self.mismatch(id, expected, actual, what);
+        // `containers = { ... }` for a list of objects: the object is checked as the
+        // element it will be once wrapped, so its own mistakes show in the same run.
+        if let Some(element) = self.object_for_a_list(id, expected) {
+            self.check_value(id, element, &format_args!("element 0 of {what}"));
+        }
         false
+    }
+
+    /// The element type, when `id` is an object literal and `expected` a list or set of
+    /// objects of which the literal names a property (or one close to its keys: a map
+    /// of entries, `env = { FOO = "bar" }`, is no such element).
+    fn object_for_a_list(&self, id: ExprId, expected: Ty<'db>) -> Option<Ty<'db>> {
+        let db = self.db;
+        let Expr::Object(items) = self.body.expr(id) else {
+            return None;
+        };
+        let keys: Vec<&str> = (self.body.pairs(*items).iter())
+            .filter_map(|&[key, _]| match self.body.expr(key) {
+                Expr::String(key) => Some(self.body.str(*key)),
+                _ => None,
+            })
+            .collect();
+        pcl_types::plain_alternatives(db, expected).find_map(|alternative| {
+            let (TyKind::List(element) | TyKind::Set(element)) = alternative.kind(db) else {
+                return None;
+            };
+            let fits = pcl_types::plain_alternatives(db, *element).any(|e| {
+                pcl_types::object_properties(db, e).is_some_and(|properties| {
+                    let names = || properties.iter().map(|(n, _)| &**n);
+                    (keys.iter()).any(|key| {
+                        names().any(|n| n == *key)
+                            || pcl_types::closest_name(key, names()).is_some()
+                    })
+                })
+            });
+            fits.then_some(*element)
+        })
     }
 
     /// The branches of a conditional (nested ones too) judged against `expected`, as the

@@ -12,3 +12,12 @@ resource pod "net:index:Pod" {
     containerPort = 80
   }]
 }
+
+# One object where a list of them is expected: wrapped by the fix, and checked as the
+# element it will be.
+resource single "net:index:Pod" {
+  containers = {
+    image = "nginx"
+    ports = [{ containerPort = "http" }]
+  }
+}
