@@ -109,9 +109,15 @@ pub(crate) fn run(args: FmtArgs, color: ColorWhen) -> ExitCode {
         };
         if skipped > 0 {
             let files = plural(skipped, "file", "files");
-            note = format!("{files} skipped for syntax errors, {note}");
+            note = format!("{files} left unchanged for syntax errors, {note}");
         }
-        reporter.summary_noting("formatted", &totals, start.elapsed(), &note);
+        // `--check` and `--diff` change nothing: they read.
+        let verb = match (args.check || args.diff, skipped) {
+            (true, _) => "checked the formatting of",
+            (false, 0) => "formatted",
+            (false, _) => "read",
+        };
+        reporter.summary_noting(verb, &totals, start.elapsed(), &note);
     }
     reporter.finish();
     if reporter.io_errors() > 0 {

@@ -55,6 +55,29 @@ fn project_file_in(dir: &Path) -> Option<PathBuf> {
         })
 }
 
+/// Why the program of a project named on the command line cannot be checked: its `main`
+/// names nothing, or its directory holds no `.pp` file.
+fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Option<String> {
+    let project_file = project_path.display();
+    if !main.exists() {
+        let written = project.and_then(|p| p.main.as_deref()).unwrap_or_default();
+        return Some(format!(
+            "`main: {written}` in `{project_file}` names `{}`, which does not exist: create it, or fix `main`",
+            main.display()
+        ));
+    }
+    let has_program = main.is_file()
+        || std::fs::read_dir(main).is_ok_and(|entries| {
+            (entries.flatten()).any(|e| e.path().extension().is_some_and(|x| x == "pp"))
+        });
+    (!has_program).then(|| {
+        format!(
+            "no *.pp file in `{}`, the program directory of `{project_file}`: write the program there (such as `main.pp`)",
+            main.display()
+        )
+    })
+}
+
 /// The project directory of a project file (`Pulumi.yaml`) or stack file
 /// (`Pulumi.dev.yaml`, with its stack's name) named on the command line.
 fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
@@ -153,6 +176,10 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
             };
             let (project, _) = parse_project(FileId(0), &file.text);
             let main = main_dir(&project_path, project.as_ref());
+            if let Some(error) = main_error(&project_path, project.as_ref(), &main) {
+                resolved.usage_errors.push(error);
+                continue;
+            }
             let request = request(file, &project_path, project.as_ref(), &main, true, stack);
             match request {
                 Ok(request) => resolved.projects.push(request),

@@ -75,7 +75,7 @@ fn check_lists_unformatted_files_changes_nothing_and_exits_1() {
             ./main.pp
         "#]],
         expect![[r#"
-            formatted 2 files (8 lines, 85 B) in <time>: 1 file not formatted, no errors
+            checked the formatting of 2 files (8 lines, 85 B) in <time>: 1 file not formatted, no errors
         "#]],
     );
     assert_eq!(read(&dir, "main.pp").as_bytes(), UNFORMATTED);
@@ -120,11 +120,12 @@ fn the_summary_never_calls_a_file_with_syntax_errors_formatted() {
     assert_eq!(run.code, 1);
     assert!(
         run.stderr
-            .contains("1 file skipped for syntax errors, nothing else to format"),
+            .contains("1 file left unchanged for syntax errors, nothing else to format"),
         "{}",
         run.stderr
     );
     assert!(!run.stderr.contains("all formatted"), "{}", run.stderr);
+    assert!(run.stderr.contains("\nread 1 file"), "{}", run.stderr);
 }
 
 #[test]
@@ -173,7 +174,7 @@ fn a_file_with_syntax_errors_is_reported_and_left_unchanged() {
             2 │   b =
               │      ^
 
-            formatted 2 files (4 lines, 25 B) in <time>: 1 file skipped for syntax errors, 1 file reformatted, 1 error in 1 of 2 files
+            read 2 files (4 lines, 25 B) in 807 µs: 1 file left unchanged for syntax errors, 1 file reformatted, 1 error in 1 of 2 files
         "#]],
     );
     assert_eq!(read(&dir, "broken.pp").as_bytes(), broken);
@@ -241,7 +242,7 @@ fn no_files_and_missing_files_are_io_errors() {
         expect![""],
         expect![[r#"
             error: cannot read `nowhere.pp`: no such file or directory
-            formatted 1 file (4 lines, 43 B) in <time>: the files read are formatted, 1 IO error (above)
+            checked the formatting of 1 file (4 lines, 43 B) in <time>: the files read are formatted, 1 IO error (above)
         "#]],
     );
 }

@@ -75,6 +75,8 @@ const RUNS: &[(&str, &[&[&str]])] = &[
     ("json-project", &[&["tests/data/projects/json-project"]]),
     ("broken", &[&["tests/data/projects/broken"]]),
     ("nameless", &[&["tests/data/projects/nameless"]]),
+    ("no-program", &[&["tests/data/projects/no-program"]]),
+    ("missing-main", &[&["tests/data/projects/missing-main"]]),
     (
         "other-runtime",
         &[
