@@ -174,7 +174,7 @@ fn a_file_with_syntax_errors_is_reported_and_left_unchanged() {
             2 │   b =
               │      ^
 
-            read 2 files (4 lines, 25 B) in 807 µs: 1 file left unchanged for syntax errors, 1 file reformatted, 1 error in 1 of 2 files
+            read 2 files (4 lines, 25 B) in <time>: 1 file left unchanged for syntax errors, 1 file reformatted, 1 error in 1 of 2 files
         "#]],
     );
     assert_eq!(read(&dir, "broken.pp").as_bytes(), broken);

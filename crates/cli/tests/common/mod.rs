@@ -81,7 +81,7 @@ pub(crate) fn transcript(command_line: &str, output: &Output) -> String {
 pub(crate) fn without_times(text: &str) -> String {
     let mut out = String::new();
     for line in text.split_inclusive('\n') {
-        let summary = ["parsed ", "checked ", "formatted "]
+        let summary = ["parsed ", "checked ", "formatted ", "read "]
             .iter()
             .any(|verb| line.starts_with(verb));
         let time = summary
