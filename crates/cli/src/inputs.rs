@@ -182,7 +182,6 @@ fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
     }
 }
 
-/// An IO error's reason without the OS error number noise.
 /// Why a `--schema-dir` cannot be searched, for a usage error: it does not exist, or it
 /// is a schema file rather than the directory holding it.
 pub(crate) fn schema_dir_error(dirs: &[PathBuf]) -> Option<String> {
@@ -202,6 +201,7 @@ pub(crate) fn schema_dir_error(dirs: &[PathBuf]) -> Option<String> {
     })
 }
 
+/// An IO error's reason without the OS error number noise.
 pub(crate) fn io_reason(err: &std::io::Error) -> String {
     match err.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),

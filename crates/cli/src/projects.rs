@@ -66,16 +66,37 @@ fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Op
             main.display()
         ));
     }
-    let has_program = main.is_file()
-        || std::fs::read_dir(main).is_ok_and(|entries| {
-            (entries.flatten()).any(|e| e.path().extension().is_some_and(|x| x == "pp"))
-        });
-    (!has_program).then(|| {
+    // A directory stands for every program below it; another runtime's project has
+    // none of its own.
+    let pcl = project.is_some_and(Project::is_pcl);
+    (pcl && !main.is_file() && !has_pp_below(main)).then(|| {
         format!(
             "no *.pp file in `{}`, the program directory of `{project_file}`: write the program there (such as `main.pp`)",
             main.display()
         )
     })
+}
+
+/// Whether a `.pp` file is in `dir` or below it (hidden directories skipped).
+fn has_pp_below(dir: &Path) -> bool {
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() && !hidden => pending.push(path),
+                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == "pp") => {
+                    return true;
+                }
+                _ => (),
+            }
+        }
+    }
+    false
 }
 
 /// The project directory of a project file (`Pulumi.yaml`) or stack file
@@ -337,48 +358,53 @@ pub(crate) fn check(
         diagnostics.extend(check_project(project, project_id, &provider));
     }
     by_file.push(diagnostics);
+    let program_files = project_id.0 as usize;
+    // The project's diagnostics in the program's files, which their `# pcl-ignore`
+    // comments may silence: files it reads that are not there, required configs a stack
+    // does not set.
     let project_dir = Path::new(request.file.name.as_str()).parent();
     let local_files = analysis.program_local_files(id).unwrap_or_default();
     let program_dir = Path::new(&request.program_dir);
-    let missing = check_local_files(
+    let mut in_program = check_local_files(
         &local_files,
         program_dir,
         project_dir.unwrap_or(program_dir),
         &|path| path.exists(),
     );
-    push_by_file(by_file, missing);
-    let Some(project) = project else {
-        return;
-    };
-    let configs = analysis.program_configs(id).unwrap_or_default();
-    for stack_file in &request.stacks {
-        let stack_id = FileId(files.len() as u32);
-        files.push(stack_file.clone());
-        let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
-        if let Some(stack) = stack {
-            let found = check_stack(
-                &project,
-                &stack,
-                stack_id,
-                &stack_file.name,
-                &configs,
-                &provider,
-            );
-            diagnostics.extend(found.in_stack);
-            push_by_file(by_file, found.in_program);
+    if let Some(project) = project {
+        let configs = analysis.program_configs(id).unwrap_or_default();
+        for stack_file in &request.stacks {
+            let stack_id = FileId(files.len() as u32);
+            files.push(stack_file.clone());
+            let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
+            if let Some(stack) = stack {
+                let found = check_stack(
+                    &project,
+                    &stack,
+                    stack_id,
+                    &stack_file.name,
+                    &configs,
+                    &provider,
+                );
+                diagnostics.extend(found.in_stack);
+                in_program.extend(found.in_program);
+            }
+            by_file.push(diagnostics);
         }
-        by_file.push(diagnostics);
     }
-}
-
-/// Diagnostics in the program's files, each to its file's list.
-fn push_by_file(by_file: &mut [Vec<Diagnostic>], diagnostics: Vec<Diagnostic>) {
-    for d in diagnostics {
-        if let Some(span) = d.span()
-            && let Some(list) = by_file.get_mut(span.file.0 as usize)
+    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); program_files];
+    for d in in_program {
+        if let Some(list) = d
+            .span()
+            .and_then(|span| per_file.get_mut(span.file.0 as usize))
         {
             list.push(d);
         }
+    }
+    for (index, found) in per_file.into_iter().enumerate() {
+        let file = FileId(index as u32);
+        let kept = analysis.apply_project_suppressions(id, file, found);
+        by_file[index].extend(kept.unwrap_or_default());
     }
 }
 

@@ -16,7 +16,7 @@ use smol_str::SmolStr;
 
 use crate::RootDatabase;
 use crate::host::ProgramId;
-use crate::suppress::{apply_suppressions, merge_missing_schemas, order_by_cause};
+use crate::suppress::{Judged, apply_suppressions, merge_missing_schemas, order_by_cause};
 
 /// The result of a question asked of a snapshot that the host may cancel.
 pub type Cancellable<T> = Result<T, salsa::Cancelled>;
@@ -324,7 +324,7 @@ impl Analysis {
                 diagnostics.dedup();
                 let file_id = file_ids[&file];
                 let suppressions = pcl_sema::file_suppressions(db, file);
-                apply_suppressions(suppressions, file_id, &mut diagnostics);
+                apply_suppressions(suppressions, file_id, &mut diagnostics, Judged::Program);
                 merge_missing_schemas(&mut diagnostics);
                 order_by_cause(&mut diagnostics);
                 FileDiagnostics {

@@ -3,9 +3,7 @@
 //! variables from its schema.
 
 use pcl_diagnostics::{FileId, Span};
-use pcl_project::{
-    ConfigType, FILE_READING_FUNCTIONS, LocalFileUse, ProgramConfig, ProviderConfig,
-};
+use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
 use pcl_sema::{BlockId, DeclKind, Expr, infer, program_decls, program_graph};
 use pcl_types::{Ty, TyKind};
@@ -14,6 +12,7 @@ use smol_str::SmolStr;
 use crate::RootDatabase;
 use crate::analysis::{Analysis, Cancellable, site_range};
 use crate::host::ProgramId;
+use crate::suppress::{Judged, apply_suppressions};
 
 impl Analysis {
     /// The program's `config` blocks. A label's `FileId(i)` is the program's i-th file, as
@@ -77,27 +76,15 @@ impl Analysis {
             let files = program.files(db);
             let mut uses = Vec::new();
             for &decl in program_decls(db, program).iter() {
-                let body = pcl_sema::body(db, decl);
-                for expr in body.exprs.iter() {
-                    let Expr::Call(call) = expr else { continue };
-                    let Some(function) = FILE_READING_FUNCTIONS.iter().find(|f| **f == call.name)
-                    else {
-                        continue;
-                    };
-                    let Some(&path_arg) = body.list(call.args).first() else {
-                        continue;
-                    };
-                    let Expr::String(path) = body.expr(path_arg) else {
-                        continue;
-                    };
-                    let at = pcl_sema::Located::new(decl, pcl_sema::Site::Expr(path_arg));
+                for (path_arg, function, path) in pcl_sema::literal_file_reads(db, decl).iter() {
+                    let at = pcl_sema::Located::new(decl, pcl_sema::Site::Expr(*path_arg));
                     let file = files.iter().position(|&f| f == decl.file(db));
                     let (Some(file), Some(range)) = (file, site_range(db, at)) else {
                         continue;
                     };
                     uses.push(LocalFileUse {
-                        function: (*function).to_owned(),
-                        path: body.str(*path).to_owned(),
+                        function: function.to_string(),
+                        path: path.to_string(),
                         at: Span {
                             file: FileId(file as u32),
                             range,
@@ -106,6 +93,28 @@ impl Analysis {
                 }
             }
             uses
+        })
+    }
+
+    /// The `# pcl-ignore` comments of the program's `file` (its index, as in
+    /// [`Analysis::program_diagnostics`]) applied to the project's diagnostics in it
+    /// (`PCL5008`, `PCL5011`, which a driver finds), with a warning for each such
+    /// comment of a project code that silences nothing.
+    pub fn apply_project_suppressions(
+        &self,
+        id: &ProgramId,
+        file: FileId,
+        mut diagnostics: Vec<pcl_diagnostics::Diagnostic>,
+    ) -> Cancellable<Vec<pcl_diagnostics::Diagnostic>> {
+        salsa::Cancelled::catch(move || {
+            let db = self.db();
+            let source = (self.program_of(id))
+                .and_then(|program| program.files(db).get(file.0 as usize).copied());
+            if let Some(source) = source {
+                let suppressions = pcl_sema::file_suppressions(db, source);
+                apply_suppressions(suppressions, file, &mut diagnostics, Judged::Project);
+            }
+            diagnostics
         })
     }
 

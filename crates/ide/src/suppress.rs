@@ -5,13 +5,15 @@
 use pcl_diagnostics::{Anchor, Code, Diagnostic, FileId, Label, Span, codes, thousands};
 use pcl_sema::Suppression;
 
-/// Drop the diagnostics that suppressions silence, and warn about unused ones. A
-/// diagnostic is silenced by the first suppression, in the file's order, that names its
-/// code and whose statement holds it.
+/// Drop the diagnostics that suppressions silence, and warn about unused ones of the
+/// codes `judged` (the program's own; a driver judges the project's, `PCL5xxx`, which
+/// only it reports). A diagnostic is silenced by the first suppression, in the file's
+/// order, that names its code and whose statement holds it.
 pub(crate) fn apply_suppressions(
     suppressions: &[Suppression],
     file: FileId,
     diagnostics: &mut Vec<Diagnostic>,
+    judged: Judged,
 ) {
     if suppressions.is_empty() {
         return;
@@ -50,7 +52,7 @@ pub(crate) fn apply_suppressions(
     });
     for (s, used) in suppressions.iter().zip(used) {
         for (code, used) in s.codes.iter().zip(used) {
-            if !used {
+            if !used && judged.judges(*code) {
                 let message = format!("`pcl-ignore {code}` silences nothing");
                 let span = Span {
                     file,
@@ -64,6 +66,25 @@ pub(crate) fn apply_suppressions(
         }
     }
     diagnostics.sort_by_key(|d| d.span().map(|s| (s.range.start(), s.range.end())));
+}
+
+/// Whose suppressions an unused one is reported for.
+#[derive(Clone, Copy)]
+pub(crate) enum Judged {
+    /// The program's codes (syntax, schemas, types, semantics).
+    Program,
+    /// The project's (`PCL5xxx`: a stack's required config, a file the program reads).
+    Project,
+}
+
+impl Judged {
+    fn judges(self, code: Code) -> bool {
+        let project = code.stage() == pcl_diagnostics::Stage::Project;
+        match self {
+            Judged::Program => !project,
+            Judged::Project => project,
+        }
+    }
 }
 
 /// For each suppression, the nearest earlier one whose statement holds its statement.
@@ -159,7 +180,7 @@ mod tests {
     use pcl_sema::Suppression;
     use pcl_syntax::{TextRange, TextSize};
 
-    use super::apply_suppressions;
+    use super::{Judged, apply_suppressions};
 
     const FILE: FileId = FileId(0);
 
@@ -186,7 +207,7 @@ mod tests {
 
     /// What is left after the suppressions: each diagnostic's code and where it starts.
     fn left(suppressions: &[Suppression], mut diagnostics: Vec<Diagnostic>) -> Vec<String> {
-        apply_suppressions(suppressions, FILE, &mut diagnostics);
+        apply_suppressions(suppressions, FILE, &mut diagnostics, Judged::Program);
         (diagnostics.iter())
             .map(|d| {
                 format!(
@@ -244,5 +265,20 @@ mod tests {
             error(ATTRIBUTE, FILE, (25, 26)),
         ];
         assert_eq!(left(&suppressions, diagnostics), ["PCL4019 at 10"]);
+    }
+
+    #[test]
+    fn a_project_code_is_judged_unused_only_with_the_project_diagnostics() {
+        let suppressions = [suppression(0, (20, 30), &[codes::MISSING_LOCAL_FILE])];
+        let mut program = vec![error(NAME, FILE, (21, 22))];
+        apply_suppressions(&suppressions, FILE, &mut program, Judged::Program);
+        assert_eq!(program.len(), 1, "{program:?}");
+        let mut project = Vec::new();
+        apply_suppressions(&suppressions, FILE, &mut project, Judged::Project);
+        let codes: Vec<_> = project.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [codes::UNUSED_SUPPRESSION]);
+        let mut silenced = vec![error(codes::MISSING_LOCAL_FILE, FILE, (25, 26))];
+        apply_suppressions(&suppressions, FILE, &mut silenced, Judged::Project);
+        assert!(silenced.is_empty(), "{silenced:?}");
     }
 }

@@ -75,10 +75,13 @@ fn expand_home(dir: PathBuf) -> PathBuf {
 }
 
 /// A warning about `schemaPath` entries that are no directories (a missing one is
-/// skipped, and schemas are looked for in the usual places).
-fn schema_path_warning(dirs: &[PathBuf]) -> Option<Message> {
-    let missing: Vec<String> = (dirs.iter())
-        .filter(|dir| !dir.is_dir())
+/// skipped, and schemas are looked for in the usual places), once for each (`warned`).
+fn schema_path_warning(dirs: &[PathBuf], warned: &mut Vec<PathBuf>) -> Option<Message> {
+    let new: Vec<&PathBuf> = (dirs.iter())
+        .filter(|dir| !dir.is_dir() && !warned.contains(dir))
+        .collect();
+    warned.extend(new.iter().map(|dir| (*dir).clone()));
+    let missing: Vec<String> = (new.iter())
         .map(|dir| format!("`{}`", dir.display()))
         .collect();
     if missing.is_empty() {
@@ -168,6 +171,11 @@ struct Server {
     /// open document's, 60-80 ms a keystroke with 100 files open that each had a
     /// diagnostic of 130 related places).
     published: HashMap<Url, (i32, Vec<lsp_types::Diagnostic>)>,
+    /// The project directory of each program directory published (`project_dir_of`),
+    /// found again after a project file changes or a document opens.
+    project_dirs: HashMap<String, Option<PathBuf>>,
+    /// The `schemaPath` entries already warned about as no directory.
+    warned_schema_paths: Vec<PathBuf>,
 }
 
 /// What the client said it can do, of what the server uses after the handshake.
@@ -319,10 +327,12 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         fetcher: SchemaFetcher::new(work_done_progress),
         client_sender: connection.sender.clone(),
         published: HashMap::new(),
+        project_dirs: HashMap::new(),
+        warned_schema_paths: Vec::new(),
     };
     server.add_folders(folders);
     // `initialize_finish` has consumed the client's `initialized`: now the server may ask.
-    let warning = schema_path_warning(&options.schema_path);
+    let warning = schema_path_warning(&options.schema_path, &mut server.warned_schema_paths);
     for message in warning.into_iter().chain(server.after_handshake()) {
         connection.sender.send(message)?;
     }
@@ -509,6 +519,9 @@ impl Server {
                 let text = document.text.clone();
                 let project_file = is_project_file(&path);
                 let uri = document.uri.clone();
+                // Opening a file is when a client that does not watch files has the
+                // projects on disk looked at again.
+                self.project_dirs.clear();
                 Arc::make_mut(&mut self.documents).insert(
                     document.uri,
                     Document {
@@ -678,9 +691,12 @@ impl Server {
                 if schemas_changed {
                     dirs.extend(self.documents.values().map(|d| d.dir.clone()));
                 }
-                let mut messages = self.recheck(dirs);
                 let projects_changed =
                     (params.changes.iter()).any(|change| is_project_file(change.uri.path()));
+                if projects_changed {
+                    self.project_dirs.clear();
+                }
+                let mut messages = self.recheck(dirs);
                 if projects_changed || schemas_changed {
                     messages.extend(self.publish_project_files());
                 }
@@ -790,7 +806,7 @@ impl Server {
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
         let leniency = options.leniency();
         self.fetch_schemas = options.fetch_schemas;
-        let warning = schema_path_warning(&options.schema_path);
+        let warning = schema_path_warning(&options.schema_path, &mut self.warned_schema_paths);
         self.host.set_options(options.schema_path, leniency);
         let dirs = self.documents.values().map(|d| d.dir.clone()).collect();
         let mut messages: Vec<Message> = warning.into_iter().collect();
@@ -907,6 +923,9 @@ impl Server {
     /// Diagnostics of every open document of the program in `dir`, or of `only` that one,
     /// that changed since they were last published.
     fn publish(&mut self, dir: &str, only: Option<&Url>) -> Vec<Message> {
+        let project_dir = (self.project_dirs.entry(dir.to_owned()))
+            .or_insert_with(|| project_dir_of(Path::new(dir)))
+            .clone();
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
         let mut messages = Vec::new();
@@ -918,7 +937,7 @@ impl Server {
             locations.of(paths.get(file.0 as usize)?, range)
         };
         // The files a project's program reads, looked for on disk (`PCL5011`).
-        let local_files = match project_dir_of(Path::new(dir)) {
+        let local_files = match project_dir {
             Some(project_dir) => pcl_ide::check_local_files(
                 &analysis.program_local_files(&id).unwrap_or_default(),
                 Path::new(dir),
@@ -939,11 +958,19 @@ impl Server {
             };
             let index = document.index();
             let file = program_files.iter().position(|p| *p == document.path);
-            let missing_files = (local_files.iter()).filter(|d| {
-                file.is_some_and(|file| d.span().is_some_and(|s| s.file.0 as usize == file))
-            });
+            let missing_files = match file {
+                Some(file) => {
+                    let in_file = (local_files.iter())
+                        .filter(|d| d.span().is_some_and(|s| s.file.0 as usize == file))
+                        .cloned()
+                        .collect();
+                    let file = pcl_diagnostics::FileId(file as u32);
+                    (analysis.apply_project_suppressions(&id, file, in_file)).unwrap_or_default()
+                }
+                None => Vec::new(),
+            };
             let diagnostics: Vec<lsp_types::Diagnostic> = (found.diagnostics.iter())
-                .chain(missing_files)
+                .chain(&missing_files)
                 .filter_map(|d| diagnostic(d, &index, self.encoding, uri, &mut elsewhere))
                 .collect();
             let latest = (document.version, diagnostics);
@@ -966,6 +993,7 @@ impl Server {
     /// Diagnostics of every open project and stack file: each stack's config checked
     /// against the program at its project's `main` (loaded first when needed).
     fn publish_project_files(&mut self) -> Vec<Message> {
+        self.project_dirs.clear();
         let open: Vec<(Url, Document)> = (self.documents.iter())
             .filter(|(_, d)| d.project_file)
             .map(|(u, d)| (u.clone(), d.clone()))
@@ -1694,40 +1722,42 @@ fn symbol_kind(kind: DeclKind) -> SymbolKind {
     }
 }
 
-/// The file path a document is known by and its program directory: the file's path for
-/// `file:` URIs, else the URI itself in the current directory.
-/// Whether `path` names a Pulumi project or stack file.
 /// Whether a `.pp` file of `dir` has a `component` block and the path `below` (as
-/// `"./net"` ends) in its text: a cheap look for a caller of the component there.
+/// `"./net"` or `"net"` end it) in its text: a cheap look for a caller of the component.
 fn names_component(dir: &Path, below: &Path) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };
-    let path = format!("{}\"", below.to_string_lossy());
+    let below: Vec<String> = (below.components())
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let below = below.join("/");
+    let (after_dir, alone) = (format!("/{below}\""), format!("\"{below}\""));
     (entries.flatten()).any(|entry| {
         let file = entry.path();
         file.extension().is_some_and(|e| e == "pp")
             && entry.file_type().is_ok_and(|kind| kind.is_file())
             && pcl_ide::read_source_file(&file).is_ok_and(|bytes| {
                 let text = String::from_utf8_lossy(&bytes);
-                text.contains("component") && text.contains(&path)
+                text.contains("component") && (text.contains(&after_dir) || text.contains(&alone))
             })
     })
 }
 
-/// The directory of the project whose program is in `dir`: a project file there or up to
-/// three directories above whose `main` is `dir`.
+/// The directory of the project whose program is in `dir`, as `pcl check` finds it: the
+/// nearest project file at or above `dir`, when its `main` is `dir`.
 fn project_dir_of(dir: &Path) -> Option<PathBuf> {
     let program = pcl_ide::normalise_dir(&dir.to_string_lossy());
-    dir.ancestors().take(4).find_map(|ancestor| {
-        let main = pcl_ide::PROJECT_FILE_NAMES.iter().find_map(|name| {
-            let text = std::fs::read_to_string(ancestor.join(name)).ok()?;
-            Some(main_dir(ancestor, &text))
-        })?;
-        (pcl_ide::normalise_dir(&main) == program).then(|| ancestor.to_path_buf())
-    })
+    let (ancestor, text) = dir.ancestors().find_map(|ancestor| {
+        let text = (pcl_ide::PROJECT_FILE_NAMES.iter())
+            .find_map(|name| std::fs::read_to_string(ancestor.join(name)).ok())?;
+        Some((ancestor, text))
+    })?;
+    let main = main_dir(ancestor, &text);
+    (pcl_ide::normalise_dir(&main) == program).then(|| ancestor.to_path_buf())
 }
 
+/// Whether `path` names a Pulumi project or stack file.
 fn is_project_file(path: &str) -> bool {
     let name = Path::new(path)
         .file_name()
@@ -1756,6 +1786,8 @@ fn main_dir(dir: &Path, text: &str) -> String {
     path.display().to_string()
 }
 
+/// The file path a document is known by and its program directory: the file's path for
+/// `file:` URIs, else the URI itself in the current directory.
 fn path_and_dir(uri: &Url) -> (String, String) {
     match uri.to_file_path() {
         Ok(path) => {

@@ -21,5 +21,5 @@ pub use files::{
     PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, parse_project, parse_stack,
     stack_file_name, stack_name,
 };
-pub use local_files::{FILE_READING_FUNCTIONS, LocalFileUse, check_local_files};
+pub use local_files::{LocalFileUse, check_local_files};
 pub use value::ConfigType;

@@ -16,15 +16,6 @@ pub struct LocalFileUse {
     pub at: Span,
 }
 
-/// The builtins that read the file (or directory, for `fileArchive`) a literal path names.
-pub const FILE_READING_FUNCTIONS: &[&str] = &[
-    "fileArchive",
-    "fileAsset",
-    "filebase64",
-    "filebase64sha256",
-    "readFile",
-];
-
 /// A warning for each path that `exists` finds neither from the program's directory
 /// (where Pulumi runs a program whose `main` is that directory) nor from the project's.
 /// Only a warning: a build step may make it before the deploy (`fileArchive("./dist")`).

@@ -196,6 +196,41 @@ pub(crate) fn call<'db>(
     static_call(infer, id, name, (args, expand), &types, &signature)
 }
 
+/// The builtins that read the file (or directory, for `fileArchive`) a path names.
+const FILE_READING_BUILTINS: &[&str] = &[
+    "fileArchive",
+    "fileAsset",
+    "filebase64",
+    "filebase64sha256",
+    "readFile",
+];
+
+/// The calls of a declaration that read a file at a literal path (`fileAsset("./a.txt")`):
+/// each path argument, with the builtin and the path. A query of its own, so a driver that
+/// looks for the files after every edit walks only the bodies that changed.
+#[salsa::tracked(returns(ref))]
+pub fn literal_file_reads<'db>(
+    db: &'db dyn salsa::Database,
+    decl: crate::items::DeclId<'db>,
+) -> Box<[(ExprId, SmolStr, SmolStr)]> {
+    let body = crate::hir::body(db, decl);
+    (body.exprs.iter())
+        .filter_map(|expr| {
+            let Expr::Call(call) = expr else { return None };
+            let function = FILE_READING_BUILTINS.iter().find(|f| **f == call.name)?;
+            let &path_arg = body.list(call.args).first()?;
+            let Expr::String(path) = body.expr(path_arg) else {
+                return None;
+            };
+            Some((
+                path_arg,
+                SmolStr::new(function),
+                SmolStr::new(body.str(*path)),
+            ))
+        })
+        .collect()
+}
+
 /// A Terraform function that PCL has no builtin for, with its call through Pulumi's `std`
 /// package (`arguments` as its schema names them).
 fn std_function_note(name: &str, arguments: &str) -> String {
@@ -256,10 +291,11 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
         "stackReference" | "stackreference" => return Some(STACK_REFERENCE.to_owned()),
         // Pulumi's `std` package has Terraform's functions, called as the Terraform
         // converter writes them.
-        "jsondecode" | "concat" | "merge" | "coalesce" | "tomap" | "tolist" | "toset"
-        | "tostring" | "tonumber" | "upper" | "lower" | "keys" | "values" | "flatten"
-        | "distinct" | "abspath" | "basename" | "dirname" | "md5" | "sha256" | "trimspace"
-        | "compact" | "coalescelist" => {
+        "tomap" => "PCL's object literal is a map already: `{ key = value }`",
+        "jsondecode" | "concat" | "merge" | "coalesce" | "tolist" | "toset" | "tostring"
+        | "tonumber" | "upper" | "lower" | "keys" | "values" | "flatten" | "distinct"
+        | "abspath" | "basename" | "dirname" | "md5" | "sha256" | "trimspace" | "compact"
+        | "coalescelist" => {
             return Some(std_function_note(name, "{ input = value }"));
         }
         "timestamp" | "uuid" => return Some(std_function_note(name, "{}")),

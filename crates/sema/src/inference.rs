@@ -779,10 +779,7 @@ impl<'db> Infer<'db> {
     fn declared_after_colon(&self, name: &str) -> Option<SmolStr> {
         let db = self.db;
         let declared = crate::scope::declared_names(db, self.decl.program(db));
-        let found = declared
-            .iter()
-            .find(|declared| (declared.rsplit_once(':')).is_some_and(|(_, after)| after == name));
-        found.map(SmolStr::new)
+        declared.with_namespace(name).map(SmolStr::new)
     }
 
     /// `{ "fn::invoke" = { ... } }`: Pulumi YAML's function call (an object of that one key,
@@ -1076,7 +1073,8 @@ impl<'db> Infer<'db> {
             return None;
         }
         let over_collection = candidates.iter().any(|c| &**c == "key");
-        let index = matches!(asked, "index" | "idx" | "i" | "count" | "number");
+        // An index asked for by another name (not a count: `range.count` has none).
+        let index = matches!(asked, "index" | "idx" | "i" | "number");
         Some(match over_collection {
             false => (
                 "a `range` over a number counts with `range.value`, from 0 (Terraform's `count.index`)".to_owned(),
@@ -1084,7 +1082,7 @@ impl<'db> Infer<'db> {
             ),
             true => (
                 "a `range` over a list or map has `range.key` (a list element's index, from 0, or a map key) and `range.value` (the element)".to_owned(),
-                (asked != "count" && index).then_some("key"),
+                index.then_some("key"),
             ),
         })
     }

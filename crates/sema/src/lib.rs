@@ -33,7 +33,7 @@
 
 mod builtins;
 
-pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature};
+pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature, literal_file_reads};
 mod config_type;
 mod constants;
 mod declarations;

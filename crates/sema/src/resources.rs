@@ -356,6 +356,7 @@ fn resolve_resource<'db>(
             // A token that differs from one resource's only in case (`apps/v1:deployment`):
             // the body is checked as that resource's, so its mistakes show at once.
             if let [only] = suggestions.as_slice()
+                && !skip
                 && only.eq_ignore_ascii_case(token)
                 && let Some((ItemKind::Resource, canonical)) = resolve_token(db, *source, only)
             {

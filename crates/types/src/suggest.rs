@@ -81,6 +81,8 @@ impl Threshold {
 pub struct CandidateNames {
     /// Sorted names of each length in characters, by length.
     by_length: Box<[(usize, Box<[SmolStr]>)]>,
+    /// The names with a `:` (`app:seed`), by what follows their last `:`, sorted.
+    after_colon: Box<[(SmolStr, SmolStr)]>,
 }
 
 impl CandidateNames {
@@ -90,6 +92,13 @@ impl CandidateNames {
             .collect();
         names.sort_unstable();
         names.dedup();
+        let mut after_colon: Vec<(SmolStr, SmolStr)> = (names.iter())
+            .filter_map(|(_, name)| {
+                let (_, after) = name.rsplit_once(':')?;
+                Some((SmolStr::new(after), name.clone()))
+            })
+            .collect();
+        after_colon.sort_unstable();
         let mut by_length: Vec<(usize, Vec<SmolStr>)> = Vec::new();
         for (length, name) in names {
             match by_length.last_mut() {
@@ -100,7 +109,17 @@ impl CandidateNames {
         let by_length = by_length.into_iter();
         CandidateNames {
             by_length: by_length.map(|(n, group)| (n, group.into())).collect(),
+            after_colon: after_colon.into(),
         }
+    }
+
+    /// The name `namespace:name` among these, for `name` (the first in order, if several).
+    pub fn with_namespace(&self, name: &str) -> Option<&str> {
+        let at = self
+            .after_colon
+            .partition_point(|(after, _)| after.as_str() < name);
+        let (after, full) = self.after_colon.get(at)?;
+        (after == name).then_some(full.as_str())
     }
 
     fn group(&self, length: usize) -> &[SmolStr] {
@@ -108,11 +127,6 @@ impl CandidateNames {
             Ok(at) => &self.by_length[at].1,
             Err(_) => &[],
         }
-    }
-
-    /// Every name, shortest first.
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
-        (self.by_length.iter()).flat_map(|(_, group)| group.iter().map(SmolStr::as_str))
     }
 
     /// Whether `name` is one of these names.
@@ -362,6 +376,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn names_are_found_by_what_follows_their_namespace() {
+        let names = ["app:seed", "seed2", "b:x:port", "a:port"];
+        let index = CandidateNames::new(names.into_iter().map(SmolStr::new));
+        assert_eq!(index.with_namespace("seed"), Some("app:seed"));
+        assert_eq!(index.with_namespace("port"), Some("a:port"));
+        assert_eq!(index.with_namespace("x"), None);
+        assert_eq!(index.with_namespace("seed2"), None);
     }
 
     #[test]

@@ -180,10 +180,14 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
 fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
     let m = p.start();
     let indent = p.line_indent();
+    // `name:` (YAML's nesting), already reported at the colon: no second error.
+    let colon = p.nth(1) == COLON;
     p.bump();
     p.bump();
     let significant = p.set_newlines_significant(true);
-    let value = if p.at_line_start() || p.at(EOF) {
+    let value = if colon && (p.at_line_start() || p.at(EOF)) {
+        None
+    } else if p.at_line_start() || p.at(EOF) {
         // `website =` with the object's attributes on the next, deeper lines, in a file
         // whose braces do not balance: the object's `{` is missing.
         if p.unbalanced()
