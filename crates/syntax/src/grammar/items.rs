@@ -123,25 +123,19 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
             p.nth(1)
         };
         match next {
-            EQ => {
+            // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
+            // the attribute it means, so the name counts as set.
+            EQ | COLON => {
+                let colon = next == COLON;
+                if colon {
+                    colon_for_equals(p);
+                }
                 seen.record(p, block.is_some());
-                return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line));
+                let close_on_same_line = block.is_some_and(|ctx| ctx.close_on_same_line);
+                return attribute(p, close_on_same_line, colon);
             }
             IDENT | OPEN_QUOTE | L_CURLY => {
                 return self::block(p, block.is_some_and(|ctx| ctx.close_on_same_line));
-            }
-            // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
-            // the attribute it means, so the name counts as set.
-            COLON => {
-                let name = p.nth_text(0);
-                let colon = p.nth_range(1);
-                p.error_at(
-                    colon,
-                    codes::EXPECTED_TOKEN,
-                    format!("expected `=` to define the attribute `{name}`, found `:`: PCL writes `{name} = ...`"),
-                );
-                seen.record(p, block.is_some());
-                return attribute(p, block.is_some_and(|ctx| ctx.close_on_same_line));
             }
             _ => (),
         }
@@ -177,11 +171,25 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
 
 // test attribute
 // a = 1
-fn attribute(p: &mut Parser<'_>, close_on_same_line: bool) {
+/// `name: value`: the `:` reported (the attribute is read all the same).
+#[cold]
+fn colon_for_equals(p: &mut Parser<'_>) {
+    let name = p.nth_text(0);
+    let colon = p.nth_range(1);
+    p.error_at(
+        colon,
+        codes::EXPECTED_TOKEN,
+        format!(
+            "expected `=` to define the attribute `{name}`, found `:`: PCL writes `{name} = ...`"
+        ),
+    );
+}
+
+/// `colon`: written `name: value`, reported at the colon already (a `name:` without a
+/// value, YAML's nesting, gets no second error).
+fn attribute(p: &mut Parser<'_>, close_on_same_line: bool, colon: bool) {
     let m = p.start();
     let indent = p.line_indent();
-    // `name:` (YAML's nesting), already reported at the colon: no second error.
-    let colon = p.nth(1) == COLON;
     p.bump();
     p.bump();
     let significant = p.set_newlines_significant(true);
