@@ -246,6 +246,26 @@ fn an_editor_session() {
 }
 
 /// Line and UTF-8 column of the first occurrence of `needle`.
+/// `textDocument/rename` (request `id`) of the name where `needle` starts in the
+/// document (its URI and text), to `new_name`.
+fn rename_at(
+    client: &mut Client,
+    id: i64,
+    (uri, text): (&str, &str),
+    needle: &str,
+    new_name: &str,
+) -> Value {
+    let (line, column) = position_of(text, needle);
+    client.request(
+        id,
+        "textDocument/rename",
+        json!({
+            "textDocument": { "uri": uri }, "position": { "line": line, "character": column },
+            "newName": new_name,
+        }),
+    )
+}
+
 fn position_of(text: &str, needle: &str) -> (usize, usize) {
     let offset = text.find(needle).expect("the needle is in the text");
     let line = text[..offset].matches('\n').count();
@@ -1407,15 +1427,7 @@ fn enum_values_after_a_quote_and_for_variable_rename() {
         json!(column + 1),
         "{edit}"
     );
-    let (line, column) = position_of(text, "n in");
-    let renamed = client.request(
-        3,
-        "textDocument/rename",
-        json!({
-            "textDocument": { "uri": uri }, "position": { "line": line, "character": column },
-            "newName": "name",
-        }),
-    );
+    let renamed = rename_at(&mut client, 3, (&uri, text), "n in", "name");
     let edits = &renamed["result"]["changes"][&uri];
     assert_eq!(
         apply_lsp_edits(text, edits),
@@ -1438,15 +1450,7 @@ fn a_component_opened_alone_knows_its_callers() {
     let text = "config \"cidr\" \"string\" {}\n\noutput \"vpcId\" {\n  value = cidr\n}\n";
     std::fs::write(&path, text).expect("write");
     let mut client = client_with_open_document(&uri, text);
-    let (line, column) = position_of(text, "cidr\"");
-    let renamed = client.request(
-        2,
-        "textDocument/rename",
-        json!({
-            "textDocument": { "uri": uri }, "position": { "line": line, "character": column },
-            "newName": "cidrBlock",
-        }),
-    );
+    let renamed = rename_at(&mut client, 2, (&uri, text), "cidr\"", "cidrBlock");
     let caller_uri = format!("file://{}", dir.join("main.pp").display());
     let changes = &renamed["result"]["changes"];
     assert_eq!(
