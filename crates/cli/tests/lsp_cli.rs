@@ -1478,17 +1478,14 @@ fn files_a_project_program_reads_are_looked_for() {
     let text = "banner = readFile(\"./banner.txt\")\nterms = readFile(\"./terms.txt\")\n";
     std::fs::write(&path, text).expect("write");
     let mut client = Client::start();
-    client.request(1, "initialize", json!({ "capabilities": {} }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": text },
-        }}),
-    );
-    let found = next_diagnostics(&mut client, &uri);
+    client.initialize();
+    let published = client.open(&uri, text);
+    let found = &published["params"]["diagnostics"];
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{published}");
     assert!(
-        found.len() == 1 && found[0].starts_with("no file `./terms.txt` in the project\n"),
-        "{found:?}"
+        (found[0]["message"].as_str())
+            .is_some_and(|m| m.starts_with("no file `./terms.txt` in the project\n")),
+        "{published}"
     );
     shut_down(client);
 }
