@@ -377,6 +377,11 @@ fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<
     let mut labels = Vec::new();
     let mut notes = Vec::new();
     match &diagnostic.anchor {
+        // A line too long to show (generated or minified source) is named, not printed.
+        Anchor::Span(span) if let Some(at) = long_line(text(span), span.range) => {
+            let name = files.get(span.file.0 as usize).map_or("", |f| &*f.name);
+            notes.push(format!("at {name}:{at}"));
+        }
         Anchor::Span(span) => labels.push(cs::Label::primary(
             span.file.0 as usize,
             caret_range(text(span), span.range),
@@ -387,6 +392,9 @@ fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<
         Anchor::Place { origin, location } => notes.push(format!("in {origin} at {location}")),
     }
     for label in &diagnostic.labels {
+        if long_line(text(&label.span), label.span.range).is_some() {
+            continue;
+        }
         labels.push(
             cs::Label::secondary(
                 label.span.file.0 as usize,
@@ -406,6 +414,27 @@ fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<
 
 /// A byte range for a label; a caret at the end of a line reads better than a label that
 /// spans the line break.
+/// Lines longer than this many bytes are not printed in a snippet.
+const LONGEST_SHOWN_LINE: usize = 400;
+
+/// `LINE:COLUMN (a line of N bytes, not shown)` when the line `range` starts on is longer
+/// than [`LONGEST_SHOWN_LINE`].
+fn long_line(text: &str, range: TextRange) -> Option<String> {
+    let start = usize::from(range.start()).min(text.len());
+    let before = text.get(..start)?;
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let rest = &text[line_start..];
+    let length = rest.find('\n').unwrap_or(rest.len());
+    if length <= LONGEST_SHOWN_LINE {
+        return None;
+    }
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    Some(format!(
+        "{line}:{column} (a line of {length} bytes, not shown)"
+    ))
+}
+
 fn caret_range(text: &str, range: TextRange) -> std::ops::Range<usize> {
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
     match text.get(start..end) {

@@ -346,3 +346,19 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
     "#]]
     .assert_eq(&none);
 }
+
+#[test]
+fn a_line_too_long_to_show_is_named_not_printed() {
+    let long = format!("numbers = [{}, nope]\n", vec!["1"; 300].join(", "));
+    let dir = test_data_dir().join("check");
+    let output = run(&["check", "-q", "--color", "never", "-"], &dir, Some(&long));
+    expect![[r#"
+        pcl check -q --color never -
+        stderr: error[PCL4001]: undefined name `nope`
+        stderr:  = at <stdin>:1:912 (a line of 916 bytes, not shown)
+        stderr:  = declare it as a local (`name = value`), a config, a resource or a component
+        stderr:
+        exit 1
+    "#]]
+    .assert_eq(&common::without_times(&output));
+}
