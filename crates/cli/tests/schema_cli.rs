@@ -295,6 +295,7 @@ fn not_found_and_errors() {
               things (optional): union(list(dynamic), output(list(dynamic)), none)
               weird (optional): union(output(none), none)
               what (optional): union(output(none), none)
+                no type at all
             outputs (2):
               id (required): output(id)
               urn (required): output(string)

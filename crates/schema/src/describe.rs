@@ -295,6 +295,18 @@ pub fn item_description(
     Ok((described, errors))
 }
 
+/// A description's first line, cut to 120 characters (`…` when cut); `None` when blank.
+fn summary(description: &str) -> Option<String> {
+    let line = description
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())?;
+    Some(match line.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    })
+}
+
 impl ItemDescription {
     fn section(
         &mut self,
@@ -361,6 +373,9 @@ impl ItemDescription {
                     "optional"
                 };
                 let _ = writeln!(out, "  {} ({marker}): {}", property.name, property.ty);
+                if let Some(summary) = property.description.as_deref().and_then(summary) {
+                    let _ = writeln!(out, "    {summary}");
+                }
                 if let Some(discriminator) = &property.discriminator {
                     for (value, member) in &discriminator.members {
                         let _ = writeln!(
