@@ -1296,8 +1296,9 @@ impl<'db> Infer<'db> {
         }
     }
 
-    /// `env = { FOO = "bar" }` where a list of `{ name, value }` objects is expected
-    /// (Kubernetes' `env`, ECS' `environment`): how to write the entries.
+    /// `env = { FOO = "bar" }` where a list of `{ name, value }` (or `{ key, value }`)
+    /// objects is expected (Kubernetes' `env`, ECS' `environment`, tags as entries): how to
+    /// write the entries.
     #[cold]
     fn name_value_entries_note(&self, id: ExprId, expected: Ty<'db>) -> Option<String> {
         let db = self.db;
@@ -1306,26 +1307,29 @@ impl<'db> Infer<'db> {
         };
         let &[key, value] = self.body.pairs(*items).first()?;
         let key = literal_key(self.body, self.body.expr(key))?;
-        let has_name_and_value = |element: Ty<'db>| {
-            pcl_types::plain_alternatives(db, element).any(|alternative| {
-                pcl_types::object_properties(db, alternative).is_some_and(|properties| {
-                    let has = |field: &str| properties.iter().any(|(n, _)| &**n == field);
-                    has("name") && has("value")
-                })
+        // The element's field for the key: `name` (Kubernetes' `env`) or `key` (tags as
+        // `{ key, value }` entries).
+        let key_field = |element: Ty<'db>| {
+            pcl_types::plain_alternatives(db, element).find_map(|alternative| {
+                let properties = pcl_types::object_properties(db, alternative)?;
+                let has = |field: &str| properties.iter().any(|(n, _)| &**n == field);
+                let key_field = ["name", "key"].into_iter().find(|field| has(field))?;
+                has("value").then_some(key_field)
             })
         };
-        let entries = pcl_types::plain_alternatives(db, expected).any(|alternative| {
-            matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e) if has_name_and_value(*e))
-        });
-        if !entries {
-            return None;
-        }
+        let key_field =
+            pcl_types::plain_alternatives(db, expected).find_map(
+                |alternative| match alternative.kind(db) {
+                    TyKind::List(e) | TyKind::Set(e) => key_field(*e),
+                    _ => None,
+                },
+            )?;
         let value = match self.body.expr(value) {
             Expr::String(text) => format!("{:?}", self.body.str(*text)),
             _ => "...".to_owned(),
         };
         Some(format!(
-            "a list of entries is expected here, each an object with `name` and `value`: write `[{{ name = \"{key}\", value = {value} }}, ...]`"
+            "a list of entries is expected here, each an object with `{key_field}` and `value`: write `[{{ {key_field} = \"{key}\", value = {value} }}, ...]`"
         ))
     }
 

@@ -160,7 +160,8 @@ resource eighth "net:index:Pet" {
 # Docker Compose's environment map, where the schema takes `{ name, value }` entries.
 resource server "net:index:Container" {
   image = "nginx"
-  env   = { LOG_LEVEL = "debug", PORT = "80" }
+  env    = { LOG_LEVEL = "debug", PORT = "80" }
+  labels = { team = "web" }
 }
 
 # `count.index` carried over as `range.index`.
