@@ -128,10 +128,28 @@ pub fn check_stack(
         }
         providers.check(&mut out, namespace, name, entry, file);
     }
+    // Keys of namespaces that are neither the project's nor a provider's (`rnd:prefix`
+    // after the project `rnd` was renamed), by name, made at the first required config
+    // the stack does not set.
+    let mut foreign: Option<HashMap<&str, &str>> = None;
     for config in configs.iter().filter(|c| c.required) {
         if set.contains(config.logical_name.as_str()) {
             continue;
         }
+        let foreign = foreign.get_or_insert_with(|| {
+            let mut known: HashMap<&str, bool> = HashMap::new();
+            (stack.config.iter())
+                .filter_map(|entry| {
+                    let (namespace, name) = parse_key(&entry.key)?;
+                    let unknown = namespace != project.name
+                        && namespace != "pulumi"
+                        && *known
+                            .entry(namespace)
+                            .or_insert_with(|| provider(namespace).is_none());
+                    unknown.then_some((name, entry.key.as_str()))
+                })
+                .collect()
+        });
         let key = format!("{}:{}", project.name, config.logical_name);
         let message = format!(
             "the required config `{}` is not set in `{stack_path}`",
@@ -142,6 +160,12 @@ pub fn check_stack(
             message,
             Anchor::Span(config.label),
         );
+        if let Some(written) = foreign.get(config.logical_name.as_str()) {
+            d = d.with_note(format!(
+                "`{stack_path}` sets `{written}`, whose namespace is no provider's: the project is named `{}`, so its config is `{key}` (was the project renamed?)",
+                project.name
+            ));
+        }
         if stack.has_environment {
             d.severity = Severity::Note;
             d = d.with_note("the stack imports environments, which may set it");
@@ -394,6 +418,28 @@ mod tests {
             ]
         "#]]
         .assert_debug_eq(&found);
+    }
+
+    /// A project renamed from `old`: its stack still sets `old:port`.
+    #[test]
+    fn a_required_config_set_under_an_old_project_name() {
+        let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
+        let project = project.expect("a project");
+        let (stack, _) = parse_stack(FileId(2), "config:\n  old:port: 80\n  aws:port: 1\n");
+        let stack = stack.expect("a stack");
+        let configs = [config("port", ConfigType::Int, true, false)];
+        let aws = |ns: &str| (ns == "aws").then(|| ProviderConfig { variables: vec![] });
+        let check = check_dev(&project, &stack, &configs, &aws);
+        let notes: Vec<&str> = (check.in_program.iter())
+            .flat_map(|d| d.notes.iter().map(String::as_str))
+            .collect();
+        assert_eq!(
+            notes.first().copied(),
+            Some(
+                "`Pulumi.dev.yaml` sets `old:port`, whose namespace is no provider's: the project is named `demo`, so its config is `demo:port` (was the project renamed?)"
+            ),
+            "{notes:?}"
+        );
     }
 
     #[test]
