@@ -1239,13 +1239,20 @@ impl<'db> Infer<'db> {
         if conversion(db, expected, actual).exists() {
             return true;
         }
-        self.mismatch(id, expected, actual, what);
+        let _ = self.mismatch(id, expected, actual, what);
         false
     }
 
     /// Report that the value of `id` does not convert to `expected`, with a label at the
-    /// declaration the value comes from, when it is a reference.
-    fn mismatch(&mut self, id: ExprId, expected: Ty<'db>, actual: Ty<'db>, what: &dyn Display) {
+    /// declaration the value comes from, when it is a reference. The element type when the
+    /// value is an object literal for a list of such objects ([`Infer::object_for_a_list`]).
+    fn mismatch(
+        &mut self,
+        id: ExprId,
+        expected: Ty<'db>,
+        actual: Ty<'db>,
+        what: &dyn Display,
+    ) -> Option<Ty<'db>> {
         let db = self.db;
         let is_resource = matches!(
             resolve_outputs(db, actual).kind(db),
@@ -1266,10 +1273,12 @@ impl<'db> Infer<'db> {
         let source = self.named_declaration(root);
         // One value where a list of them is expected: the fix wraps it in `[ ]` (an object
         // literal for a list of objects, whose fields are checked on their own).
-        let wraps = pcl_types::plain_alternatives(db, expected).any(|alternative| {
-            matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
-                if conversion(db, input_type(db, *e), actual).exists())
-        }) || self.object_for_a_list(id, expected).is_some();
+        let element = self.object_for_a_list(id, expected);
+        let wraps = element.is_some()
+            || pcl_types::plain_alternatives(db, expected).any(|alternative| {
+                matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
+                    if conversion(db, input_type(db, *e), actual).exists())
+            });
         let at = self.at(Site::Expr(id));
         let entries_note = match wraps {
             true => None,
@@ -1294,6 +1303,7 @@ impl<'db> Infer<'db> {
                 after: Some("]".to_owned()),
             });
         }
+        element
     }
 
     /// `env = { FOO = "bar" }` where a list of `{ name, value }` (or `{ key, value }`)
@@ -1309,21 +1319,11 @@ impl<'db> Infer<'db> {
         let key = literal_key(self.body, self.body.expr(key))?;
         // The element's field for the key: `name` (Kubernetes' `env`) or `key` (tags as
         // `{ key, value }` entries).
-        let key_field = |element: Ty<'db>| {
-            pcl_types::plain_alternatives(db, element).find_map(|alternative| {
-                let properties = pcl_types::object_properties(db, alternative)?;
-                let has = |field: &str| properties.iter().any(|(n, _)| &**n == field);
-                let key_field = ["name", "key"].into_iter().find(|field| has(field))?;
-                has("value").then_some(key_field)
-            })
-        };
-        let key_field =
-            pcl_types::plain_alternatives(db, expected).find_map(
-                |alternative| match alternative.kind(db) {
-                    TyKind::List(e) | TyKind::Set(e) => key_field(*e),
-                    _ => None,
-                },
-            )?;
+        let key_field = list_element_objects(db, expected).find_map(|(_, properties)| {
+            let has = |field: &str| properties.iter().any(|(n, _)| &**n == field);
+            let key_field = ["name", "key"].into_iter().find(|field| has(field))?;
+            has("value").then_some(key_field)
+        })?;
         let value = match self.body.expr(value) {
             Expr::String(text) => format!("{:?}", self.body.str(*text)),
             _ => "...".to_owned(),
@@ -1395,10 +1395,9 @@ impl<'db> Infer<'db> {
             self.check_branches(id, expected, actual, what);
             return true;
         }
-        self.mismatch(id, expected, actual, what);
         // `containers = { ... }` for a list of objects: the object is checked as the
         // element it will be once wrapped, so its own mistakes show in the same run.
-        if let Some(element) = self.object_for_a_list(id, expected) {
+        if let Some(element) = self.mismatch(id, expected, actual, what) {
             self.check_value(id, element, &format_args!("element 0 of {what}"));
         }
         false
@@ -1418,21 +1417,15 @@ impl<'db> Infer<'db> {
                 _ => None,
             })
             .collect();
-        pcl_types::plain_alternatives(db, expected).find_map(|alternative| {
-            let (TyKind::List(element) | TyKind::Set(element)) = alternative.kind(db) else {
-                return None;
-            };
-            let fits = pcl_types::plain_alternatives(db, *element).any(|e| {
-                pcl_types::object_properties(db, e).is_some_and(|properties| {
-                    let names = || properties.iter().map(|(n, _)| &**n);
-                    (keys.iter()).any(|key| {
-                        names().any(|n| n == *key)
-                            || pcl_types::closest_name(key, names()).is_some()
-                    })
-                })
-            });
-            fits.then_some(*element)
-        })
+        let fits = |properties: &[(pcl_types::Name, Ty<'db>)]| {
+            let names = || properties.iter().map(|(n, _)| &**n);
+            (keys.iter()).any(|key| {
+                names().any(|n| n == *key) || pcl_types::closest_name(key, names()).is_some()
+            })
+        };
+        list_element_objects(db, expected)
+            .find(|(_, properties)| fits(properties))
+            .map(|(element, _)| element)
     }
 
     /// The branches of a conditional (nested ones too) judged against `expected`, as the
@@ -1642,6 +1635,24 @@ impl<'db> Infer<'db> {
         }
         ok
     }
+}
+
+/// The object types a list or set in `expected` takes as elements: each element type with
+/// its properties (for messages about a value given where such a list is expected).
+pub(crate) fn list_element_objects<'db>(
+    db: &'db dyn pcl_types::Db,
+    expected: Ty<'db>,
+) -> impl Iterator<Item = (Ty<'db>, &'db [(pcl_types::Name, Ty<'db>)])> {
+    pcl_types::plain_alternatives(db, expected)
+        .filter_map(move |alternative| match alternative.kind(db) {
+            TyKind::List(element) | TyKind::Set(element) => Some(*element),
+            _ => None,
+        })
+        .flat_map(move |element| {
+            pcl_types::plain_alternatives(db, element).filter_map(move |alternative| {
+                Some((element, pcl_types::object_properties(db, alternative)?))
+            })
+        })
 }
 
 /// How a literal is checked against an expected type ([`Infer::descent`]).

@@ -2,7 +2,7 @@
 //! inputs is a property of its `spec`; `containerPort` in a container, of its `ports`'
 //! elements. Asked only for a name that is not known where it is written.
 
-use pcl_types::{Ty, TyKind, object_properties, plain_alternatives};
+use pcl_types::{Ty, object_properties, plain_alternatives};
 
 /// The note for `name`, when exactly one of `fields` (by name and type) holds a property
 /// of that name directly: an object, or a list or set of objects.
@@ -18,9 +18,8 @@ pub(crate) fn misplaced_property_note<'a, 'db: 'a>(
         })
     };
     let mut homes = fields.filter_map(|(field, ty)| {
-        let in_elements = plain_alternatives(db, ty).any(|alternative| {
-            matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e) if holds(*e))
-        });
+        let in_elements = crate::inference::list_element_objects(db, ty)
+            .any(|(_, properties)| properties.iter().any(|(n, _)| &**n == name));
         match (holds(ty), in_elements) {
             (true, _) => Some(format!(
                 "`{name}` is a property of `{field}`: write it inside `{field} = {{ {name} = ... }}`"
