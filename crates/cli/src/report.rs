@@ -386,6 +386,9 @@ fn to_codespan(diagnostic: &Diagnostic, files: &[SourceFile]) -> cs::Diagnostic<
             span.file.0 as usize,
             caret_range(text(span), span.range),
         )),
+        // A place the message already names (`no schema for package `aws``) adds nothing.
+        Anchor::Place { origin, location }
+            if location.is_empty() && diagnostic.message.contains(&format!("`{origin}`")) => {}
         Anchor::Place { origin, location } if location.is_empty() => {
             notes.push(format!("in {origin}"));
         }

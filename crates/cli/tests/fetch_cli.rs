@@ -144,11 +144,9 @@ fn failures_are_one_error_per_package_with_the_command_and_its_stderr() {
             stderr: fetching the schema of unknown (`pulumi package get-schema unknown`)
             stderr: could not fetch the schema of unknown (N s)
             stderr: error[PCL2012]: fetching the schema of `misnamed` failed: `pulumi package get-schema misnamed` printed the schema of `other`, not of `misnamed`
-            stderr:  = in misnamed
             stderr:  = run `pulumi package get-schema misnamed` to see the whole output
             stderr:
             stderr: error[PCL2012]: fetching the schema of `unknown` failed: `pulumi package get-schema unknown` exited with status 1: error: could not find plugin for package 'unknown' / error: no resource plugin 'unknown' found in the workspace
-            stderr:  = in unknown
             stderr:  = run `pulumi package get-schema unknown` to see the whole output
             stderr:
             stderr: error[PCL4009]: no schema found for package 'unknown'
@@ -184,7 +182,6 @@ fn failures_are_one_error_per_package_with_the_command_and_its_stderr() {
             stderr:  = run `pulumi package get-schema unknown@1.0.0` to see the whole output
             stderr:
             stderr: error[PCL2007]: no schema for package `unknown` version 1.0.0
-            stderr:  = in unknown
             stderr:  = looked in, in order: $DIR/pulumi-home/schemas, $DIR/cache/pcl/schemas (for unknown.json, unknown-VERSION.json and unknown/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p $DIR/cache/pcl/schemas && pulumi package get-schema unknown@1.0.0 > $DIR/cache/pcl/schemas/unknown-1.0.0.json.tmp && mv $DIR/cache/pcl/schemas/unknown-1.0.0.json.tmp $DIR/cache/pcl/schemas/unknown-1.0.0.json`
             stderr:  = or put its schema (unknown.json) in a directory passed with --schema-dir

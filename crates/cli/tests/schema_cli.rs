@@ -74,18 +74,18 @@ fn package_and_token() {
             exit 0
             $ pcl schema --schema-dir $SCHEMAS pulumi:providers:tok
             provider pulumi:providers:tok
-            inputs (2):
-              region (optional): union(output(string), string, none)
-              retries (optional): union(int, output(int), none)
+            inputs (2, each a value or an output of one):
+              region (optional): string
+              retries (optional): int
             outputs (3):
               id (required): output(id)
-              region (optional): output(union(string, none))
+              region (optional): output(string)
               urn (required): output(string)
             exit 0
             $ pcl schema --schema-dir $SCHEMAS tok:legacy:OldThing
             resource tok:index/thing:Thing
-            inputs (1):
-              size (optional): union(int, output(int), none)
+            inputs (1, each a value or an output of one):
+              size (optional): int
             outputs (3):
               id (required): output(id)
               size (required): output(int)
@@ -104,8 +104,8 @@ fn package_and_token() {
             exit 1
             $ pcl schema --schema-dir $SCHEMAS tok:index:Thing
             resource tok:index/thing:Thing
-            inputs (1):
-              size (optional): union(int, output(int), none)
+            inputs (1, each a value or an output of one):
+              size (optional): int
             outputs (3):
               id (required): output(id)
               size (required): output(int)
@@ -124,16 +124,16 @@ fn package_and_token() {
             exit 1
             $ pcl schema --schema-dir $SCHEMAS tok:index:getThing
             function tok:index/getThing:getThing
-            arguments (1):
-              id (required): string
+            arguments (1, each a value or an output of one unless plain):
+              id (required, plain): string
             result: object({size = int})
             exit 0
             $ pcl schema --schema-dir $SCHEMAS tok:count
             function tok:index/count:count
             positional arguments: a, b
-            arguments (2):
-              a (optional): union(number, none)
-              b (optional): union(number, none)
+            arguments (2, each a value or an output of one unless plain):
+              a (optional, plain): number
+              b (optional, plain): number
             result: number
             exit 0
         "#]],
@@ -195,7 +195,6 @@ fn search_path_and_versions() {
             exit 0
             $ pcl schema --schema-dir $SCHEMAS/versions vr
             stderr: error[PCL2007]: no schema for package `vr`
-            stderr:  = in vr
             stderr:  = looked in, in order: $SCHEMAS/versions, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for vr.json, vr-VERSION.json and vr/schema.json)
             stderr:  = did you mean `ver`?
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema vr > .pcl-test-home/cache/pcl/schemas/vr.json.tmp && mv .pcl-test-home/cache/pcl/schemas/vr.json.tmp .pcl-test-home/cache/pcl/schemas/vr.json`
@@ -204,7 +203,6 @@ fn search_path_and_versions() {
             exit 1
             $ pcl schema missing
             stderr: error[PCL2007]: no schema for package `missing`
-            stderr:  = in missing
             stderr:  = looked in, in order: .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for missing.json, missing-VERSION.json and missing/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema missing > .pcl-test-home/cache/pcl/schemas/missing.json.tmp && mv .pcl-test-home/cache/pcl/schemas/missing.json.tmp .pcl-test-home/cache/pcl/schemas/missing.json`
             stderr:  = or put its schema (missing.json) in a directory passed with --schema-dir
@@ -221,7 +219,6 @@ fn search_path_and_versions() {
             exit 0
             $ pcl schema --schema-dir $SCHEMAS/versions ver@3.0.0
             stderr: error[PCL2007]: no schema for package `ver` version 3.0.0
-            stderr:  = in ver
             stderr:  = no `ver` 3.0.0 on the search path, but version 1.10.0 is there ($SCHEMAS/versions/ver-1.10.0.json and 2 other files): to check against it, ask for that version (`options { version = "1.10.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $SCHEMAS/versions, .pcl-test-home/pulumi/schemas, .pcl-test-home/cache/pcl/schemas (for ver.json, ver-VERSION.json and ver/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p .pcl-test-home/cache/pcl/schemas && pulumi package get-schema ver@3.0.0 > .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp && mv .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json.tmp .pcl-test-home/cache/pcl/schemas/ver-3.0.0.json`
@@ -282,17 +279,16 @@ fn not_found_and_errors() {
             exit 2
             $ pcl schema --schema-dir $SCHEMAS ../etc/passwd:index:R
             stderr: error[PCL2008]: `../etc/passwd` is not a package name (a letter, then letters, digits, `-` or `_`)
-            stderr:  = in ../etc/passwd
             stderr:
             exit 2
             $ pcl schema --schema-dir $SCHEMAS unknowntypes:index:Res
             resource unknowntypes:index:Res
-            inputs (7):
-              empty (optional): union(output(string), string, none)
-              fine (optional): union(bool, output(bool), none)
+            inputs (7, each a value or an output of one):
+              empty (optional): string
+              fine (optional): bool
               length (optional): union(output(none), none)
-              shape (optional): union(enum(unknowntypes::Shape: "round"), output(enum(unknowntypes::Shape: "round")), none)
-              things (optional): union(list(dynamic), output(list(dynamic)), none)
+              shape (optional): enum(unknowntypes::Shape: "round")
+              things (optional): list(dynamic)
               weird (optional): union(output(none), none)
               what (optional): union(output(none), none)
                 no type at all
@@ -391,13 +387,13 @@ fn files_and_standard_input() {
             $ pcl schema $SCHEMAS/recursion.json recursion:index:Node
             object type recursion:index:Node: object(recursion:index:Node)
             properties (3):
-              children (optional): union(list(object(recursion:index:Node)), none)
-              next (optional): union(object(recursion:index:Node), none)
+              children (optional): list(object(recursion:index:Node))
+              next (optional): object(recursion:index:Node)
               value (required): string
-            properties in input shape (3):
-              children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), … (2 more))
-              next (optional): union(object(recursion:index:Node, input), output(object(recursion:index:Node)), none)
-              value (required): union(output(string), string)
+            properties in input shape (3, each a value or an output of one):
+              children (optional): list(object(recursion:index:Node, input))
+              next (optional): object(recursion:index:Node, input)
+              value (required): string
             exit 0
             $ pcl schema --format json $SCHEMAS/recursion.json recursion:index:Node
             {
@@ -464,16 +460,19 @@ fn files_and_standard_input() {
         $ pcl schema - recursion:index:Node < recursion.json
         object type recursion:index:Node: object(recursion:index:Node)
         properties (3):
-          children (optional): union(list(object(recursion:index:Node)), none)
-          next (optional): union(object(recursion:index:Node), none)
+          children (optional): list(object(recursion:index:Node))
+          next (optional): object(recursion:index:Node)
           value (required): string
-        properties in input shape (3):
-          children (optional): union(list(union(object(recursion:index:Node, input), output(object(recursion:index:Node)))), … (2 more))
-          next (optional): union(object(recursion:index:Node, input), output(object(recursion:index:Node)), none)
-          value (required): union(output(string), string)
+        properties in input shape (3, each a value or an output of one):
+          children (optional): list(object(recursion:index:Node, input))
+          next (optional): object(recursion:index:Node, input)
+          value (required): string
         exit 0
     "#]]
-    .assert_eq(&common::transcript("$ pcl schema - recursion:index:Node < recursion.json", &output));
+    .assert_eq(&common::transcript(
+        "$ pcl schema - recursion:index:Node < recursion.json",
+        &output,
+    ));
 }
 
 /// `--check` lowers every item and reports every problem, in both formats.

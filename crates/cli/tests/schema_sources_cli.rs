@@ -61,41 +61,40 @@ fn unversioned_packages_take_the_installed_plugin_version() {
         expect![[r#"
             $ pcl schema plain:index:Thing
             resource plain:index:Thing
-            inputs (1):
-              pulumiCache100 (optional): union(output(string), string, none)
+            inputs (1, each a value or an output of one):
+              pulumiCache100 (optional): string
             outputs (3):
               id (required): output(id)
-              pulumiCache100 (optional): output(union(string, none))
+              pulumiCache100 (optional): output(string)
               urn (required): output(string)
             exit 0
             $ pcl schema ours:index:Thing
             resource ours:index:Thing
-            inputs (1):
-              ourCache400 (optional): union(output(string), string, none)
+            inputs (1, each a value or an output of one):
+              ourCache400 (optional): string
             outputs (3):
               id (required): output(id)
-              ourCache400 (optional): output(union(string, none))
+              ourCache400 (optional): output(string)
               urn (required): output(string)
             exit 0
             $ pcl schema unplugged:index:Thing
             resource unplugged:index:Thing
-            inputs (1):
-              pulumiCache010 (optional): union(output(string), string, none)
+            inputs (1, each a value or an output of one):
+              pulumiCache010 (optional): string
             outputs (3):
               id (required): output(id)
-              pulumiCache010 (optional): output(union(string, none))
+              pulumiCache010 (optional): output(string)
               urn (required): output(string)
             exit 0
             $ pcl schema uncached:index:Thing
             resource uncached:index:Thing
-            inputs (1):
-              ourCache120 (optional): union(output(string), string, none)
+            inputs (1, each a value or an output of one):
+              ourCache120 (optional): string
             outputs (3):
               id (required): output(id)
-              ourCache120 (optional): output(union(string, none))
+              ourCache120 (optional): output(string)
               urn (required): output(string)
             stderr: note[PCL2011]: package `uncached`: the installed plugin `uncached` is version 1.5.0, but no schema of that version is cached; checked against version 1.2.0 ($CACHE/pcl/schemas/uncached-1.2.0.json)
-            stderr:  = in uncached
             stderr:  = fetch the plugin's version with --fetch-schemas, or name a version in a `package` block or the resources' `options { version = ... }`
             stderr:
             exit 0
@@ -170,7 +169,6 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             exit 0
             $ pcl schema --schema-dir schema-sources/given versionless@8.0.0
             stderr: error[PCL2007]: no schema for package `versionless` version 8.0.0
-            stderr:  = in versionless
             stderr:  = no `versionless` 8.0.0 on the search path, but a schema without a version in its name is there (schema-sources/given/versionless.json): get 8.0.0's schema
             stderr:  = looked in, in order: schema-sources/given, $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for versionless.json, versionless-VERSION.json and versionless/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema versionless@8.0.0 > $CACHE/pcl/schemas/versionless-8.0.0.json.tmp && mv $CACHE/pcl/schemas/versionless-8.0.0.json.tmp $CACHE/pcl/schemas/versionless-8.0.0.json`
@@ -179,7 +177,6 @@ fn versions_asked_for_take_the_first_source_holding_them() {
             exit 1
             $ pcl schema plain@3.0.0
             stderr: error[PCL2007]: no schema for package `plain` version 3.0.0
-            stderr:  = in plain
             stderr:  = no `plain` 3.0.0 on the search path, but version 2.0.0 is there ($DATA/pulumi-home/schemas/plain-2.0.0.json and 2 other files): to check against it, ask for that version (`options { version = "2.0.0" }`), or get 3.0.0's schema
             stderr:  = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for plain.json, plain-VERSION.json and plain/schema.json)
             stderr:  = fix: run again with --fetch-schemas, or run `pulumi package get-schema plain@3.0.0 > $CACHE/pcl/schemas/plain-3.0.0.json.tmp && mv $CACHE/pcl/schemas/plain-3.0.0.json.tmp $CACHE/pcl/schemas/plain-3.0.0.json`
@@ -207,7 +204,6 @@ fn a_package_found_nowhere_lists_every_directory_and_the_fix() {
     expect![[r#"
         $ pcl schema nothing
         stderr: error[PCL2007]: no schema for package `nothing`
-        stderr:  = in nothing
         stderr:  = looked in, in order: $DATA/pulumi-home/schemas, $CACHE/pcl/schemas (for nothing.json, nothing-VERSION.json and nothing/schema.json)
         stderr:  = fix: run again with --fetch-schemas, or run `mkdir -p $CACHE/pcl/schemas && pulumi package get-schema nothing > $CACHE/pcl/schemas/nothing.json.tmp && mv $CACHE/pcl/schemas/nothing.json.tmp $CACHE/pcl/schemas/nothing.json`
         stderr:  = or put its schema (nothing.json) in a directory passed with --schema-dir

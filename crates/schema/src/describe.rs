@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pcl_types::readable;
+use pcl_types::{Ty, TyKind, displayed_input, readable, strip_input};
 use serde::Serialize;
 use smol_str::SmolStr;
 
@@ -70,6 +70,9 @@ pub struct ItemDescription {
 pub struct PropertySection {
     pub title: &'static str,
     pub properties: Vec<PropertyDescription>,
+    /// Whether the properties are inputs, which take outputs of their types too.
+    #[serde(skip)]
+    pub inputs: bool,
 }
 
 #[derive(Serialize, Debug)]
@@ -78,6 +81,14 @@ pub struct PropertyDescription {
     #[serde(rename = "type")]
     pub ty: String,
     pub required: bool,
+    /// The type as a person reads it (text only): without the `none` of an optional
+    /// property and, for an input, the outputs it takes at every level (`int`, not
+    /// `union(int, output(int), none)`); `None` when that is `ty`.
+    #[serde(skip)]
+    pub shown: Option<String>,
+    /// An input that takes no output (the schema's `plain`; text only).
+    #[serde(skip)]
+    pub plain_input: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// For a `oneOf` with a discriminator: the member type for each value.
@@ -295,6 +306,32 @@ pub fn item_description(
     Ok((described, errors))
 }
 
+/// The sections whose properties are inputs, in the input form of their types.
+const INPUT_SECTIONS: [&str; 4] = [
+    "inputs",
+    "state inputs (read)",
+    "arguments",
+    "properties in input shape",
+];
+
+/// An optional property's type without its `none`, inside an output too
+/// (`output(string)` for `output(union(string, none))`).
+fn optional_plain<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
+    match ty.kind(db) {
+        TyKind::Output(element) => Ty::output(db, strip_input(db, *element)),
+        _ => strip_input(db, ty),
+    }
+}
+
+/// Whether an input of type `ty` takes an output (`union(T, output(T))`, or `dynamic`).
+fn takes_outputs<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
+    match ty.kind(db) {
+        TyKind::Dynamic | TyKind::Output(_) => true,
+        TyKind::Union(members) => (members.iter()).any(|m| takes_outputs(db, *m)),
+        _ => false,
+    }
+}
+
 /// A description's first line, cut to 120 characters (`…` when cut); `None` when blank.
 fn summary(description: &str) -> Option<String> {
     let line = description
@@ -315,10 +352,19 @@ impl ItemDescription {
         properties: &[Property<'_>],
         specs: Option<&BTreeMap<String, TypeSpec>>,
     ) {
+        let inputs = INPUT_SECTIONS.contains(&title);
+        let shown = if inputs {
+            displayed_input
+        } else {
+            optional_plain
+        };
         let properties = (properties.iter())
             .map(|property| PropertyDescription {
                 name: SmolStr::new(&*property.name),
                 ty: readable(db, property.ty).to_string(),
+                shown: Some(readable(db, shown(db, property.ty)))
+                    .filter(|shown| *shown != readable(db, property.ty)),
+                plain_input: inputs && !takes_outputs(db, property.ty),
                 required: property.required,
                 description: (specs.and_then(|specs| specs.get(&*property.name)))
                     .and_then(|spec| spec.description.clone()),
@@ -334,7 +380,11 @@ impl ItemDescription {
                 }),
             })
             .collect();
-        self.sections.push(PropertySection { title, properties });
+        self.sections.push(PropertySection {
+            title,
+            properties,
+            inputs,
+        });
     }
 
     pub fn to_text(&self) -> String {
@@ -365,14 +415,30 @@ impl ItemDescription {
             let _ = writeln!(out, "arguments: none declared");
         }
         for section in &self.sections {
-            let _ = writeln!(out, "{} ({}):", section.title, section.properties.len());
+            let also = match section.inputs {
+                true if section.properties.iter().any(|p| p.plain_input) => {
+                    ", each a value or an output of one unless plain"
+                }
+                true if section.properties.iter().any(|p| p.shown.is_some()) => {
+                    ", each a value or an output of one"
+                }
+                _ => "",
+            };
+            let _ = writeln!(
+                out,
+                "{} ({}{also}):",
+                section.title,
+                section.properties.len()
+            );
             for property in &section.properties {
-                let marker = if property.required {
-                    "required"
-                } else {
-                    "optional"
+                let marker = match (property.required, property.plain_input) {
+                    (true, false) => "required",
+                    (true, true) => "required, plain",
+                    (false, false) => "optional",
+                    (false, true) => "optional, plain",
                 };
-                let _ = writeln!(out, "  {} ({marker}): {}", property.name, property.ty);
+                let ty = property.shown.as_ref().unwrap_or(&property.ty);
+                let _ = writeln!(out, "  {} ({marker}): {ty}", property.name);
                 if let Some(summary) = property.description.as_deref().and_then(summary) {
                     let _ = writeln!(out, "    {summary}");
                 }

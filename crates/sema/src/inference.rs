@@ -12,8 +12,8 @@ use std::fmt::Display;
 
 use pcl_diagnostics::{Code, Severity, codes};
 use pcl_types::{
-    ConstValue, TraverseKey, TraverseProblem, Ty, TyKind, assignable, conversion, input_type,
-    pretty, resolve_outputs, resolve_promises, traverse, unify_types,
+    ConstValue, TraverseKey, TraverseProblem, Ty, TyKind, assignable, conversion, displayed_input,
+    input_type, pretty, resolve_outputs, resolve_promises, traverse, unify_types,
 };
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
@@ -1711,60 +1711,6 @@ pub(crate) fn literal_target_fields<'db>(
 ) -> Option<&'db [(pcl_types::Name, Ty<'db>)]> {
     pcl_types::literal_object_target(db, expected)
         .and_then(|object| pcl_types::object_properties(db, object))
-}
-
-/// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages
-/// about a value given: "must be string" reads better than "must be string |
-/// output(string)?".
-pub(crate) fn strip_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
-    if let TyKind::Union(members) = ty.kind(db) {
-        let plain: Vec<Ty<'db>> = (members.iter().copied())
-            .filter(|m| !matches!(m.kind(db), TyKind::Output(_) | TyKind::None))
-            .collect();
-        if !plain.is_empty() && plain.len() < members.len() {
-            return Ty::union(db, plain);
-        }
-    }
-    ty
-}
-
-/// How deep [`displayed_input`] rewrites a type (below, it is shown as it is).
-const DISPLAY_DEPTH: usize = 16;
-
-/// `ty` as a message shows an expected type: [`strip_input`] at the top, and the outputs
-/// an input accepts left out below it, so that a list of inputs reads `list(string)`, not
-/// `list(output(string) | string)` (optional fields keep their `?`).
-pub(crate) fn displayed_input<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
-    fn strip<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize) -> Ty<'db> {
-        let ty = match ty.kind(db) {
-            TyKind::Union(members) if depth < DISPLAY_DEPTH => {
-                let plain: Vec<Ty<'db>> = (members.iter().copied())
-                    .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
-                    .collect();
-                match plain.is_empty() {
-                    true => ty,
-                    false => Ty::union(db, plain),
-                }
-            }
-            _ => strip_input(db, ty),
-        };
-        if depth == 0 {
-            return ty;
-        }
-        let inner = |t: Ty<'db>| strip(db, t, depth - 1);
-        match ty.kind(db) {
-            TyKind::List(e) => Ty::list(db, inner(*e)),
-            TyKind::Map(e) => Ty::map(db, inner(*e)),
-            TyKind::Set(e) => Ty::set(db, inner(*e)),
-            TyKind::Tuple(elements) => Ty::tuple(db, elements.iter().map(|e| inner(*e))),
-            TyKind::Object(fields) => {
-                Ty::object(db, fields.iter().map(|(name, t)| (name.clone(), inner(*t))))
-            }
-            TyKind::Union(members) => Ty::union(db, members.iter().map(|m| inner(*m))),
-            _ => ty,
-        }
-    }
-    strip(db, ty, DISPLAY_DEPTH)
 }
 
 /// Whether `expr` is a literal that may not fit an operand or condition of numbers

@@ -597,8 +597,7 @@ fn check_inputs<'db>(
         .collect();
     // A required input of type `Any` accepts `null` in Go's reading (so Go never asks for
     // it), and the provider rejects the resource without it: reported beyond Go.
-    let any =
-        |input: &Input<'db>| crate::inference::strip_input(infer.db, input.ty).is_dynamic(infer.db);
+    let any = |input: &Input<'db>| pcl_types::strip_input(infer.db, input.ty).is_dynamic(infer.db);
     let missing: Vec<&Input<'db>> = (inputs.iter())
         .filter(|i| i.required && !is_given(i.name))
         .filter(|i| !accepts_none(infer.db, i.ty) || any(i))
@@ -610,7 +609,7 @@ fn check_inputs<'db>(
     // of its own.
     let closed_on_its_line = root.closed_on_open_line;
     for input in missing {
-        let plain = crate::inference::strip_input(infer.db, input.ty);
+        let plain = pcl_types::strip_input(infer.db, input.ty);
         let (ty, placeholder) = match any(input) {
             // `null` would be taken, and rejected as the missing input is.
             true => ("any value".to_owned(), "{}"),
@@ -1963,7 +1962,7 @@ pub fn field_completions<'db>(
 ) -> Vec<Field> {
     let describe = |name: &str, ty: Ty<'db>, required: bool| Field {
         name: name.to_owned(),
-        ty: pcl_types::pretty(db, crate::inference::displayed_input(db, ty)),
+        ty: pcl_types::pretty(db, pcl_types::displayed_input(db, ty)),
         required,
     };
     match context {
@@ -2015,7 +2014,7 @@ fn field_type<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, name: &str) -> Optio
 /// The elements' type of a list or set `ty` (an input of one included), else `ty`: an
 /// object literal written in a list (`containers = [{ ... }]`) is checked against it.
 fn list_element<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
-    match crate::inference::strip_input(db, ty).kind(db) {
+    match pcl_types::strip_input(db, ty).kind(db) {
         TyKind::List(element) | TyKind::Set(element) => *element,
         _ => ty,
     }

@@ -1,5 +1,6 @@
 //! Eventual types (`output`, `promise`) and the helpers that add or strip them:
-//! resolve-outputs, resolve-promises and `In(T)` ("T or an output of T", applied deeply).
+//! resolve-outputs, resolve-promises, `In(T)` ("T or an output of T", applied deeply),
+//! and the plain form of an input type that messages and listings show.
 
 use crate::{Db, Ty, TyKind};
 
@@ -114,4 +115,58 @@ fn input_type_query<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
         _ => ty,
     };
     Ty::union(db, [direct, Ty::output(db, direct)])
+}
+
+/// `T` for `In(T)`-shaped types (`union(T, output(T))`) and optional ones, for messages
+/// about a value given: "must be string" reads better than "must be string |
+/// output(string)?".
+pub fn strip_input<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    if let TyKind::Union(members) = ty.kind(db) {
+        let plain: Vec<Ty<'db>> = (members.iter().copied())
+            .filter(|m| !matches!(m.kind(db), TyKind::Output(_) | TyKind::None))
+            .collect();
+        if !plain.is_empty() && plain.len() < members.len() {
+            return Ty::union(db, plain);
+        }
+    }
+    ty
+}
+
+/// How deep [`displayed_input`] rewrites a type (below, it is shown as it is).
+const DISPLAY_DEPTH: usize = 16;
+
+/// `ty` as a message shows an expected type: [`strip_input`] at the top, and the outputs
+/// an input accepts left out below it, so that a list of inputs reads `list(string)`, not
+/// `list(output(string) | string)` (optional fields keep their `?`).
+pub fn displayed_input<'db>(db: &'db dyn Db, ty: Ty<'db>) -> Ty<'db> {
+    fn strip<'db>(db: &'db dyn Db, ty: Ty<'db>, depth: usize) -> Ty<'db> {
+        let ty = match ty.kind(db) {
+            TyKind::Union(members) if depth < DISPLAY_DEPTH => {
+                let plain: Vec<Ty<'db>> = (members.iter().copied())
+                    .filter(|m| !matches!(m.kind(db), TyKind::Output(_)))
+                    .collect();
+                match plain.is_empty() {
+                    true => ty,
+                    false => Ty::union(db, plain),
+                }
+            }
+            _ => strip_input(db, ty),
+        };
+        if depth == 0 {
+            return ty;
+        }
+        let inner = |t: Ty<'db>| strip(db, t, depth - 1);
+        match ty.kind(db) {
+            TyKind::List(e) => Ty::list(db, inner(*e)),
+            TyKind::Map(e) => Ty::map(db, inner(*e)),
+            TyKind::Set(e) => Ty::set(db, inner(*e)),
+            TyKind::Tuple(elements) => Ty::tuple(db, elements.iter().map(|e| inner(*e))),
+            TyKind::Object(fields) => {
+                Ty::object(db, fields.iter().map(|(name, t)| (name.clone(), inner(*t))))
+            }
+            TyKind::Union(members) => Ty::union(db, members.iter().map(|m| inner(*m))),
+            _ => ty,
+        }
+    }
+    strip(db, ty, DISPLAY_DEPTH)
 }

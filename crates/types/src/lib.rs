@@ -35,7 +35,7 @@ mod tests;
 
 pub use assignable::assignable;
 pub use conversion::{Conversion, conversion};
-pub use eventuals::{input_type, resolve_outputs, resolve_promises};
+pub use eventuals::{displayed_input, input_type, resolve_outputs, resolve_promises, strip_input};
 pub use literal_targets::{
     PlainAlternatives, literal_element_target, literal_object_target, plain_alternatives,
 };
