@@ -199,8 +199,21 @@ fn types_prints_each_declaration() {
         pcl types --schema-dir tests/data/programs/schemas tests/data/programs/example
         config siteName: string
         config pages: list(string)
-        resource siteBucket: object({arn = output(string), id = output(id), name = output(string), tags = output(union(map(string), none)), urn = output(string), websiteEndpoint = output(string)})
-        resource page: list(object({bucket = output(string), etag = output(string), id = output(id), key = output(string), urn = output(string)}))
+        resource siteBucket: object({
+          arn = output(string),
+          id = output(id),
+          name = output(string),
+          tags = output(union(map(string), none)),
+          urn = output(string),
+          websiteEndpoint = output(string),
+        })
+        resource page: list(object({
+          bucket = output(string),
+          etag = output(string),
+          id = output(id),
+          key = output(string),
+          urn = output(string),
+        }))
         local region: output(object({region = string, zones = list(string)}))
         local websiteUrl: output(string)
         output url: output(string)
