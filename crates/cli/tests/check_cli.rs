@@ -220,7 +220,8 @@ fn types_prints_each_declaration() {
         output pageKeys: list(output(string))
         output zones: output(list(string))
         exit 0
-    "#]].assert_eq(&types);
+    "#]]
+    .assert_eq(&types);
     let json = run(
         &["types", "--format", "json", "-"],
         &root,

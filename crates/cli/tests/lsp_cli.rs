@@ -146,7 +146,7 @@ fn an_editor_session() {
         .as_str()
         .unwrap_or_default();
     assert!(
-        markdown.contains("resource siteBucket: object({arn = output(string)"),
+        markdown.contains("resource siteBucket: object({\n  arn = output(string),"),
         "{hover}"
     );
     let definition = client.request(

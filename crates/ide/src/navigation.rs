@@ -133,7 +133,7 @@ impl Analysis {
                     let ty = pcl_sema::expr_ty(db, decl, id)?;
                     let target = referenced(db, decl, id);
                     let described = target.map(|t| describe(db, t));
-                    let ty = pcl_types::readable(db, ty);
+                    let ty = pcl_types::wrapped(&pcl_types::readable(db, ty), 0);
                     described.unwrap_or_else(|| format!("```pcl\n{ty}\n```"))
                 }
                 None => describe(db, decl),
@@ -277,12 +277,9 @@ fn shown_ty<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> pcl_types::Ty<'db>
 /// `kind name: type` of a declaration, with a resource's type token and description, or
 /// the `description` a config or output gives itself.
 fn describe<'db>(db: &'db RootDatabase, decl: DeclId<'db>) -> String {
-    let ty = pcl_types::readable(db, shown_ty(db, decl));
-    let mut text = format!(
-        "```pcl\n{} {}: {ty}\n```",
-        decl.kind(db).keyword(),
-        decl.name(db)
-    );
+    let head = format!("{} {}: ", decl.kind(db).keyword(), decl.name(db));
+    let ty = pcl_types::wrapped(&pcl_types::readable(db, shown_ty(db, decl)), head.len());
+    let mut text = format!("```pcl\n{head}{ty}\n```");
     if matches!(decl.kind(db), DeclKind::Config | DeclKind::Output)
         && let Some(description) = description_of(db, decl)
     {

@@ -41,7 +41,7 @@ pub use literal_targets::{
 };
 pub use named::NamedObject;
 pub use parse::{TypeParseError, parse_type, parse_type_with};
-pub use render::{display, pretty, readable};
+pub use render::{display, pretty, readable, wrapped};
 pub use suggest::{CandidateNames, closest_name, suggestion_distance};
 pub use traverse::{Traversal, TraverseKey, TraverseProblem, traverse};
 pub use ty::{EnumTy, Name, PrimitiveTypes, PropertyNames, Ty, TyKind, TypeCache, cached_key};

@@ -1,7 +1,8 @@
 //! Display of types: the canonical syntax (`object({a = int, b = string})`,
 //! `union(int, none)`), which parses back and orders union members; the message form
 //! (`{ a: int, b: string }`, `int?`); and the readable listing form, the canonical syntax
-//! with constants, long unions and long tuples written for people.
+//! with constants, long unions and long tuples written for people, wrapped over lines
+//! when too long for one.
 
 use crate::{Db, Ty, TyKind};
 
@@ -209,4 +210,144 @@ fn shortened(parts: Vec<String>, separator: &str) -> String {
         text.push_str(&format!("{separator}… ({more} more)"));
     }
     text
+}
+
+/// How wide a line of a listing may be before its type is wrapped.
+const LINE_WIDTH: usize = 100;
+
+/// `ty` (a [`readable`] type) starting at column `column` of a line: as it is when it
+/// fits in 100 columns, else with the items of its first bracketed list of several
+/// (`object({a = A, b = B})`, `union(A, B)`) one per line, each wrapped in turn, two
+/// columns further in.
+pub fn wrapped(ty: &str, column: usize) -> String {
+    wrapped_at(ty, column, 0)
+}
+
+/// [`wrapped`] on a line indented by `indent`.
+fn wrapped_at(ty: &str, column: usize, indent: usize) -> String {
+    if column + ty.len() <= LINE_WIDTH {
+        return ty.to_owned();
+    }
+    let Some((open, close)) = first_group(ty) else {
+        return ty.to_owned();
+    };
+    let (head, inner, tail) = (&ty[..=open], &ty[open + 1..close], &ty[close..]);
+    let items = top_level_items(inner);
+    if items.len() < 2 {
+        let inner = wrapped_at(inner, column + head.len(), indent);
+        return format!("{head}{inner}{tail}");
+    }
+    let inner_indent = indent + 2;
+    let mut out = format!("{head}\n");
+    for item in items {
+        let item = wrapped_at(item.trim(), inner_indent, inner_indent);
+        out.push_str(&format!("{:inner_indent$}{item},\n", ""));
+    }
+    out.push_str(&format!("{:indent$}{tail}", ""));
+    out
+}
+
+/// The byte offsets of the first opening bracket of `text` outside string literals and
+/// of the bracket that closes it.
+fn first_group(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut open = None;
+    for (offset, byte, quoted) in scan(text) {
+        match byte {
+            _ if quoted => {}
+            b'(' | b'{' | b'[' => {
+                open.get_or_insert(offset);
+                depth += 1;
+            }
+            b')' | b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((open?, offset));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` split at the commas outside brackets and string literals.
+fn top_level_items(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (offset, byte, quoted) in scan(text) {
+        match byte {
+            _ if quoted => {}
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                items.push(&text[start..offset]);
+                start = offset + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..]);
+    items
+}
+
+/// Each byte of `text` with its offset and whether it is inside a string literal (the
+/// quotes included; `\"` does not end one).
+fn scan(text: &str) -> impl Iterator<Item = (usize, u8, bool)> + '_ {
+    let (mut quoted, mut escaped) = (false, false);
+    text.bytes().enumerate().map(move |(offset, byte)| {
+        let inside = quoted || byte == b'"';
+        if quoted && !escaped && byte == b'"' {
+            quoted = false;
+        } else if !quoted && byte == b'"' {
+            quoted = true;
+        }
+        escaped = quoted && !escaped && byte == b'\\';
+        (offset, byte, inside)
+    })
+}
+
+#[cfg(test)]
+mod wrapping_tests {
+    use super::wrapped;
+
+    #[test]
+    fn a_short_type_stays_on_its_line() {
+        assert_eq!(wrapped("output(list(string))", 10), "output(list(string))");
+    }
+
+    #[test]
+    fn a_long_object_puts_a_property_on_each_line() {
+        let fields: Vec<String> = (0..12)
+            .map(|i| format!("field{i} = output(union(string, none))"))
+            .collect();
+        let ty = format!("object({{{}}})", fields.join(", "));
+        let out = wrapped(&ty, "resource bucket: ".len());
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "object({");
+        assert_eq!(lines[1], "  field0 = output(union(string, none)),");
+        assert_eq!(lines[12], "  field11 = output(union(string, none)),");
+        assert_eq!(lines[13], "})");
+        assert!(lines.iter().all(|line| line.len() <= 100));
+    }
+
+    #[test]
+    fn nested_lists_are_wrapped_further_in_and_strings_are_not_split() {
+        let members: Vec<String> = (0..8).map(|i| format!("\"value, {i} ({{x}})\"")).collect();
+        let inner = format!("union({})", members.join(", "));
+        let ty = format!("object({{a = {inner}, b = int}})");
+        let out = wrapped(&ty, 0);
+        let expected = ["object({", "  a = union(", "    \"value, 0 ({x})\","];
+        assert_eq!(out.lines().take(3).collect::<Vec<_>>(), expected);
+        assert!(
+            out.contains("    \"value, 7 ({x})\",\n  ),\n  b = int,\n})"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unbalanced_text_is_left_as_it_is() {
+        let ty = format!("object({{a = {}", "x".repeat(120));
+        assert_eq!(wrapped(&ty, 0), ty);
+    }
 }
