@@ -49,6 +49,24 @@ pub fn parse_key(key: &str) -> Option<(&str, &str)> {
     }
 }
 
+/// A stack file's key as Pulumi reads it: `ns:name`, `ns:config:name`, or a bare `name`,
+/// which is the project's (`project:name`; Pulumi's loader adds the namespace).
+fn stack_key<'k>(project: &'k Project, key: &'k str) -> Option<(&'k str, &'k str)> {
+    match key.contains(':') {
+        true => parse_key(key),
+        false => (!key.is_empty()).then_some((project.name.as_str(), key)),
+    }
+}
+
+/// The namespaces other than the project's and `pulumi` that the project file's and the
+/// stack's keys name, in order.
+fn namespaces<'a>(project: &'a Project, stack: &'a Stack) -> impl Iterator<Item = &'a str> {
+    let keys = (project.provider_values.iter()).chain(stack.config.iter());
+    keys.filter_map(|entry| parse_key(&entry.key))
+        .map(|(namespace, _)| namespace)
+        .filter(|namespace| *namespace != project.name && *namespace != "pulumi")
+}
+
 /// The names of the project's configs that `Pulumi.yaml`'s own `config:` sets.
 fn project_set(project: &Project) -> Vec<&str> {
     (project.config_keys.iter())
@@ -84,16 +102,12 @@ pub fn check_stack(
     let mut config_names: Option<CandidateNames> = None;
     let mut providers = Providers::new(provider);
     for entry in &stack.config {
-        let Some((namespace, name)) = parse_key(&entry.key) else {
-            let message = if entry.key.contains(':') {
-                format!("`{}` is not a config key", entry.key)
-            } else {
-                format!("the config key `{}` has no namespace", entry.key)
-            };
+        let Some((namespace, name)) = stack_key(project, &entry.key) else {
+            let message = format!("`{}` is not a config key", entry.key);
             out.in_stack.push(
                 Diagnostic::error(codes::INVALID_CONFIG_KEY, message, at(entry.key_range))
                     .with_note(format!(
-                        "keys are `NAMESPACE:NAME`: `{}:{}` for this program's config, `PROVIDER:NAME` for a provider's",
+                        "keys are `NAMESPACE:NAME`: `{}:{}` (or just `{1}`) for this program's config, `PROVIDER:NAME` for a provider's",
                         project.name,
                         entry.key.rsplit(':').next().unwrap_or_default()
                     )),
@@ -118,8 +132,20 @@ pub fn check_stack(
                         at(entry.key_range),
                     )
                     .with_note("Pulumi passes it, but no `config` block reads it");
+                    let bare = !entry.key.contains(':');
                     if let Some(s) = suggestion {
-                        d = d.with_note(format!("did you mean `{namespace}:{s}`?"));
+                        let key = if bare {
+                            s.to_string()
+                        } else {
+                            format!("{namespace}:{s}")
+                        };
+                        d = d.with_note(format!("did you mean `{key}`?"));
+                    } else if bare
+                        && let Some(provider) = providers.having(name, namespaces(project, stack))
+                    {
+                        d = d.with_note(format!(
+                            "a key without a namespace is the project's: for the `{provider}` provider's setting, write `{provider}:{name}`"
+                        ));
                     }
                     out.in_stack.push(d);
                 }
@@ -210,6 +236,23 @@ impl<'a> Providers<'a> {
             lookup,
             found: HashMap::new(),
         }
+    }
+
+    /// The first of `namespaces` whose provider has a configuration variable `name`.
+    fn having<'n>(
+        &mut self,
+        name: &str,
+        namespaces: impl Iterator<Item = &'n str>,
+    ) -> Option<&'n str> {
+        let lookup = self.lookup;
+        namespaces.into_iter().find(|namespace| {
+            let found = (self.found)
+                .entry((*namespace).to_owned())
+                .or_insert_with(|| lookup(namespace));
+            found
+                .as_ref()
+                .is_some_and(|p| p.variables.iter().any(|(n, _)| n == name))
+        })
     }
 
     /// Check `entry`, the setting `name` of provider `namespace`: an unknown variable (with
@@ -442,16 +485,67 @@ mod tests {
         );
     }
 
+    /// Pulumi reads a key without a namespace as the project's (`demo:port`).
+    #[test]
+    fn a_key_without_a_namespace_is_the_projects() {
+        let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
+        let project = project.expect("a project");
+        let (stack, _) = parse_stack(
+            FileId(2),
+            "config:\n  port: eighty\n  region: eu\n  aws:profile: p\n  zone: a\n",
+        );
+        let stack = stack.expect("a stack");
+        let configs = [
+            config("port", ConfigType::Int, true, false),
+            config("zones", ConfigType::String, false, false),
+        ];
+        let aws = |ns: &str| {
+            (ns == "aws").then(|| ProviderConfig {
+                variables: vec![
+                    ("region".to_owned(), ConfigType::String),
+                    ("profile".to_owned(), ConfigType::String),
+                ],
+            })
+        };
+        let checked = check_stack(
+            &project,
+            &stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            &configs,
+            &aws,
+        );
+        let found: Vec<String> = (checked.in_stack.iter().chain(&checked.in_program))
+            .map(|d| {
+                format!(
+                    "{} {} {} {:?}",
+                    d.severity.as_str(),
+                    d.code,
+                    d.message,
+                    d.notes
+                )
+            })
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "error PCL5007 `port`: `eighty` is not an int [\"Pulumi parses numbers as Go's `strconv.ParseFloat` does\"]",
+                "warning PCL5006 the program has no config `region` [\"Pulumi passes it, but no `config` block reads it\", \"a key without a namespace is the project's: for the `aws` provider's setting, write `aws:region`\"]",
+                "warning PCL5006 the program has no config `zone` [\"Pulumi passes it, but no `config` block reads it\", \"did you mean `zones`?\"]",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+    }
+
     #[test]
     fn keys_values_and_missing_configs() {
         let project = "name: demo\nruntime: pcl\nconfig:\n  region: us\n";
         let found = run(
             project,
-            "config:\n  port: 80\n  demo:config:port: 80\n  demo:prot: 1\n  aws:regin: x\n  aws:maxRetries: lots\n  pulumi:tags: {a: b}\n  demo:password: hunter2\n  other:x: 1\n",
+            "config:\n  port: 80\n  a:b:c: 1\n  demo:config:port: 80\n  demo:prot: 1\n  aws:regin: x\n  aws:maxRetries: lots\n  pulumi:tags: {a: b}\n  demo:password: hunter2\n  other:x: 1\n",
         );
         expect_test::expect![[r#"
             [
-                "error PCL5005 the config key `port` has no namespace",
+                "error PCL5005 `a:b:c` is not a config key",
                 "warning PCL5006 the program has no config `prot`",
                 "warning PCL5006 the `aws` provider has no configuration variable `regin`",
                 "error PCL5007 `aws:maxRetries`: `lots` is not an int",
