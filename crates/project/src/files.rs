@@ -53,8 +53,7 @@ pub struct StackEntry {
 impl StackEntry {
     /// A `secure:` value (ciphertext).
     pub fn is_secure(&self) -> bool {
-        matches!(&self.value.kind, NodeKind::Map(entries)
-            if entries.len() == 1 && entries[0].0.scalar() == Some("secure"))
+        crate::value::is_ciphertext(&self.value)
     }
 }
 
@@ -177,35 +176,54 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
         );
     }
     let main = string_field(&root, "main", file, code, &mut diagnostics);
-    let stack_config_dir = string_field(&root, "stackConfigDir", file, code, &mut diagnostics);
+    let mut stack_config_dir = string_field(&root, "stackConfigDir", file, code, &mut diagnostics);
     let mut config_keys = Vec::new();
     let mut provider_values = Vec::new();
     if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
-        match config.entries() {
-            Some(entries) => {
-                for (key, value) in entries {
-                    let Some(key_text) = key.scalar() else {
-                        continue;
-                    };
-                    config_keys.push(key_text.to_owned());
-                    let by_project =
-                        !key_text.contains(':') || key_text.starts_with(&format!("{name}:"));
-                    if by_project {
-                        continue;
-                    }
-                    let found = provider_value(key_text, key.range, value, file, &mut diagnostics);
-                    provider_values.extend(found.map(|value| StackEntry {
-                        key: key_text.to_owned(),
-                        key_range: key.range,
-                        value,
-                    }));
-                }
+        // The old form of `stackConfigDir` (Pulumi rewrites it so, and refuses both).
+        if let NodeKind::Scalar { text, .. } = &config.kind {
+            match stack_config_dir {
+                Some(_) => diagnostics.push(
+                    Diagnostic::error(
+                        code,
+                        "`config` names the directory of the stack files, and so does `stackConfigDir`",
+                        span(file, config.range),
+                    )
+                    .with_note("Pulumi refuses both: keep `stackConfigDir` and remove this `config`"),
+                ),
+                None => stack_config_dir = Some(text.clone()),
             }
-            None => diagnostics.push(Diagnostic::error(
-                code,
-                format!("`config` must be a map, not {}", config.describe()),
-                span(file, config.range),
-            )),
+        } else {
+            match config.entries() {
+                Some(entries) => {
+                    for (key, value) in entries {
+                        let Some(key_text) = key.scalar() else {
+                            continue;
+                        };
+                        config_keys.push(key_text.to_owned());
+                        let by_project =
+                            !key_text.contains(':') || key_text.starts_with(&format!("{name}:"));
+                        if by_project {
+                            continue;
+                        }
+                        let found =
+                            provider_value(key_text, key.range, value, file, &mut diagnostics);
+                        provider_values.extend(found.map(|value| StackEntry {
+                            key: key_text.to_owned(),
+                            key_range: key.range,
+                            value,
+                        }));
+                    }
+                }
+                None => diagnostics.push(Diagnostic::error(
+                    code,
+                    format!(
+                        "`config` must be a map (or the directory of the stack files), not {}",
+                        config.describe()
+                    ),
+                    span(file, config.range),
+                )),
+            }
         }
     }
     let project = Project {
@@ -366,6 +384,16 @@ mod tests {
         assert_eq!(diagnostics[0].code, codes::PROJECT_FILE_SYNTAX);
         let (project, _) = parse_project(FileId(0), "{\"name\": \"j\", \"runtime\": \"nodejs\"}");
         assert!(project.is_some_and(|p| !p.is_pcl()));
+        // The deprecated `config: DIR` is `stackConfigDir`; both at once are refused.
+        let (project, diagnostics) =
+            parse_project(FileId(0), "name: d\nruntime: pcl\nconfig: ./.config/\n");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let project = project.expect("valid");
+        assert_eq!(project.stack_config_dir.as_deref(), Some("./.config/"));
+        let both = "name: d\nruntime: pcl\nconfig: cfg\nstackConfigDir: cfg\n";
+        let (_, diagnostics) = parse_project(FileId(0), both);
+        assert_eq!(diagnostics.len(), 1);
+        assert!(diagnostics[0].message.contains("stackConfigDir"));
     }
 
     #[test]

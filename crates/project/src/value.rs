@@ -59,6 +59,24 @@ pub enum CoreScalar {
     String,
 }
 
+/// Whether `node` is an encrypted value, `{secure: CIPHERTEXT}`: a map of one key
+/// `secure` whose value is a string (else Pulumi reads the map as an ordinary object),
+/// at the top of a config's value or anywhere inside it.
+pub fn is_ciphertext(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Map(entries) if entries.len() == 1 && entries[0].0.scalar() == Some("secure") => {
+            match &entries[0].1.kind {
+                NodeKind::Scalar { plain: false, .. } => true,
+                NodeKind::Scalar { text, plain: true } => {
+                    matches!(resolve_core(text), CoreScalar::String)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// Resolve a plain scalar by YAML 1.2's core schema.
 pub fn resolve_core(text: &str) -> CoreScalar {
     match text {
@@ -342,7 +360,9 @@ fn at(path: &str) -> String {
 
 /// Structured values written as YAML: each element at its own line.
 fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Vec<ValueProblem>) {
-    if node.is_null() {
+    // A secret inside the value (`pulumi config set --path --secret db.password`): the
+    // program gets its decrypted text, which cannot be checked.
+    if node.is_null() || is_ciphertext(node) {
         return;
     }
     let mismatch = |problems: &mut Vec<ValueProblem>, what: &str| {
@@ -542,5 +562,28 @@ mod tests {
         assert!(codes("'{\"sise\": 2}'", object.clone()) == ["unknown-config-key"]);
         let misspelt = check_value(&value("{sise: 2}"), &object);
         assert_eq!(misspelt[0].note.as_deref(), Some("did you mean `size`?"));
+    }
+
+    /// `pulumi config set --path --secret` writes `{secure: ...}` inside a value.
+    #[test]
+    fn secrets_inside_values_are_not_checked() {
+        let codes = |yaml: &str, ty: ConfigType| -> Vec<&'static str> {
+            check_value(&value(yaml), &ty)
+                .iter()
+                .map(|p| p.code.name())
+                .collect()
+        };
+        let db = ConfigType::Object(vec![
+            ("host".into(), ConfigType::String),
+            ("port".into(), ConfigType::Int),
+        ]);
+        assert!(codes("{host: h, port: {secure: v1:AAA}}", db.clone()).is_empty());
+        let list = ConfigType::List(Box::new(ConfigType::String));
+        assert!(codes("[{secure: v1:AAA}, plain]", list.clone()).is_empty());
+        // Not a ciphertext: a number under `secure`, or a second key, is an ordinary map.
+        assert!(codes("{host: h, port: {secure: 1234}}", db) == ["invalid-config-value"]);
+        assert!(codes("[{secure: a, b: c}]", list) == ["invalid-config-value"]);
+        assert!(is_ciphertext(&value("{secure: 'AAA'}")));
+        assert!(!is_ciphertext(&value("{secure: 12}")));
     }
 }

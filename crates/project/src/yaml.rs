@@ -1,6 +1,8 @@
 //! YAML (and JSON, which YAML reads) as a tree of nodes with byte ranges, built from
-//! yaml-rust2's marked events. Anchors and aliases are resolved by copying; a syntax
-//! error is a value with its position, never a panic.
+//! yaml-rust2's marked events. Anchors and aliases are resolved by copying, up to a
+//! budget (an alias bomb is an error, as in Pulumi's YAML library); a leading byte-order
+//! mark is skipped, as Pulumi does; a syntax error is a value with its position, never a
+//! panic.
 
 use pcl_diagnostics::{TextRange, TextSize};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
@@ -75,19 +77,40 @@ pub struct YamlError {
     pub range: TextRange,
 }
 
+/// How many nodes aliases may copy in one file: far more than any configuration writes,
+/// far less than a few hundred bytes of nested aliases expand to.
+const ALIAS_BUDGET: usize = 100_000;
+
 /// The first document of `text`; `Ok(None)` for an empty file.
 pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
     let offsets = CharOffsets::new(text);
+    // Markers count characters from after a byte-order mark.
+    let (body, skipped) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, 1),
+        None => (text, 0),
+    };
     let mut builder = Builder {
         text,
         offsets: &offsets,
+        skipped,
         stack: Vec::new(),
         anchors: Vec::new(),
         root: None,
+        aliased: 0,
+        too_many_aliases: None,
     };
-    let mut parser = Parser::new_from_str(text);
-    if let Err(error) = parser.load(&mut builder, false) {
-        let start = offsets.byte(error.marker().index());
+    let mut parser = Parser::new_from_str(body);
+    let result = parser.load(&mut builder, false);
+    if let Some(range) = builder.too_many_aliases {
+        return Err(YamlError {
+            message: format!(
+                "its aliases expand to more than {ALIAS_BUDGET} values (Pulumi refuses such a file: \"excessive aliasing\")"
+            ),
+            range,
+        });
+    }
+    if let Err(error) = result {
+        let start = offsets.byte(error.marker().index() + skipped);
         let end = next_char_end(text, start);
         return Err(YamlError {
             message: error.info().to_owned(),
@@ -95,6 +118,17 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         });
     }
     Ok(builder.root)
+}
+
+/// How many nodes `node` holds, itself included.
+fn node_count(node: &Node) -> usize {
+    1 + match &node.kind {
+        NodeKind::Scalar { .. } => 0,
+        NodeKind::Seq(items) => items.iter().map(node_count).sum(),
+        NodeKind::Map(entries) => (entries.iter())
+            .map(|(k, v)| node_count(k) + node_count(v))
+            .sum(),
+    }
 }
 
 fn size(offset: usize) -> TextSize {
@@ -135,15 +169,22 @@ enum Open {
 struct Builder<'a> {
     text: &'a str,
     offsets: &'a CharOffsets,
+    /// Characters before the parsed text (a byte-order mark).
+    skipped: usize,
     stack: Vec<Open>,
-    anchors: Vec<(usize, Node)>,
+    /// Anchored nodes, with their node counts.
+    anchors: Vec<(usize, Node, usize)>,
     root: Option<Node>,
+    /// Nodes copied by aliases so far.
+    aliased: usize,
+    /// Where the alias that went over [`ALIAS_BUDGET`] is.
+    too_many_aliases: Option<TextRange>,
 }
 
 impl Builder<'_> {
     fn push(&mut self, node: Node, anchor: usize) {
         if anchor > 0 {
-            self.anchors.push((anchor, node.clone()));
+            self.anchors.push((anchor, node.clone(), node_count(&node)));
         }
         match self.stack.last_mut() {
             Some(Open::Seq(items, _, _)) => items.push(node),
@@ -197,7 +238,10 @@ fn quoted_len(rest: &str) -> Option<usize> {
 
 impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, event: Event, mark: Marker) {
-        let start = self.offsets.byte(mark.index());
+        if self.too_many_aliases.is_some() {
+            return;
+        }
+        let start = self.offsets.byte(mark.index() + self.skipped);
         match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let range = self.scalar_range(start, &text, style);
@@ -230,9 +274,16 @@ impl MarkedEventReceiver for Builder<'_> {
                 self.push(node, anchor);
             }
             Event::Alias(id) => {
-                let found = (self.anchors.iter().rev())
-                    .find(|(anchor, _)| *anchor == id)
-                    .map(|(_, node)| node.clone());
+                let anchored = (self.anchors.iter().rev()).find(|(anchor, _, _)| *anchor == id);
+                if let Some((_, _, count)) = anchored {
+                    self.aliased += count;
+                    if self.aliased > ALIAS_BUDGET {
+                        let end = next_char_end(self.text, start);
+                        self.too_many_aliases = Some(TextRange::new(size(start), size(end)));
+                        return;
+                    }
+                }
+                let found = anchored.map(|(_, node, _)| node.clone());
                 let node = found.unwrap_or(Node {
                     kind: NodeKind::Scalar {
                         text: String::new(),
@@ -279,6 +330,30 @@ mod tests {
         let error = parse(text).expect_err("invalid");
         assert!(u32::from(error.range.start()) as usize <= text.len());
         assert_eq!(parse("").expect("empty is fine"), None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = "\u{feff}name: demo\nconfig: {a: b}\n";
+        let root = parse(text).expect("valid").expect("a document");
+        let name = root.get("name").expect("name, without the mark");
+        assert_eq!(&text[name.range], "demo");
+        let error = parse("\u{feff}a: [1\n").expect_err("invalid");
+        assert!(u32::from(error.range.start()) as usize >= 3);
+    }
+
+    /// Nine levels of nine aliases each would be 9^9 values.
+    #[test]
+    fn an_alias_bomb_is_an_error() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..9 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 9].join(", ");
+            text.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        let error = parse(&text).expect_err("too many aliases");
+        assert!(error.message.contains("excessive aliasing"), "{error:?}");
+        assert_eq!(&text[error.range], "*");
     }
 
     #[test]
