@@ -333,6 +333,14 @@ fn not_implemented(infer: &mut Infer<'_>, id: ExprId) {
     );
 }
 
+/// Whether `token` names the stack reference resource in any of the spellings tokens
+/// resolve by (`pulumi:pulumi:StackReference`, `pulumi:index:StackReference`,
+/// `pulumi:StackReference`).
+fn is_stack_reference(token: &str) -> bool {
+    pcl_schema::package_of(token) == Some("pulumi")
+        && pcl_schema::canonical(token, "pulumi", None).as_deref() == Some("pulumi::StackReference")
+}
+
 /// `getOutput("acme/network/prod", "vpcId")`: Go takes any first argument, and the
 /// converted program fails on one that is not a `pulumi:pulumi:StackReference` resource.
 /// An error beyond Go for a plain value or another resource.
@@ -340,7 +348,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
     const STACK_REFERENCE: &str = "pulumi:pulumi:StackReference";
     let db = infer.db;
     let given = match crate::resources::named_resource(infer, arg) {
-        Some((_, STACK_REFERENCE)) => return,
+        Some((_, token)) if is_stack_reference(token) => return,
         Some((name, token)) => format!("but `{name}` is a `{token}`"),
         None if primitive_kind(db, ty).is_some() => {
             format!("not a value of type {}", pretty(db, ty))
@@ -359,7 +367,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
         .filter_map(|(name, decl)| {
             let item = crate::items::decl_item(db, *decl)?;
             (decl.kind(db) == crate::items::DeclKind::Resource
-                && item.label.as_deref() == Some(STACK_REFERENCE))
+                && item.label.as_deref().is_some_and(is_stack_reference))
             .then_some((name.as_str(), item.ranged))
         })
         .collect();

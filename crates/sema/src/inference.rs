@@ -993,9 +993,18 @@ impl<'db> Infer<'db> {
         key: TraverseKey<'db>,
     ) -> Ty<'db> {
         let db = self.db;
-        let is_attr = matches!(key, TraverseKey::Attr(_));
+        let attr = match &key {
+            TraverseKey::Attr(name) => Some(name.clone()),
+            _ => None,
+        };
+        let is_attr = attr.is_some();
         let numbered = matches!(key, TraverseKey::Literal(ConstValue::Number(_)));
         let step = traverse(db, receiver, key);
+        if let Some(name) = &attr
+            && step.problems.is_empty()
+        {
+            self.named_list_step(id, receiver, name);
+        }
         for problem in &step.problems {
             let mut severity = problem.severity(db);
             let missing_property = matches!(
@@ -1031,6 +1040,13 @@ impl<'db> Infer<'db> {
             if numbered && matches!(problem, TraverseProblem::UnknownProperty { .. }) {
                 diagnostic = diagnostic.with_note(self.numbered_object_note(id));
             }
+            if let Some(name) = &attr
+                && is_length(name)
+                && let Some((note, fix)) = self.length_function(id)
+            {
+                diagnostic = diagnostic.with_note(note);
+                diagnostic.replace_with(self.at(Site::Expr(id)), &format!("`{fix}`"), fix);
+            }
             let range_step = match (problem, &suggestion) {
                 (TraverseProblem::UnknownProperty { asked, candidates }, None) => {
                     self.range_variable_note(id, asked, candidates)
@@ -1052,6 +1068,50 @@ impl<'db> Infer<'db> {
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// `zones.names.length` on a list: Go converts the name to a number unsafely, and the
+    /// program fails where it is evaluated (a list's index is a number). Beyond Go.
+    #[cold]
+    fn named_list_step(&mut self, id: ExprId, receiver: Ty<'db>, name: &str) {
+        let db = self.db;
+        let plain = pcl_types::strip_input(db, resolve_outputs(db, receiver));
+        // A list of values of unknown type (resources without a schema) may be meant
+        // element by element: not judged.
+        let is_list = |ty: Ty<'db>| matches!(ty.kind(db), TyKind::List(e) if !e.is_dynamic(db));
+        let list = match plain.kind(db) {
+            TyKind::Union(members) => members.iter().copied().all(is_list),
+            _ => is_list(plain),
+        };
+        if !list || crate::constants::is_number_literal(name) {
+            return;
+        }
+        let severity = self.lenient_beyond_go_severity();
+        let message = format!("a list has no attribute `{name}`: its elements are numbered");
+        let length = is_length(name).then(|| self.length_function(id)).flatten();
+        let at = self.at(Site::Expr(id));
+        let diagnostic = self.push(codes::INVALID_INDEX, severity, Site::Step(id), message);
+        match length {
+            Some((note, fix)) => {
+                diagnostic.notes.push(note);
+                diagnostic.replace_with(at, &format!("`{fix}`"), fix);
+            }
+            None => diagnostic.notes.push(
+                "take an element by its index, `list[0]`, or each one with a `for` expression (Pulumi would fail to read a name as an index when it deploys)"
+                    .to_owned(),
+            ),
+        }
+    }
+
+    /// `x.length` written for the number of elements: the note and the fix `length(x)`.
+    #[cold]
+    fn length_function(&self, id: ExprId) -> Option<(String, String)> {
+        let Expr::GetAttr { base, .. } = self.body.expr(id) else {
+            return None;
+        };
+        let fix = format!("length({})", crate::constants::path_text(self.body, *base)?);
+        let note = format!("PCL counts elements (or characters) with a function: `{fix}`");
+        Some((note, fix))
     }
 
     /// `range.index`, `range.count`: what the `range` variable has, and the attribute
@@ -1852,4 +1912,13 @@ pub(crate) fn collection_types<'db>(
         TyKind::Dynamic => (unwrapped, unwrapped),
         _ => return None,
     })
+}
+
+/// Whether `name` is what other languages call a collection's size (`xs.length`,
+/// `xs.Count`, `len`).
+fn is_length(name: &str) -> bool {
+    matches!(
+        name,
+        "length" | "Length" | "len" | "size" | "Size" | "count" | "Count"
+    )
 }

@@ -64,3 +64,10 @@ resource perSubnet "web:index:Page" {
   key     = subnets[range.key]
   content = range.value
 }
+
+# Other languages' `.length` (beyond Go, which reads a name as an index and fails at
+# deploy): a list's elements are numbered, and PCL counts them with `length()`.
+subnetCount = subnets.length
+firstSubnet = subnets.first
+labelSize   = "${subnets[0].Count}"
+legacyIndex = subnets.0

@@ -41,3 +41,10 @@ resource child "web:index:Bucket" {
     dependsOn   = [site]
   }
 }
+
+# A stack reference in another spelling of its token reads the same way.
+resource network "pulumi:index:StackReference" {
+  name = "acme/network/prod"
+}
+
+vpcId = getOutput(network, "vpcId")

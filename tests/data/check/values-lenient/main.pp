@@ -71,3 +71,7 @@ resource portLike "oneof:index:Pet" {
   animal = { kind = "cat", lives = 9 }
   size   = "8080"
 }
+
+# A name after a list (`.length`) is a warning under --lenient.
+config zoneNames "list(string)" {}
+zoneCount = zoneNames.length
