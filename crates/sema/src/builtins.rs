@@ -163,7 +163,8 @@ pub(crate) fn call<'db>(
     }
     let Some(signature) = static_signature(db, name) else {
         let suggestion = pcl_types::closest_name(name, BUILTIN_FUNCTIONS.iter().copied());
-        let foreign = foreign_function(name);
+        let foreign = foreign_function(name)
+            .or_else(|| crate::sdk_habits::foreign_call(name).map(str::to_owned));
         let message = format!("unknown function `{name}`");
         let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
         match suggestion {
@@ -309,7 +310,7 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
 }
 
 /// How PCL reads another stack's outputs, for a newcomer who calls a function for it.
-const STACK_REFERENCE: &str = "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`";
+pub(crate) const STACK_REFERENCE: &str = "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`";
 
 /// Builtins Pulumi has removed from PCL (pulumi/pulumi#22449, in 3.230.0), reported as
 /// unknown functions as its binder does, with a note on why.

@@ -330,6 +330,9 @@ pub(crate) struct Infer<'db> {
     pub(crate) bare_text: Option<ExprId>,
     /// Whether an `options` block is being checked (where `range` is not in scope).
     pub(crate) in_options: bool,
+    /// How many string templates enclose the expression being typed (`${HOME}` in a
+    /// heredoc of shell text is probably meant as text).
+    in_template: u32,
     /// The types of the declarations referenced so far (a body names the same few again
     /// and again; a list may name thousands), and the declaration's own reference cycle
     /// once asked.
@@ -375,6 +378,7 @@ impl<'db> Infer<'db> {
             in_json: 0,
             bare_text: None,
             in_options: false,
+            in_template: 0,
             referenced,
             own_cycle: None,
             parts: Vec::new(),
@@ -488,7 +492,9 @@ impl<'db> Infer<'db> {
             Expr::String(_) => Ty::string(db),
             Expr::Template(parts) => {
                 let parts = body.list(*parts);
+                self.in_template += 1;
                 let types: Vec<Ty<'db>> = parts.iter().map(|&p| self.expr(p)).collect();
+                self.in_template -= 1;
                 self.check_template_parts(parts);
                 lift(db, Ty::string(db), &types)
             }
@@ -726,6 +732,13 @@ impl<'db> Infer<'db> {
                         .with_note(format!(
                             "`{declared}` is declared, but no expression can read a name with `:`: name it `{name}` (a config's namespace is the project's)"
                         )),
+                    _ if let Some(habit) = crate::sdk_habits::foreign_name(name) => {
+                        let diagnostic = diagnostic.with_note(habit.note);
+                        match habit.fix {
+                            Some(fix) => diagnostic.with_replacement(at, fix),
+                            None => diagnostic,
+                        }
+                    }
                     Some(s) => diagnostic
                         .with_note(format!("did you mean `{s}`?"))
                         .with_replacement(at, &s),
@@ -748,7 +761,7 @@ impl<'db> Infer<'db> {
                         ))
                         .with_replacement(at, &format!("\"{name}\"")),
                     // `${HOME}` in a heredoc of shell text.
-                    None if is_environment_name(name) => diagnostic.with_note(format!(
+                    None if self.in_template > 0 && is_environment_name(name) => diagnostic.with_note(format!(
                         "to write `${{{name}}}` as text (for a shell), escape it: `$${{{name}}}`"
                     )),
                     None => diagnostic.with_note(
@@ -842,7 +855,8 @@ impl<'db> Infer<'db> {
                 | "terraform"
                 | "pulumi"
         );
-        if !terraform
+        let sdk = crate::sdk_habits::sdk_namespace(first);
+        if !(terraform || sdk.is_some())
             || self.locals.iter().any(|(n, _)| n == first)
             || self.bindings.resolution(first) != Some(&Resolution::Unresolved)
         {
@@ -851,9 +865,11 @@ impl<'db> Infer<'db> {
         // The program's names, as "did you mean" reads them for an unresolved name.
         let program = self.decl.program(self.db);
         let declared = crate::scope::declared_names(self.db, program).contains(step);
-        let whose = match first {
-            "pulumi" => "Pulumi YAML's",
-            _ => "Terraform's",
+        let yaml = first == "pulumi" && matches!(step, "stack" | "project" | "organization");
+        let whose = match sdk {
+            _ if yaml => "Pulumi YAML's",
+            Some(whose) => whose,
+            None => "Terraform's",
         };
         let note = match (first, step) {
             ("var", _) if declared => format!("Terraform's `var.{step}` is `{step}` in PCL"),
@@ -878,6 +894,7 @@ impl<'db> Infer<'db> {
             ("pulumi", "stack" | "project" | "organization") => {
                 format!("Pulumi YAML's `${{pulumi.{step}}}` is `{step}()` in PCL")
             }
+            _ if sdk.is_some() => crate::sdk_habits::sdk_reference(first, step),
             _ => format!("`{first}` is {whose}; PCL has no `{first}`"),
         };
         let message = format!("undefined name `{first}` (`{first}.{step}` is {whose})");

@@ -48,6 +48,7 @@ mod reference_fit;
 mod resource_lookup;
 mod resources;
 mod scope;
+mod sdk_habits;
 mod summaries;
 mod suppressions;
 mod version_range;

@@ -66,8 +66,23 @@ impl Threshold {
         } else {
             edit_distance(name, candidate)
         };
-        (distance <= self.limit).then_some(distance)
+        let close = distance <= self.limit
+            && short_name_agrees(self.name_chars, distance, name.chars().next(), candidate);
+        close.then_some(distance)
     }
+}
+
+/// A short name (4 characters or fewer) two edits from a candidate is suggested that
+/// candidate only when both start alike: any three-letter word is two edits from many
+/// others (`len` from `can`, `str` from `try`), but a swap of two later letters
+/// (`nmae` for `name`) is still a typo.
+fn short_name_agrees(
+    name_chars: usize,
+    distance: usize,
+    first: Option<char>,
+    candidate: &str,
+) -> bool {
+    name_chars > 4 || distance < 2 || first == candidate.chars().next()
 }
 
 /// Many candidate names for [`closest_name`]'s answer without comparing a name with each:
@@ -231,6 +246,12 @@ impl<'n> TrieSearch<'_, 'n> {
                     let distance = rows[rows.len() - 1];
                     let found = (distance, candidate);
                     if distance <= self.limit
+                        && short_name_agrees(
+                            self.query.len(),
+                            distance,
+                            self.query.first().copied(),
+                            candidate,
+                        )
                         && self.except != Some(candidate)
                         && self.best.is_none_or(|best| found < best)
                     {
@@ -337,6 +358,20 @@ mod tests {
         let names = ["region", "regions", "zone", "regoin"];
         assert_eq!(closest_name("regin", names), Some("region"));
         assert_eq!(closest_name("q", names), None);
+        // Short names two edits away must start alike: `len` is not `can`, `nmae` is `name`.
+        assert_eq!(suggestion_distance("len", "can"), None);
+        assert_eq!(suggestion_distance("args", "tags"), None);
+        assert_eq!(suggestion_distance("nmae", "name"), Some(2));
+        assert_eq!(suggestion_distance("lenght", "length"), Some(2));
+        let index = CandidateNames::new(["can", "try", "web", "name"].map(SmolStr::new));
+        for (asked, expected) in [
+            ("len", None),
+            ("str", None),
+            ("new", None),
+            ("nmae", Some("name")),
+        ] {
+            assert_eq!(index.closest(asked, None), expected, "{asked}");
+        }
     }
 
     /// Random names over a small alphabet (so that many are close, share prefixes or are

@@ -128,19 +128,25 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             if !chain_step(p) {
                 break;
             }
+            let name = p.nth_text(1);
             lhs = match p.nth(1) {
                 STAR => attr_splat(p, lhs),
                 _ => {
                     let m = lhs.precede(p);
                     let kind = dot_step(p);
-                    m.complete(
+                    let step = m.complete(
                         p,
                         if kind == ATTR_STEP {
                             GET_ATTR_EXPR
                         } else {
                             LEGACY_INDEX_EXPR
                         },
-                    )
+                    );
+                    if kind == ATTR_STEP && p.at(L_PAREN) && p.nth_is_joined(0) {
+                        method_call(p, step, name)
+                    } else {
+                        step
+                    }
                 }
             };
         } else if p.at_continuation(L_BRACK) {
@@ -160,6 +166,53 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     p.chain = chain_start;
     Some(lhs)
+}
+
+/// `value.name(...)`, a method call of another language: PCL has none. One error, at the
+/// call, saying what PCL writes; the whole call is an error node, so nothing inside it is
+/// checked again (the `.apply` is no attribute of the value, too).
+#[cold]
+fn method_call(p: &mut Parser<'_>, receiver: CompletedMarker, name: &str) -> CompletedMarker {
+    let start = p.prev_range(1).start();
+    let m = receiver.precede(p);
+    p.skip_balanced();
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(range, codes::INVALID_EXPRESSION, method_message(name));
+    m.complete(p, ERROR)
+}
+
+/// What PCL writes for a method call `.name(...)`.
+fn method_message(name: &str) -> String {
+    let instead = match name {
+        "apply" | "Apply" | "then" => {
+            "an output is used as it is: a template takes it directly, `\"http://${site.endpoint}\"`, and so does an attribute, `app.metadata.name`"
+        }
+        "map" | "Select" | "forEach" | "filter" | "Where" => {
+            "a `for` expression transforms a list: `[for x in list : x.name]`, `[for x in list : x if x.enabled]`"
+        }
+        "join" | "Join" => "`join` is a function: `join(\",\", list)`",
+        "split" | "Split" => "`split` is a function: `split(\",\", text)`",
+        "get" | "Get" | "GetValueOrDefault" => {
+            "a map's value is `map[\"key\"]`, or `lookup(map, \"key\", default)` with a default"
+        }
+        "toString" | "ToString" | "format" | "Format" => {
+            "a template turns values into text: `\"${value}\"`"
+        }
+        "getOutput" | "requireOutput" | "getOutputValue" | "GetOutput" | "RequireOutput" => {
+            "a stack reference's output is `getOutput(reference, \"name\")`"
+        }
+        "require" | "requireNumber" | "requireBoolean" | "requireObject" | "requireSecret"
+        | "require_int" | "require_bool" | "require_object" | "require_secret" | "getNumber"
+        | "getBoolean" | "getObject" | "getSecret" | "get_int" | "get_bool" | "Require"
+        | "RequireInt" | "RequireBool" | "RequireSecret" | "GetInt" | "GetBool" => {
+            "configuration is read with a block: `config NAME \"string\" {}` (or `\"int\"`, `\"bool\"`, with `secret = true`), then the value is `NAME`"
+        }
+        "length" | "Length" | "len" | "size" | "count" | "Count" => {
+            "`length` is a function: `length(list)`"
+        }
+        _ => "PCL calls functions by name: `f(value)`",
+    };
+    format!("PCL values have no methods: `.{name}(...)` cannot be called; {instead}")
 }
 
 /// `.name` or `.0` (a legacy index); returns `ATTR_STEP` or `LEGACY_INDEX_STEP` as the kind

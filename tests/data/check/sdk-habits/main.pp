@@ -1,0 +1,25 @@
+# What a user of Pulumi's SDKs (TypeScript, Python, Go, C#) brings to PCL: each gets
+# what PCL writes instead.
+resource site "web:index:Bucket" {
+  name       = "site-${getStack()}"
+  versioning = True
+}
+
+config env "string" {}
+config names "list(string)" {}
+
+defaults  = None
+missing   = undefined
+count     = len(names)
+project   = "${stack}"
+endpoint  = pulumi.interpolate
+tags      = pulumi.StringMap
+secretOne = pulumi.secret
+document  = JSON.stringify
+region    = process.env
+negated   = not
+
+# Method calls: one error each.
+url     = site.websiteEndpoint.apply(e => "http://${e}")
+joined  = names.join(",")
+fromCfg = config.require("bucketName")
