@@ -648,12 +648,28 @@ impl<'db> Infer<'db> {
         op: Option<BinaryOp>,
         wants_bool: bool,
     ) {
-        if !self.expect(operand, expected, &"an operand")
-            || !may_misfit(self.body.expr(operand), wants_bool)
-        {
+        let reported = self.diagnostics.len();
+        if !self.expect(operand, expected, &"an operand") {
+            // `groups + ["sg"]`: Python's and JavaScript's list concatenation.
+            let db = self.db;
+            let list = matches!(
+                resolve_outputs(db, self.types[operand.0 as usize]).kind(db),
+                TyKind::List(_) | TyKind::Tuple(_)
+            );
+            if op == Some(BinaryOp::Add)
+                && list
+                && let Some(diagnostic) = self.diagnostics.get_mut(reported)
+            {
+                diagnostic.notes.push(
+                    "`+` adds numbers; PCL has no list concatenation: Pulumi's `std` package has it, `invoke(\"std:index:concat\", { input = [first, second] }).result`"
+                        .to_owned(),
+                );
+            }
             return;
         }
-        let reported = self.diagnostics.len();
+        if !may_misfit(self.body.expr(operand), wants_bool) {
+            return;
+        }
         self.check_constant(operand, expected, &"an operand");
         let joins_text =
             op == Some(BinaryOp::Add) && matches!(self.body.expr(operand), Expr::String(_));
@@ -662,6 +678,16 @@ impl<'db> Infer<'db> {
                 "`+` adds numbers; to join strings, write them in a template: \"app-${env}\""
                     .to_owned(),
             );
+        }
+        // `name || "default"`: JavaScript's default, not a bool.
+        let default =
+            op == Some(BinaryOp::Or) && matches!(self.body.expr(operand), Expr::String(_));
+        if default && let Some(diagnostic) = self.diagnostics.get_mut(reported) {
+            diagnostic.notes = vec![
+                "`||` takes bools; for a default value write a conditional, `name != \"\" ? name : \"default\"`, or give the config a `default`"
+                    .to_owned(),
+            ];
+            diagnostic.fixes.clear();
         }
     }
 
@@ -1351,11 +1377,15 @@ impl<'db> Infer<'db> {
         // One value where a list of them is expected: the fix wraps it in `[ ]` (an object
         // literal for a list of objects, whose fields are checked on their own).
         let element = self.object_for_a_list(id, expected);
+        // Arithmetic made the value a number (`groups + ["sg"]`, which its operands'
+        // errors explain): no list was meant to hold it.
+        let arithmetic = matches!(self.body.expr(id), Expr::Binary { .. });
         let wraps = element.is_some()
-            || pcl_types::plain_alternatives(db, expected).any(|alternative| {
-                matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
-                    if conversion(db, input_type(db, *e), actual).exists())
-            });
+            || !arithmetic
+                && pcl_types::plain_alternatives(db, expected).any(|alternative| {
+                    matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
+                        if conversion(db, input_type(db, *e), actual).exists())
+                });
         let at = self.at(Site::Expr(id));
         let entries_note = match wraps {
             true => None,

@@ -129,16 +129,20 @@ fn custom_timeouts(infer: &mut Infer<'_>, value: ExprId) {
             "{} is not a duration: Pulumi reads custom timeouts as Go durations",
             quoted(&written)
         );
-        let minutes = format!("{written}m");
-        let unitless = is_go_duration(&minutes);
+        let unitless = is_go_duration(&format!("{written}m"));
         let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(entry), message);
         diagnostic.notes.push(
             "a duration is numbers with units: \"30s\", \"10m\", \"1h30m\" (units ns, us, ms, s, m, h)"
                 .to_owned(),
         );
+        // A number alone may be seconds or minutes: both are offered, neither applied.
         if unitless {
-            let replacement = format!("\"{minutes}\"");
-            diagnostic.replace_with(at, &format!("`{replacement}` (minutes)"), replacement);
+            let (seconds, minutes) = (format!("\"{written}s\""), format!("\"{written}m\""));
+            diagnostic.notes.push(format!(
+                "did you mean {seconds} (seconds) or {minutes} (minutes)?"
+            ));
+            diagnostic.replace_with(at, &format!("`{seconds}` (seconds)"), seconds.clone());
+            diagnostic.replace_with(at, &format!("`{minutes}` (minutes)"), minutes.clone());
         }
     }
 }

@@ -521,11 +521,32 @@ impl<'a> Lexer<'a> {
             self.pos = start + ch.len_utf8() + ident_continue_len(&rest[ch.len_utf8()..]);
             return;
         }
+        // A backtick string of JavaScript, closed on its line: one error for all of it.
+        if ch == '`'
+            && let Some(close) = rest[1..]
+                .find(['`', '\n'])
+                .filter(|&at| rest[1..].as_bytes()[at] == b'`')
+        {
+            let end = start + close + 2;
+            let inner = &rest[1..close + 1];
+            let written = match inner.contains('"') {
+                true => "\"...\"".to_owned(),
+                false => format!("\"{inner}\""),
+            };
+            self.push(ERROR_TOKEN, start);
+            let message = format!(
+                "a backtick string: PCL strings are written in double quotes (and interpolate with `${{...}}`): {written}"
+            );
+            self.error(start, end, codes::INVALID_CHARACTER, message);
+            self.pos = end;
+            return;
+        }
         let end = start + ch.len_utf8();
         let message = match ch {
             '\r' => "a carriage return must be followed by a line feed".to_owned(),
             '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
             '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
+            '`' => "unexpected backtick (`` ` ``): strings are written in double quotes, and interpolate with `${...}`: \"logs-${name}\"".to_owned(),
             '$' if rest[1..].starts_with('{') => {
                 "unexpected character `$`: `${...}` interpolates only inside a string: write the expression alone (`name`), or `\"${name}\"`".to_owned()
             }
@@ -552,8 +573,8 @@ impl<'a> Lexer<'a> {
             if let Some(err) = self.res.errors.last_mut() {
                 err.range = TextRange::new(err.range.start(), TextSize::new(end as u32));
                 err.message = format!(
-                    "unexpected characters `{}`",
-                    &self.text[u32::from(err.range.start()) as usize..end]
+                    "unexpected characters {}",
+                    code_span(&self.text[u32::from(err.range.start()) as usize..end])
                 );
             }
         } else {
@@ -1062,4 +1083,13 @@ pub fn fast_path_disagreement(text: &str) -> Option<String> {
             reference.errors()
         )
     })
+}
+
+/// `text` quoted as Markdown code: in backticks, or in double ones with spaces when it
+/// holds a backtick itself (`` `$ ``).
+fn code_span(text: &str) -> String {
+    match text.contains('`') {
+        true => format!("`` {text} ``"),
+        false => format!("`{text}`"),
+    }
 }

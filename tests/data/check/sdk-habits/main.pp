@@ -23,3 +23,7 @@ negated   = not
 url     = site.websiteEndpoint.apply(e => "http://${e}")
 joined  = names.join(",")
 fromCfg = config.require("bucketName")
+
+# JavaScript's default and Python's list concatenation.
+fallback = env || "default-site"
+groups   = names + ["extra"]

@@ -1,0 +1,3 @@
+a = `logs-${x}`
+b = `unclosed
+c = `with "quotes"`
