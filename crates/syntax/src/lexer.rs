@@ -525,7 +525,7 @@ impl<'a> Lexer<'a> {
         if ch == '`'
             && let Some(close) = rest[1..]
                 .find(['`', '\n'])
-                .filter(|&at| rest[1..].as_bytes()[at] == b'`')
+                .filter(|&at| rest.as_bytes()[at + 1] == b'`')
         {
             let end = start + close + 2;
             let inner = &rest[1..close + 1];
