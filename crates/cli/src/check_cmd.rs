@@ -23,7 +23,8 @@ use crate::{programs, projects};
 #[command(after_help = "\
 Programs: a DIRECTORY holding .pp files is one program (its files share one namespace);
 a directory without .pp files of its own checks every program below it (walked in
-sorted order, skipping hidden entries and links to directories); a FILE is checked with
+sorted order, skipping hidden entries and links to directories), and each PCL project
+below it with its stacks; a FILE is checked with
 the other .pp files of its directory, showing only its own diagnostics; `-` reads one
 file from standard input. Components are loaded from the directories they name, and
 their programs are checked and reported too (unless a FILE limits what is shown).

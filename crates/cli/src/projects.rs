@@ -66,37 +66,90 @@ fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Op
             main.display()
         ));
     }
-    // A directory stands for every program below it; another runtime's project has
-    // none of its own.
+    // Pulumi runs the `.pp` files of the program directory itself (its subdirectories
+    // are components); another runtime's project has no program of its own.
     let pcl = project.is_some_and(Project::is_pcl);
-    (pcl && !main.is_file() && !has_pp_below(main)).then(|| {
-        format!(
-            "no *.pp file in `{}`, the program directory of `{project_file}`: write the program there (such as `main.pp`)",
-            main.display()
-        )
-    })
+    if !pcl || main.is_file() || has_pp_in(main) {
+        return None;
+    }
+    let mut message = format!(
+        "no *.pp file in `{}`, the program directory of `{project_file}`: Pulumi runs the .pp files of that directory",
+        main.display()
+    );
+    match first_program_below(main) {
+        Some(below) => {
+            let relative = below.strip_prefix(project_path.parent().unwrap_or(Path::new("")));
+            let relative = relative.unwrap_or(&below).display();
+            message.push_str(&format!(
+                ", and the program is in `{}`: add `main: {relative}` to `{project_file}`",
+                below.display()
+            ));
+        }
+        None => message.push_str(": write the program there (such as `main.pp`)"),
+    }
+    Some(message)
 }
 
-/// Whether a `.pp` file is in `dir` or below it (hidden directories skipped).
-fn has_pp_below(dir: &Path) -> bool {
+/// The project files in the directories below `dir` (not in `dir` itself, and not below
+/// a project's directory, whose subdirectories are its components), sorted; hidden
+/// directories skipped.
+fn project_files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.flatten() {
-            let path = entry.path();
             let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            match entry.file_type() {
-                Ok(kind) if kind.is_dir() && !hidden => pending.push(path),
-                Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == "pp") => {
-                    return true;
-                }
-                _ => (),
+            if hidden || !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            match project_file_in(&entry.path()) {
+                Some(project_file) => found.push(project_file),
+                None => pending.push(entry.path()),
             }
         }
     }
-    false
+    found.sort();
+    found
+}
+
+/// Whether `dir` holds a `.pp` file itself.
+fn has_pp_in(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    (entries.flatten()).any(|entry| {
+        let path = entry.path();
+        path.extension().is_some_and(|e| e == "pp") && path.is_file()
+    })
+}
+
+/// The nearest directory below `dir` (the first by name at the least depth) that holds
+/// a `.pp` file (hidden directories skipped).
+fn first_program_below(dir: &Path) -> Option<PathBuf> {
+    let mut level = vec![dir.to_path_buf()];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for dir in level {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut children: Vec<PathBuf> = (entries.flatten())
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .filter(|e| e.file_type().is_ok_and(|kind| kind.is_dir()))
+                .map(|e| e.path())
+                .collect();
+            children.sort();
+            next.extend(children);
+        }
+        if let Some(found) = next.iter().find(|child| has_pp_in(child)) {
+            return Some(found.clone());
+        }
+        level = next;
+    }
+    None
 }
 
 /// The project directory of a project file (`Pulumi.yaml`) or stack file
@@ -210,6 +263,30 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
             continue;
         }
         resolved.paths.push(path.clone());
+        // A directory of several projects (a repository's root): each PCL project below
+        // is checked with its stacks.
+        if is_dir {
+            for project_path in project_files_below(path) {
+                let Some(file) = read(&project_path) else {
+                    continue;
+                };
+                let (project, _) = parse_project(FileId(0), &file.text);
+                if !project.as_ref().is_some_and(Project::is_pcl) {
+                    continue;
+                }
+                let main = main_dir(&project_path, project.as_ref());
+                if let Some(error) = main_error(&project_path, project.as_ref(), &main) {
+                    resolved.usage_errors.push(error);
+                    continue;
+                }
+                // With `--stack`, the projects that have that stack.
+                if let Ok(request) =
+                    request(file, &project_path, project.as_ref(), &main, true, stack)
+                {
+                    resolved.projects.push(request);
+                }
+            }
+        }
         // A project file above: stack checks only for its main program.
         let mut above = program_dir.canonicalize().ok();
         while let Some(dir) = above {

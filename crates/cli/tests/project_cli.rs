@@ -77,6 +77,14 @@ const RUNS: &[(&str, &[&[&str]])] = &[
     ("nameless", &[&["tests/data/projects/nameless"]]),
     ("no-program", &[&["tests/data/projects/no-program"]]),
     ("missing-main", &[&["tests/data/projects/missing-main"]]),
+    ("main-forgotten", &[&["tests/data/projects/main-forgotten"]]),
+    (
+        "monorepo",
+        &[
+            &["tests/data/projects/monorepo"],
+            &["--stack", "dev", "tests/data/projects/monorepo"],
+        ],
+    ),
     (
         "other-runtime",
         &[
