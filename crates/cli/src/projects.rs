@@ -448,6 +448,7 @@ pub(crate) fn check(
         project_dir.unwrap_or(program_dir),
         &|path| path.exists(),
     );
+    let mut in_project = Vec::new();
     if let Some(project) = project {
         let configs = analysis.program_configs(id).unwrap_or_default();
         for stack_file in &request.stacks {
@@ -456,7 +457,7 @@ pub(crate) fn check(
             let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
             if let Some(stack) = stack {
                 let found = check_stack(
-                    &project,
+                    (&project, project_id),
                     &stack,
                     stack_id,
                     &stack_file.name,
@@ -465,9 +466,13 @@ pub(crate) fn check(
                 );
                 diagnostics.extend(found.in_stack);
                 in_program.extend(found.in_program);
+                in_project.extend(found.in_project);
             }
             by_file.push(diagnostics);
         }
+    }
+    if let Some(list) = by_file.get_mut(program_files) {
+        list.extend(in_project);
     }
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); program_files];
     for d in in_program {

@@ -219,13 +219,16 @@ impl Analysis {
         let (stack, mut diagnostics) = pcl_project::parse_stack(FileId(0), text);
         if let Some(stack) = stack {
             let provider = |package: &str| self.provider_config(package).ok().flatten();
+            let project = (&project, FileId(1));
             let found =
-                pcl_project::check_stack(&project, &stack, FileId(0), path, &configs, &provider);
+                pcl_project::check_stack(project, &stack, FileId(0), path, &configs, &provider);
             diagnostics.extend(found.in_stack);
             // A required config the stack does not set is anchored at the config in the
-            // program; the open stack shows it too, at its `config:` key (else its start).
+            // program (or its declaration in the project file); the open stack shows it
+            // too, at its `config:` key (else its start).
             let at = stack_config_key(text);
-            diagnostics.extend(found.in_program.into_iter().map(|mut d| {
+            let missing = found.in_program.into_iter().chain(found.in_project);
+            diagnostics.extend(missing.map(|mut d| {
                 d.anchor = pcl_diagnostics::Anchor::Span(Span {
                     file: FileId(0),
                     range: at,

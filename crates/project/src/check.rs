@@ -31,12 +31,14 @@ pub struct ProviderConfig {
     pub variables: Vec<(String, ConfigType)>,
 }
 
-/// What checking one stack found: diagnostics in the stack file, and diagnostics in the
-/// program's files (required configs the stack does not set).
+/// What checking one stack found: diagnostics in the stack file, in the program's files
+/// (required configs the stack does not set), and in the project file (configs it
+/// declares without a value that the stack does not set).
 #[derive(Clone, Debug, Default)]
 pub struct StackCheck {
     pub in_stack: Vec<Diagnostic>,
     pub in_program: Vec<Diagnostic>,
+    pub in_project: Vec<Diagnostic>,
 }
 
 /// A config key's namespace and name: `ns:name` or `ns:config:name`.
@@ -67,26 +69,26 @@ fn namespaces<'a>(project: &'a Project, stack: &'a Stack) -> impl Iterator<Item 
         .filter(|namespace| *namespace != project.name && *namespace != "pulumi")
 }
 
-/// The names of the project's configs that `Pulumi.yaml`'s own `config:` sets.
+/// The names of the project's configs that `Pulumi.yaml`'s own `config:` gives a value
+/// (a `default` or `value`).
 fn project_set(project: &Project) -> Vec<&str> {
-    (project.config_keys.iter())
-        .filter_map(|key| match parse_key(key) {
-            Some((ns, name)) if ns == project.name => Some(name),
-            Some(_) => None,
-            None => Some(key.as_str()),
-        })
+    (project.declarations.iter())
+        .filter(|declared| declared.has_value)
+        .map(|declared| declared.name.as_str())
         .collect()
 }
 
-/// Check one stack file (`file`, shown as `stack_path`).
+/// Check one stack file (`file`, shown as `stack_path`) of the project whose file is
+/// `project_file`.
 pub fn check_stack(
-    project: &Project,
+    project: (&Project, FileId),
     stack: &Stack,
     file: FileId,
     stack_path: &str,
     configs: &[ProgramConfig],
     provider: &dyn Fn(&str) -> Option<ProviderConfig>,
 ) -> StackCheck {
+    let (project, project_file) = project;
     let mut out = StackCheck::default();
     let at = |range| Anchor::Span(Span { file, range });
     let mut set: HashSet<&str> = project_set(project).into_iter().collect();
@@ -119,8 +121,23 @@ pub fn check_stack(
         }
         if namespace == project.name {
             set.insert(name);
+            let declared = project.declarations.iter().find(|d| d.name == name);
+            if let Some(declared) = declared {
+                check_declared(&mut out, entry, declared, file);
+            }
+            // A secret the project file declares is reported once, above.
+            let declared_secret = declared.is_some_and(|d| d.secret);
             match by_name.get(name) {
-                Some(config) => check_entry(&mut out, entry, &config.ty, config.secret, file),
+                // Declared by the project file: Pulumi knows it, whether or not the
+                // program reads it.
+                None if declared.is_some() => {}
+                Some(config) => check_entry(
+                    &mut out,
+                    entry,
+                    &config.ty,
+                    config.secret && !declared_secret,
+                    file,
+                ),
                 None => {
                     let names = config_names.get_or_insert_with(|| {
                         CandidateNames::new(configs.iter().map(|c| c.logical_name.as_str().into()))
@@ -202,7 +219,95 @@ pub fn check_stack(
         }
         out.in_program.push(d);
     }
+    // The project file's declarations without a value, which no program config (reported
+    // above) stands for.
+    for declared in &project.declarations {
+        let by_program = by_name
+            .get(declared.name.as_str())
+            .is_some_and(|c| c.required);
+        if declared.has_value || set.contains(declared.name.as_str()) || by_program {
+            continue;
+        }
+        let key = format!("{}:{}", project.name, declared.name);
+        let mut d = Diagnostic::error(
+            codes::MISSING_CONFIG_VALUE,
+            format!(
+                "the config `{}`, which the project file declares without a value, is not set in `{stack_path}`",
+                declared.name
+            ),
+            Anchor::Span(Span {
+                file: project_file,
+                range: declared.key_range,
+            }),
+        );
+        if stack.has_environment {
+            d.severity = Severity::Note;
+            d = d.with_note("the stack imports environments, which may set it");
+        } else {
+            d = d.with_note(format!(
+                "Pulumi stops with \"Stack is missing configuration value\": add `{key}` to `{stack_path}`, or give the declaration a `default`"
+            ));
+        }
+        out.in_project.push(d);
+    }
     out
+}
+
+/// A stack's value of a config the project file declares: encrypted if the declaration
+/// says `secret: true`, of its type if it has one (Pulumi stops the update otherwise).
+fn check_declared(
+    out: &mut StackCheck,
+    entry: &StackEntry,
+    declared: &crate::declared::ConfigDeclaration,
+    file: FileId,
+) {
+    let at = Anchor::Span(Span {
+        file,
+        range: entry.value.range,
+    });
+    if entry.is_secure() {
+        return;
+    }
+    if declared.secret {
+        out.in_stack.push(
+            Diagnostic::error(
+                codes::PLAINTEXT_SECRET,
+                format!(
+                    "`{}` must be encrypted: the project file declares it `secret: true`",
+                    entry.key
+                ),
+                at.clone(),
+            )
+            .with_note(format!(
+                "Pulumi stops the update; encrypt it: `pulumi config set --secret {} VALUE`",
+                entry.key
+            )),
+        );
+    }
+    let Some(ty) = &declared.ty else {
+        return;
+    };
+    // A stack's scalar reaches Pulumi as text; a list or map as JSON.
+    let value = match &entry.value.kind {
+        crate::yaml::NodeKind::Scalar { .. } => Some(serde_json::Value::String(
+            crate::value::raw_value(&entry.value),
+        )),
+        _ => crate::value::to_json(&entry.value),
+    };
+    if value.is_some_and(|value| !ty.accepts(&value)) {
+        out.in_stack.push(
+            Diagnostic::error(
+                codes::INVALID_CONFIG_VALUE,
+                format!(
+                    "`{}` must be of type {}, as the project file declares it",
+                    entry.key,
+                    ty.name()
+                ),
+                at,
+            )
+            .with_note("Pulumi stops the update with \"must be of type\""),
+        );
+    }
 }
 
 /// Check the providers' settings of a project file's `config:` (`file`) against their
@@ -368,7 +473,7 @@ mod tests {
         provider: &dyn Fn(&str) -> Option<ProviderConfig>,
     ) -> StackCheck {
         check_stack(
-            project,
+            (project, FileId(1)),
             stack,
             FileId(2),
             "Pulumi.dev.yaml",
@@ -508,7 +613,7 @@ mod tests {
             })
         };
         let checked = check_stack(
-            &project,
+            (&project, FileId(1)),
             &stack,
             FileId(2),
             "Pulumi.dev.yaml",
@@ -531,6 +636,63 @@ mod tests {
                 "error PCL5007 `port`: `eighty` is not an int [\"Pulumi parses numbers as Go's `strconv.ParseFloat` does\"]",
                 "warning PCL5006 the program has no config `region` [\"Pulumi passes it, but no `config` block reads it\", \"a key without a namespace is the project's: for the `aws` provider's setting, write `aws:region`\"]",
                 "warning PCL5006 the program has no config `zone` [\"Pulumi passes it, but no `config` block reads it\", \"did you mean `zones`?\"]",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+    }
+
+    /// The project file's own declarations: validated as Pulumi loads a project, and the
+    /// stacks checked against them.
+    #[test]
+    fn a_project_files_declarations() {
+        let text = "name: demo\nruntime: pcl\nconfig:\n  owner:\n    type: string\n  key:\n    type: string\n    secret: true\n  count:\n    type: integer\n  zones:\n    type: array\n    items:\n      type: string\n  tier:\n    type: number\n  size:\n    default: small\n    value: large\n  region:\n    defualt: eu\n  replicas:\n    type: integer\n    default: two\n  list:\n    type: array\n  flag: true\n";
+        let (project, diagnostics) = parse_project(FileId(1), text);
+        let project = project.expect("a project");
+        let problems: Vec<String> = (diagnostics.iter())
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "PCL5002 `number` is not a config type",
+                "PCL5002 config `size` has both a `default` and a `value`",
+                "PCL5002 `defualt` is not a field of the declaration of config `region`",
+                "PCL5002 the default of config `replicas` is not of its type, integer",
+                "PCL5002 config `list` is an array, but does not say the type of its elements",
+            ]
+        "#]]
+        .assert_debug_eq(&problems);
+        let (stack, _) = parse_stack(
+            FileId(2),
+            "config:\n  key: plain\n  demo:count: three\n  zones: [a, 1]\n  tier: 1\n",
+        );
+        let stack = stack.expect("a stack");
+        let checked = check_stack(
+            (&project, FileId(1)),
+            &stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            &[],
+            &|_| None,
+        );
+        let found: Vec<String> = (checked.in_stack.iter().chain(&checked.in_project))
+            .map(|d| {
+                format!(
+                    "{} {} {} in {:?}",
+                    d.severity.as_str(),
+                    d.code,
+                    d.message,
+                    d.span().map(|s| s.file)
+                )
+            })
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "error PCL5009 `key` must be encrypted: the project file declares it `secret: true` in Some(FileId(2))",
+                "error PCL5007 `demo:count` must be of type integer, as the project file declares it in Some(FileId(2))",
+                "error PCL5007 `zones` must be of type array<string>, as the project file declares it in Some(FileId(2))",
+                "error PCL5008 the config `owner`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
+                "error PCL5008 the config `region`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
+                "error PCL5008 the config `list`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
             ]
         "#]]
         .assert_debug_eq(&found);

@@ -5,6 +5,7 @@
 
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, TextRange, TextSize, codes};
 
+use crate::declared::{ConfigDeclaration, declaration};
 use crate::yaml::{self, Node, NodeKind};
 
 /// The names of project files, in the order Pulumi looks for them.
@@ -29,6 +30,8 @@ pub struct Project {
     /// The keys of the project file's own `config:`, as written (`port`, `proj:port`,
     /// `aws:region`).
     pub config_keys: Vec<String>,
+    /// The declarations of the project's own configs in `config:`.
+    pub declarations: Vec<ConfigDeclaration>,
     /// The entries of `config:` namespaced by another than the project (providers'
     /// settings, `aws:region: us-west-2`), with their values (`value:` when written as a
     /// map), to check as a stack's.
@@ -65,7 +68,7 @@ pub struct Stack {
     pub has_environment: bool,
 }
 
-fn span(file: FileId, range: TextRange) -> Anchor {
+pub(crate) fn span(file: FileId, range: TextRange) -> Anchor {
     Anchor::Span(Span { file, range })
 }
 
@@ -178,6 +181,7 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
     let main = string_field(&root, "main", file, code, &mut diagnostics);
     let mut stack_config_dir = string_field(&root, "stackConfigDir", file, code, &mut diagnostics);
     let mut config_keys = Vec::new();
+    let mut declarations = Vec::new();
     let mut provider_values = Vec::new();
     if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
         // The old form of `stackConfigDir` (Pulumi rewrites it so, and refuses both).
@@ -201,9 +205,15 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
                             continue;
                         };
                         config_keys.push(key_text.to_owned());
-                        let by_project =
-                            !key_text.contains(':') || key_text.starts_with(&format!("{name}:"));
-                        if by_project {
+                        let own = match key_text.split_once(':') {
+                            None => Some(key_text),
+                            Some((namespace, rest)) if namespace == name => Some(rest),
+                            Some(_) => None,
+                        };
+                        if let Some(own) = own {
+                            let declared =
+                                declaration(own, key.range, value, file, &mut diagnostics);
+                            declarations.push(declared);
                             continue;
                         }
                         let found =
@@ -232,6 +242,7 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
         main,
         stack_config_dir,
         config_keys,
+        declarations,
         provider_values,
     };
     (Some(project), diagnostics)

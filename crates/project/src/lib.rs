@@ -11,12 +11,14 @@
 //! - Values are read as Pulumi's PCL runtime reads them (see [`value`]).
 
 mod check;
+mod declared;
 mod files;
 pub mod local_files;
 pub mod value;
 pub mod yaml;
 
 pub use check::{ProgramConfig, ProviderConfig, StackCheck, check_project, check_stack, parse_key};
+pub use declared::{ConfigDeclaration, DeclaredType};
 pub use files::{
     PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, parse_project, parse_stack,
     stack_file_name, stack_name,

@@ -173,7 +173,7 @@ fn json_text(node: &Node) -> String {
     )
 }
 
-fn to_json(node: &Node) -> Option<serde_json::Value> {
+pub(crate) fn to_json(node: &Node) -> Option<serde_json::Value> {
     use serde_json::Value;
     Some(match &node.kind {
         NodeKind::Scalar { text, plain: false } => Value::String(text.clone()),
