@@ -8,7 +8,7 @@ use pcl_diagnostics::{Anchor, Diagnostic, FileId, Severity, Span, codes};
 use pcl_types::CandidateNames;
 
 use crate::files::{Project, Stack, StackEntry};
-use crate::value::{ConfigType, check_value};
+use crate::value::{ConfigType, Reader, check_value};
 
 /// A `config` block of the program.
 #[derive(Clone, Debug)]
@@ -135,7 +135,7 @@ pub fn check_stack(
                     &mut out,
                     entry,
                     &config.ty,
-                    config.secret && !declared_secret,
+                    (Reader::Program, config.secret && !declared_secret),
                     file,
                 ),
                 None => {
@@ -378,7 +378,7 @@ impl<'a> Providers<'a> {
             return;
         };
         match provider.variables.iter().find(|(n, _)| n == name) {
-            Some((_, ty)) => check_entry(out, entry, ty, false, file),
+            Some((_, ty)) => check_entry(out, entry, ty, (Reader::Provider, false), file),
             None => {
                 let names = provider.variables.iter().map(|(n, _)| n.as_str());
                 let suggestion = pcl_types::closest_name(name, names);
@@ -399,11 +399,13 @@ impl<'a> Providers<'a> {
     }
 }
 
+/// A stack's value of a program config (`Reader::Program`, `secret` when it is one) or of
+/// a provider's variable.
 fn check_entry(
     out: &mut StackCheck,
     entry: &StackEntry,
     ty: &ConfigType,
-    secret: bool,
+    (reader, secret): (Reader, bool),
     file: FileId,
 ) {
     if entry.is_secure() {
@@ -428,7 +430,7 @@ fn check_entry(
             )),
         );
     }
-    for problem in check_value(&entry.value, ty) {
+    for problem in check_value(&entry.value, ty, reader) {
         let mut d = Diagnostic::error(
             problem.code,
             format!("`{}`: {}", entry.key, problem.message),

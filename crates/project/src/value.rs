@@ -264,13 +264,40 @@ fn parse_hex_float(hex: &str) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// Who reads a stack value: the program's runtime, which fails on a field its object type
+/// lacks (`unsupported attribute`), or a provider, which decides for itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reader {
+    Program,
+    Provider,
+}
+
+/// The problems found in one value, and who reads it.
+struct Problems {
+    list: Vec<ValueProblem>,
+    reader: Reader,
+}
+
+impl Problems {
+    fn push(&mut self, problem: ValueProblem) {
+        self.list.push(problem);
+    }
+}
+
 /// Check a stack value against the config's type.
-pub fn check_value(node: &Node, ty: &ConfigType) -> Vec<ValueProblem> {
-    let mut problems = Vec::new();
+pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValueProblem> {
+    let mut problems = Problems {
+        list: Vec::new(),
+        reader,
+    };
     let raw = raw_value(node);
     let range = node.range;
     match ty {
-        ConfigType::String | ConfigType::Dynamic => {}
+        ConfigType::String | ConfigType::Dynamic => {
+            if let Some(problem) = number_read_as_text(node, &raw) {
+                problems.push(problem);
+            }
+        }
         ConfigType::Bool => {
             if go_parse_bool(&raw).is_none() {
                 problems.push(error(
@@ -309,7 +336,32 @@ pub fn check_value(node: &Node, ty: &ConfigType) -> Vec<ValueProblem> {
             _ => check_node(node, ty, "", &mut problems),
         },
     }
-    problems
+    problems.list
+}
+
+/// `version: 1.30` for a string: YAML reads a number, and the program gets its text as
+/// Pulumi writes the number (`1.3`; `0123` is `83`), not what was written. A warning.
+fn number_read_as_text(node: &Node, raw: &str) -> Option<ValueProblem> {
+    let NodeKind::Scalar { text, plain: true } = &node.kind else {
+        return None;
+    };
+    let number = matches!(
+        resolve_core(text),
+        CoreScalar::Int(_) | CoreScalar::Float(_)
+    );
+    // Pulumi's YAML library reads a leading 0 as octal (`0123` is 83).
+    let octal = text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit());
+    let gets = match octal {
+        true => "a number in octal".to_owned(),
+        false => format!("the text `{raw}`"),
+    };
+    (number && raw != text).then(|| ValueProblem {
+        code: codes::INVALID_CONFIG_VALUE,
+        severity: Severity::Warning,
+        message: format!("YAML reads `{text}` as a number: the config gets {gets}"),
+        note: Some(format!("quote it to keep it as written: '{text}'")),
+        range: node.range,
+    })
 }
 
 fn error(message: String, note: Option<&str>, range: TextRange) -> ValueProblem {
@@ -322,13 +374,14 @@ fn error(message: String, note: Option<&str>, range: TextRange) -> ValueProblem 
     }
 }
 
-/// A field the config's object type does not declare (the program would never read it):
-/// a warning, with the closest field.
+/// A field the config's object type does not declare, with the closest field: an error
+/// for the program (its runtime fails to read the value), a warning for a provider.
 fn unknown_field(
     key: &str,
     fields: &[(String, ConfigType)],
     path: &str,
     range: TextRange,
+    reader: Reader,
 ) -> ValueProblem {
     let names = fields.iter().map(|(name, _)| name.as_str());
     let note = match pcl_types::closest_name(key, names) {
@@ -338,15 +391,27 @@ fn unknown_field(
             format!("its fields are {}", all.join(", "))
         }
     };
-    ValueProblem {
-        code: codes::UNKNOWN_CONFIG_KEY,
-        severity: Severity::Warning,
-        message: format!(
-            "`{key}` is not a field of the config's object type{}; it is ignored",
-            at(path)
-        ),
-        note: Some(note),
-        range,
+    match reader {
+        Reader::Program => ValueProblem {
+            code: codes::INVALID_CONFIG_VALUE,
+            severity: Severity::Error,
+            message: format!(
+                "`{key}` is not a field of the config's object type{}: the program fails to read the value (\"unsupported attribute\")",
+                at(path)
+            ),
+            note: Some(note),
+            range,
+        },
+        Reader::Provider => ValueProblem {
+            code: codes::UNKNOWN_CONFIG_KEY,
+            severity: Severity::Warning,
+            message: format!(
+                "`{key}` is not a field of the variable's object type{}; the provider may ignore it",
+                at(path)
+            ),
+            note: Some(note),
+            range,
+        },
     }
 }
 
@@ -359,13 +424,13 @@ fn at(path: &str) -> String {
 }
 
 /// Structured values written as YAML: each element at its own line.
-fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Vec<ValueProblem>) {
+fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Problems) {
     // A secret inside the value (`pulumi config set --path --secret db.password`): the
     // program gets its decrypted text, which cannot be checked.
     if node.is_null() || is_ciphertext(node) {
         return;
     }
-    let mismatch = |problems: &mut Vec<ValueProblem>, what: &str| {
+    let mismatch = |problems: &mut Problems, what: &str| {
         problems.push(error(
             format!("expected {}{}, found {what}", ty.name(), at(path)),
             None,
@@ -390,7 +455,13 @@ fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Vec<Value
                 let key = key_node.scalar().unwrap_or_default();
                 match fields.iter().find(|(name, _)| name == key) {
                     Some((_, field)) => check_node(value, field, &join(path, key), problems),
-                    None => problems.push(unknown_field(key, fields, path, key_node.range)),
+                    None => problems.push(unknown_field(
+                        key,
+                        fields,
+                        path,
+                        key_node.range,
+                        problems.reader,
+                    )),
                 }
             }
         }
@@ -421,7 +492,7 @@ fn check_json(
     ty: &ConfigType,
     range: TextRange,
     path: &str,
-    problems: &mut Vec<ValueProblem>,
+    problems: &mut Problems,
 ) {
     use serde_json::Value;
     let found = match json {
@@ -455,7 +526,7 @@ fn check_json(
             for (key, value) in map {
                 match fields.iter().find(|(name, _)| name == key) {
                     Some((_, field)) => check_json(value, field, range, &join(path, key), problems),
-                    None => problems.push(unknown_field(key, fields, path, range)),
+                    None => problems.push(unknown_field(key, fields, path, range, problems.reader)),
                 }
             }
             true
@@ -535,7 +606,7 @@ mod tests {
     #[test]
     fn conversions() {
         let codes = |yaml: &str, ty: ConfigType| -> Vec<&'static str> {
-            check_value(&value(yaml), &ty)
+            check_value(&value(yaml), &ty, Reader::Program)
                 .iter()
                 .map(|p| p.code.name())
                 .collect()
@@ -554,21 +625,38 @@ mod tests {
         assert!(codes("'[\"a\"]'", list.clone()) == ["invalid-config-value"]);
         assert!(codes("3", list) == ["invalid-config-value"]);
         let object = ConfigType::Object(vec![("size".into(), ConfigType::Int)]);
+        // A field the object lacks fails the program's runtime; a provider may ignore it.
         assert!(
             codes("{size: big, other: 1}", object.clone())
-                == ["invalid-config-value", "unknown-config-key"]
+                == ["invalid-config-value", "invalid-config-value"]
         );
         assert!(codes("{size: 2}", object.clone()).is_empty());
-        assert!(codes("'{\"sise\": 2}'", object.clone()) == ["unknown-config-key"]);
-        let misspelt = check_value(&value("{sise: 2}"), &object);
+        assert!(codes("'{\"sise\": 2}'", object.clone()) == ["invalid-config-value"]);
+        let misspelt = check_value(&value("{sise: 2}"), &object, Reader::Provider);
+        assert_eq!(misspelt[0].code, codes::UNKNOWN_CONFIG_KEY);
         assert_eq!(misspelt[0].note.as_deref(), Some("did you mean `size`?"));
+        // A number YAML reads where text is meant.
+        for (written, warned) in [
+            ("1.30", true),
+            ("0123", true),
+            ("1.5", false),
+            ("'1.30'", false),
+            ("v1.30", false),
+        ] {
+            let found = codes(written, ConfigType::String);
+            assert_eq!(
+                found == ["invalid-config-value"],
+                warned,
+                "{written}: {found:?}"
+            );
+        }
     }
 
     /// `pulumi config set --path --secret` writes `{secure: ...}` inside a value.
     #[test]
     fn secrets_inside_values_are_not_checked() {
         let codes = |yaml: &str, ty: ConfigType| -> Vec<&'static str> {
-            check_value(&value(yaml), &ty)
+            check_value(&value(yaml), &ty, Reader::Program)
                 .iter()
                 .map(|p| p.code.name())
                 .collect()

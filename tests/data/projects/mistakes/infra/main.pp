@@ -22,8 +22,16 @@ config "sizes" "map(int)" {
   default = {}
 }
 
+config "release" "string" {
+  default = "1.0"
+}
+
+config "database" "object({host = string, port = int})" {
+  default = { host = "localhost", port = 5432 }
+}
+
 resource "site" "hosting:index:Site" {
-  name     = "shop-${port}"
+  name     = "shop-${port}-${release}-${database.host}"
   replicas = sizes["web"]
   public   = debug
   domains  = zones
