@@ -26,6 +26,9 @@ pub(crate) struct ProjectRequest {
     named: bool,
     /// The stack files to check (none for another runtime or a broken project file).
     stacks: Vec<SourceFile>,
+    /// Files beside the stack files named like one that Pulumi does not read, with the
+    /// name it would read.
+    misnamed: Vec<(PathBuf, String)>,
 }
 
 /// The outcome of looking for projects: the paths to check as programs (each project's
@@ -343,6 +346,7 @@ fn request(
     stack: Option<&str>,
 ) -> Result<ProjectRequest, String> {
     let mut stacks = Vec::new();
+    let mut misnamed = Vec::new();
     let file_name = (project_path.file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -380,9 +384,14 @@ fn request(
                     .flatten()
                     .flatten()
                     .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .filter(|name| pcl_project::stack_name(&file_name, name).is_some())
                     .collect();
                 names.sort();
+                for name in &names {
+                    if let Some(read_name) = pcl_project::misnamed_stack_file(&file_name, name) {
+                        misnamed.push((dir.join(name), read_name));
+                    }
+                }
+                names.retain(|name| pcl_project::stack_name(&file_name, name).is_some());
                 stacks.extend(names.iter().filter_map(|name| read(&dir.join(name))));
             }
         }
@@ -392,6 +401,7 @@ fn request(
         program_dir: program_dir_name(main),
         named,
         stacks,
+        misnamed,
     })
 }
 
@@ -433,6 +443,29 @@ pub(crate) fn check(
     let provider = |package: &str| analysis.provider_config(package).ok().flatten();
     if let Some(project) = project.as_ref().filter(|p| p.is_pcl()) {
         diagnostics.extend(check_project(project, project_id, &provider));
+    }
+    let project_file_name = Path::new(request.file.name.as_str()).file_name();
+    let project_file_name = project_file_name.map(|n| n.to_string_lossy().into_owned());
+    for (path, read_name) in &request.misnamed {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let anchor = Anchor::Place {
+            origin: path.display().to_string(),
+            location: String::new(),
+        };
+        diagnostics.push(
+            Diagnostic::warning(
+                codes::UNREAD_STACK_FILE,
+                format!(
+                    "Pulumi does not read `{}` as a stack file of `{}`",
+                    name.unwrap_or_default(),
+                    project_file_name.as_deref().unwrap_or_default()
+                ),
+                anchor,
+            )
+            .with_note(format!(
+                "its stack runs without this configuration: rename it `{read_name}`"
+            )),
+        );
     }
     by_file.push(diagnostics);
     let program_files = project_id.0 as usize;

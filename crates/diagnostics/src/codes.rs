@@ -166,4 +166,7 @@ codes! {
     NON_INTEGER_CONFIG_VALUE = 5010 "non-integer-config-value";
     /// A file the program reads when it runs (`fileAsset`, `readFile`, ...) that is not there.
     MISSING_LOCAL_FILE = 5011 "missing-local-file";
+    /// A file beside the project file named like a stack file that Pulumi does not read
+    /// (`Pulumi.dev.yml` beside `Pulumi.yaml`).
+    UNREAD_STACK_FILE = 5012 "unread-stack-file";
 }

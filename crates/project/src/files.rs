@@ -373,6 +373,29 @@ pub fn stack_name<'a>(project_file: &str, file_name: &'a str) -> Option<&'a str>
     (!name.is_empty()).then_some(name)
 }
 
+/// The name Pulumi reads for the stack that `file_name`, beside the project file
+/// `project_file`, looks meant for, when Pulumi does not read `file_name` itself: another
+/// extension (`Pulumi.dev.yml` beside `Pulumi.yaml`), case (`pulumi.dev.yaml`) or
+/// separator (`Pulumi-dev.yaml`).
+pub fn misnamed_stack_file(project_file: &str, file_name: &str) -> Option<String> {
+    let is_project = PROJECT_FILE_NAMES
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(file_name));
+    if is_project || stack_name(project_file, file_name).is_some() {
+        return None;
+    }
+    let lower = file_name.to_ascii_lowercase();
+    let separated = lower
+        .strip_prefix("pulumi")?
+        .strip_prefix(['.', '-', '_'])?;
+    let extension = [".yaml", ".yml", ".json"]
+        .into_iter()
+        .find(|extension| separated.ends_with(extension))?;
+    // ASCII lowercasing keeps offsets: the stack's name as written.
+    let stack = file_name.get("pulumi.".len()..file_name.len() - extension.len())?;
+    (!stack.is_empty()).then(|| stack_file_name(project_file, stack))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,6 +443,30 @@ mod tests {
         assert_eq!(&text[stack.config[0].key_range], "demo:port");
         let (_, diagnostics) = parse_stack(FileId(1), "config: [1]\n");
         assert_eq!(diagnostics[0].code, codes::INVALID_STACK_FILE);
+    }
+
+    #[test]
+    fn misnamed_stack_files() {
+        let named = |file: &str| misnamed_stack_file("Pulumi.yaml", file);
+        assert_eq!(named("Pulumi.dev.yml").as_deref(), Some("Pulumi.dev.yaml"));
+        assert_eq!(
+            named("pulumi.prod.yaml").as_deref(),
+            Some("Pulumi.prod.yaml")
+        );
+        assert_eq!(
+            named("Pulumi-staging.yaml").as_deref(),
+            Some("Pulumi.staging.yaml")
+        );
+        assert_eq!(named("Pulumi.dev.json").as_deref(), Some("Pulumi.dev.yaml"));
+        for read_or_other in [
+            "Pulumi.dev.yaml",
+            "Pulumi.yml",
+            "pulumi.yaml",
+            "README.md",
+            "Pulumi.yaml.bak",
+        ] {
+            assert_eq!(named(read_or_other), None, "{read_or_other}");
+        }
     }
 
     #[test]

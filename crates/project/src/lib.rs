@@ -20,8 +20,8 @@ pub mod yaml;
 pub use check::{ProgramConfig, ProviderConfig, StackCheck, check_project, check_stack, parse_key};
 pub use declared::{ConfigDeclaration, DeclaredType};
 pub use files::{
-    PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, parse_project, parse_stack,
-    stack_file_name, stack_name,
+    PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, misnamed_stack_file, parse_project,
+    parse_stack, stack_file_name, stack_name,
 };
 pub use local_files::{LocalFileUse, check_local_files};
 pub use value::ConfigType;

@@ -98,6 +98,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         root: None,
         aliased: 0,
         too_many_aliases: None,
+        duplicate: None,
     };
     let mut parser = Parser::new_from_str(body);
     let result = parser.load(&mut builder, false);
@@ -109,6 +110,9 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
             range,
         });
     }
+    if let Some(duplicate) = builder.duplicate {
+        return Err(duplicate);
+    }
     if let Err(error) = result {
         let start = offsets.byte(error.marker().index() + skipped);
         let end = next_char_end(text, start);
@@ -118,6 +122,29 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         });
     }
     Ok(builder.root)
+}
+
+/// The second of two equal keys of a map (not YAML's merge key `<<`), as an error naming
+/// the first's line.
+fn duplicate_key(text: &str, entries: &[(Node, Node)]) -> Option<YamlError> {
+    let mut seen: std::collections::HashMap<&str, TextRange> = std::collections::HashMap::new();
+    for (key, _) in entries {
+        let Some(name) = key.scalar().filter(|name| *name != "<<") else {
+            continue;
+        };
+        if let Some(first) = seen.insert(name, key.range) {
+            let line = 1 + text[..u32::from(first.start()) as usize]
+                .matches('\n')
+                .count();
+            return Some(YamlError {
+                message: format!(
+                    "the key `{name}` is given twice in this map (first on line {line})"
+                ),
+                range: key.range,
+            });
+        }
+    }
+    None
 }
 
 /// How many nodes `node` holds, itself included.
@@ -179,6 +206,8 @@ struct Builder<'a> {
     aliased: usize,
     /// Where the alias that went over [`ALIAS_BUDGET`] is.
     too_many_aliases: Option<TextRange>,
+    /// The first key given twice in one map, which Pulumi's YAML library refuses.
+    duplicate: Option<YamlError>,
 }
 
 impl Builder<'_> {
@@ -264,7 +293,12 @@ impl MarkedEventReceiver for Builder<'_> {
                 };
                 let (kind, start, anchor) = match open {
                     Open::Seq(items, start, anchor) => (NodeKind::Seq(items), start, anchor),
-                    Open::Map(entries, _, start, anchor) => (NodeKind::Map(entries), start, anchor),
+                    Open::Map(entries, _, start, anchor) => {
+                        if self.duplicate.is_none() {
+                            self.duplicate = duplicate_key(self.text, &entries);
+                        }
+                        (NodeKind::Map(entries), start, anchor)
+                    }
                 };
                 let end = next_char_end(self.text, start);
                 let node = Node {
@@ -354,6 +388,15 @@ mod tests {
         let error = parse(&text).expect_err("too many aliases");
         assert!(error.message.contains("excessive aliasing"), "{error:?}");
         assert_eq!(&text[error.range], "*");
+    }
+
+    #[test]
+    fn a_key_given_twice_is_an_error() {
+        let text = "name: a\nruntime: pcl\nruntime: nodejs\n";
+        let error = parse(text).expect_err("duplicate");
+        assert_eq!(&text[error.range], "runtime");
+        assert!(error.message.contains("first on line 2"), "{error:?}");
+        assert!(parse("a: &x {k: 1}\nb:\n  <<: *x\n  <<: *x\n").is_ok());
     }
 
     #[test]
