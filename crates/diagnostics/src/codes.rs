@@ -142,6 +142,9 @@ codes! {
     UNUSED_PROVIDER = 4026 "unused-provider";
     /// A `notImplemented(...)` placeholder, which throws when the program runs.
     NOT_IMPLEMENTED = 4027 "not-implemented";
+    /// `"logs-{env}"`: a declared name in braces without `$`, literal text (another
+    /// language's interpolation).
+    LITERAL_BRACES = 4028 "literal-braces";
 
     // Projects: `Pulumi.yaml` and stack files (`pcl-project`).
     /// A project or stack file that is not valid YAML or JSON.

@@ -489,7 +489,13 @@ impl<'db> Infer<'db> {
                 let value = ConstValue::Number(body.number(*number).value());
                 Ty::constant(db, Ty::of_value(db, &value), value)
             }
-            Expr::String(_) => Ty::string(db),
+            Expr::String(text) => {
+                let text = body.str(*text);
+                if text.contains('{') {
+                    self.literal_braces(id, text);
+                }
+                Ty::string(db)
+            }
             Expr::Template(parts) => {
                 let parts = body.list(*parts);
                 self.in_template += 1;
@@ -1111,6 +1117,50 @@ impl<'db> Infer<'db> {
             self.diagnostics.push(diagnostic);
         }
         step.ty
+    }
+
+    /// `"logs-{env}"`: another language's interpolation of a declared name, literal text
+    /// in PCL (`${env}` inserts it). A warning, once per string.
+    #[cold]
+    fn literal_braces(&mut self, id: ExprId, text: &str) {
+        let bytes = text.as_bytes();
+        for (at, _) in text.match_indices('{') {
+            // `$${env}` escapes an interpolation on purpose; `%{` is a directive.
+            if at > 0 && matches!(bytes[at - 1], b'$' | b'%') {
+                continue;
+            }
+            let inner = &text[at + 1..];
+            let Some(end) = inner.find('}') else {
+                continue;
+            };
+            let path = &inner[..end];
+            let mut steps = path.split('.');
+            let first = steps.next().unwrap_or_default();
+            let identifier = |step: &str| {
+                step.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && step.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+            };
+            if !identifier(first) || !steps.all(identifier) {
+                continue;
+            }
+            // The body's bindings hold only the names it reads: the program's are asked.
+            let program = self.decl.program(self.db);
+            let declared = self.locals.iter().any(|(n, _)| n == first)
+                || crate::scope::declared_names(self.db, program).contains(first);
+            if !declared {
+                continue;
+            }
+            let diagnostic = self.push(
+                codes::LITERAL_BRACES,
+                Severity::Warning,
+                Site::Expr(id),
+                format!("`{{{path}}}` is literal text: PCL does not insert `{first}` here"),
+            );
+            diagnostic.notes.push(format!(
+                "to insert it, write `${{{path}}}` (PCL interpolates with `${{...}}`, not braces alone)"
+            ));
+            return;
+        }
     }
 
     /// `zones.names.length` on a list: Go converts the name to a number unsafely, and the

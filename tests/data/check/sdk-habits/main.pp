@@ -27,3 +27,9 @@ fromCfg = config.require("bucketName")
 # JavaScript's default and Python's list concatenation.
 fallback = env || "default-site"
 groups   = names + ["extra"]
+
+# Python's f-string and C#'s interpolation braces, literal text in PCL (a warning); the
+# escaped `$${env}` and JSON braces are left alone.
+logBucket = "logs-{env}"
+escaped   = "literal $${env}"
+document2 = "{\"env\": 1}"
