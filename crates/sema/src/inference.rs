@@ -1138,7 +1138,9 @@ impl<'db> Infer<'db> {
             let first = steps.next().unwrap_or_default();
             let identifier = |step: &str| {
                 step.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                    && step.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                    && step
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
             };
             if !identifier(first) || !steps.all(identifier) {
                 continue;

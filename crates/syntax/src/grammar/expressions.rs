@@ -26,6 +26,20 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     let m = cond.precede(p);
     p.bump();
+    // JavaScript's `a ?? b`: one error; the whole is an error node, checked no further.
+    if p.at(QUESTION) && p.nth_is_joined(0) {
+        let range = p.prev_range(1).cover(p.current_range());
+        p.error_at(
+            range,
+            codes::UNEXPECTED_TOKEN,
+            "PCL has no `??`: write `value != null ? value : fallback`".to_owned(),
+        );
+        p.bump();
+        if operand_follows(p, "`??`") {
+            expr(p);
+        }
+        return Some(m.complete(p, ERROR));
+    }
     if !operand_follows(p, "`?`") || expr(p).is_none() {
         return Some(m.complete(p, CONDITIONAL_EXPR));
     }
@@ -77,6 +91,17 @@ fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
         }
         let m = lhs.precede(p);
         p.bump();
+        // JavaScript's `===` and `!==`: one error, and the comparison read as PCL's.
+        if matches!(op, EQ2 | NEQ) && p.at(EQ) && p.nth_is_joined(0) {
+            let range = p.prev_range(1).cover(p.current_range());
+            let pcl = if op == EQ2 { "==" } else { "!=" };
+            p.error_at(
+                range,
+                codes::UNEXPECTED_TOKEN,
+                format!("PCL compares with `{pcl}`: `{pcl}=` is JavaScript's"),
+            );
+            p.bump();
+        }
         if !operand_follows(p, op.describe()) || binary(p, op_precedence).is_none() {
             lhs = m.complete(p, BINARY_EXPR);
             break;
@@ -124,6 +149,20 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let mut lhs = atom(p)?;
     let chain_start = p.chain;
     loop {
+        // JavaScript's `a?.b`: one error; the value before it is an error node.
+        if p.at(QUESTION) && p.nth(1) == DOT && p.nth_is_joined(1) && p.nth_is_joined(0) {
+            let m = lhs.precede(p);
+            let range = p.current_range().cover(p.nth_range(1));
+            p.error_at(
+                range,
+                codes::UNEXPECTED_TOKEN,
+                "PCL has no `?.`: write `.` (an attribute of an optional value is optional too)"
+                    .to_owned(),
+            );
+            p.bump();
+            lhs = m.complete(p, ERROR);
+            continue;
+        }
         if p.at_continuation(DOT) {
             if !chain_step(p) {
                 break;

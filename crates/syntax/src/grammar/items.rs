@@ -140,14 +140,16 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
             _ => (),
         }
         let name = p.nth_text(0);
+        let step = if next == DOT { p.nth_text(2) } else { "" };
         p.bump();
-        p.error(
-            codes::EXPECTED_TOKEN,
-            format!(
+        let message = match foreign_statement(name, next, step) {
+            Some(instead) => format!("PCL has no statements: {instead}"),
+            None => format!(
                 "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
                 p.describe_current()
             ),
-        );
+        };
+        p.error(codes::EXPECTED_TOKEN, message);
     } else if p.at(OPEN_QUOTE) && p.nth(1) == TEMPLATE_CHUNK && p.nth(2) == CLOSE_QUOTE {
         let name = p.nth_text(1);
         let range = p.current_range().cover(p.nth_range(2));
@@ -167,6 +169,37 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         );
     }
     p.skip_until(TokenSet::new(&[]), true);
+}
+
+/// What PCL writes for a statement of another language at an item's start: `name` then
+/// `next` (`.` and `step`, or `(`).
+fn foreign_statement(name: &str, next: SyntaxKind, step: &str) -> Option<&'static str> {
+    Some(match (name, next, step) {
+        (_, DOT, "export" | "Export") => "a stack output is a block, `output NAME { value = ... }`",
+        ("for" | "foreach" | "forEach", L_PAREN, _) => {
+            "a resource is repeated with `options { range = list }` (`range.value` is the element inside), and a list is made with `[for x in list : x.name]`"
+        }
+        ("if", L_PAREN, _) => {
+            "a resource is made conditional with `options { range = condition }`, and a value with `condition ? a : b`"
+        }
+        (_, DOT | L_PAREN, _) => {
+            "a value is given to an attribute, `name = value`, and a resource is a block, `resource name \"pkg:module:Type\" { inputs }`"
+        }
+        _ => return None,
+    })
+}
+
+/// What PCL writes for a block header with `=` where its `{` goes (`output url = ...`,
+/// `const bucket = ...`).
+fn equals_after_labels(block_type: &str) -> Option<&'static str> {
+    Some(match block_type {
+        "output" => "an output is a block: `output url { value = ... }`",
+        "config" => "a config is a block: `config name \"string\" { default = ... }`",
+        "const" | "let" | "var" | "export" => {
+            "PCL declares no variables: a top-level value is `name = value`, and a resource is a block, `resource name \"pkg:module:Type\" { inputs }`"
+        }
+        _ => return None,
+    })
 }
 
 // test attribute
@@ -233,8 +266,18 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
         // In a single-line block, the block reports a `,` itself.
         return;
     }
+    let foreign = match (p.current(), p.nth_text(0)) {
+        (IDENT, "as") => Some("PCL has no type assertions: delete `as` and the type"),
+        (IDENT, "is") => Some("PCL compares with `==` and `!=`: `value == null`"),
+        (IDENT, "and" | "or") => Some("PCL's logical operators are `&&` and `||`"),
+        (IDENT, "if") => Some("PCL's conditional is `condition ? a : b`"),
+        (BANG, _) => Some("PCL has no `!` assertion after a value: delete it"),
+        _ => None,
+    };
     let message = if p.at(COMMA) {
         "unexpected `,`: each attribute must be on its own line".to_owned()
+    } else if let Some(foreign) = foreign {
+        format!("unexpected {}: {foreign}", p.describe_current())
     } else {
         format!(
             "expected a newline after {after}, found {}",
@@ -252,6 +295,7 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
 fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     let m = p.start();
     let open_indent = p.line_indent();
+    let block_type = p.nth_text(0);
     p.bump();
     while !p.at_line_start() {
         match p.current() {
@@ -283,7 +327,10 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         }
     }
     if !p.at(L_CURLY) || p.at_line_start() {
-        p.error_expected("`{` to open the block body");
+        match equals_after_labels(block_type).filter(|_| p.at(EQ)) {
+            Some(instead) => p.error(codes::EXPECTED_TOKEN, instead.to_owned()),
+            None => p.error_expected("`{` to open the block body"),
+        }
         // A next line that goes on with labels or the `{` belongs to this broken header:
         // skip it, with the body it opens, rather than report it again.
         if !p.at_line_start() || p.at(OPEN_QUOTE) || p.at(L_CURLY) {

@@ -1,0 +1,19 @@
+# Other languages' operators and statements: one error each, saying what PCL writes.
+a = env === "dev"
+b = env !== "prod" ? 1 : 2
+c = name ?? "default"
+d = site.website?.indexDocument
+e = pet.id as string
+f = x is None
+g = isProd and keep
+h = site.endpoint!
+pulumi.export("bucketName", site.id)
+ctx.Export("x", 1)
+output url = site.websiteEndpoint
+const bucket = new aws.s3.Bucket("b")
+for (const az of zones) {
+  x = 1
+}
+if (isProd) {
+  y = 2
+}
