@@ -374,8 +374,10 @@ fn collect_packages(
     block: NodeRef<'_>,
     packages: &mut Vec<PackageUse>,
 ) {
+    // An SDK class path (`aws.s3.Bucket`) names its package too, so the error can say
+    // which type token it is.
     if matches!(kind, DeclKind::Resource | DeclKind::Read)
-        && let Some(package) = label.and_then(token_package)
+        && let Some(package) = label.and_then(|l| token_package(l).or_else(|| sdk_class_package(l)))
     {
         packages.push(PackageUse {
             name: SmolStr::new(package),
@@ -396,6 +398,12 @@ fn collect_packages(
             cached_as: cached_package(&block).map(Box::new),
         });
     }
+}
+
+/// The package of an SDK class path (`aws` of `aws.s3.Bucket`).
+fn sdk_class_package(label: &str) -> Option<&str> {
+    let (package, _) = label.split_once('.').filter(|_| !label.contains(':'))?;
+    pcl_syntax::is_identifier(package).then_some(package)
 }
 
 /// The packages of the literal tokens of `invoke` calls inside one item: a walk over its

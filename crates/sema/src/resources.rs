@@ -314,12 +314,18 @@ fn resolve_resource<'db>(
                     "Terraform writes `resource \"TYPE\" \"NAME\"`; PCL writes `resource {token} \"pkg:module:Type\"` (a Pulumi type token, such as `random:index/randomPet:RandomPet` for `random_pet`)"
                 ))
             } else {
-                None
+                sdk_class_token(db, token).map(|pcl| {
+                    format!("`{token}` is the class of Pulumi's SDKs; its type token is `{pcl}`")
+                })
             };
+            // The schema crate's message names the token too.
+            let reason = message
+                .split_once("': ")
+                .map_or(message.as_str(), |(_, r)| r);
             return missing(
                 infer,
                 codes::UNKNOWN_RESOURCE,
-                format!("malformed resource type token '{token}': {message}"),
+                format!("malformed resource type token '{token}': {reason}"),
                 note,
             );
         }
@@ -2180,4 +2186,33 @@ pub fn range_value_hint<'db>(
             .map_or_else(|| Ty::dynamic(db), |(_, v)| v),
     };
     Some((range, value))
+}
+
+/// The type token of an SDK class path (`aws.s3.Bucket` is `aws:s3/bucket:Bucket`,
+/// `random.RandomPet` is `random:index/randomPet:RandomPet`), when the package's schema
+/// is loaded and has it.
+fn sdk_class_token(db: &dyn pcl_types::Db, written: &str) -> Option<SmolStr> {
+    let parts: Vec<&str> = written.split('.').collect();
+    let (package, class) = (parts.first()?, parts.last()?);
+    if parts.len() < 2 || parts.iter().any(|part| !pcl_syntax::is_identifier(part)) {
+        return None;
+    }
+    let module = match &parts[1..parts.len() - 1] {
+        [] => "index".to_owned(),
+        // Kubernetes' `apps.v1` is the module `apps/v1`.
+        module => module.join("/"),
+    };
+    let mut file = class.to_string();
+    file.get_mut(..1)?.make_ascii_lowercase();
+    let source = pcl_schema::package_named(db, package)?;
+    // `aws:s3/bucket:Bucket`, else `kubernetes:apps/v1:Deployment`.
+    let token = [
+        format!("{package}:{module}/{file}:{class}"),
+        format!("{package}:{module}:{class}"),
+    ]
+    .into_iter()
+    .find(|token| pcl_schema::resolve_token(db, source, token).is_some())?;
+    // The token as the schema writes it.
+    let (kind, spelled) = pcl_schema::resolve_token(db, source, &token)?;
+    (kind == pcl_schema::ItemKind::Resource).then_some(spelled)
 }

@@ -33,3 +33,8 @@ groups   = names + ["extra"]
 logBucket = "logs-{env}"
 escaped   = "literal $${env}"
 document2 = "{\"env\": 1}"
+
+# A type written as the SDKs' class path.
+resource classPath "web.Bucket" {
+  name = "by-class"
+}
