@@ -453,6 +453,18 @@ fn check_node(node: &Node, ty: &ConfigType, path: &str, problems: &mut Problems)
         (ConfigType::Object(fields), NodeKind::Map(entries)) => {
             for (key_node, value) in entries {
                 let key = key_node.scalar().unwrap_or_default();
+                // YAML's merge key: the fields of the map (or maps) it names are this
+                // object's too.
+                if key == "<<" {
+                    let merged = match &value.kind {
+                        NodeKind::Seq(items) => items.iter().collect(),
+                        _ => vec![value],
+                    };
+                    for map in merged.into_iter().filter(|m| m.entries().is_some()) {
+                        check_node(map, ty, path, problems);
+                    }
+                    continue;
+                }
                 match fields.iter().find(|(name, _)| name == key) {
                     Some((_, field)) => check_node(value, field, &join(path, key), problems),
                     None => problems.push(unknown_field(
@@ -672,6 +684,19 @@ mod tests {
         assert!(codes("{host: h, port: {secure: 1234}}", db) == ["invalid-config-value"]);
         assert!(codes("[{secure: a, b: c}]", list) == ["invalid-config-value"]);
         assert!(is_ciphertext(&value("{secure: 'AAA'}")));
+        // A merge key brings in fields of the object, checked as its own.
+        let doc = yaml::parse("base: &b {host: h}\nv: {<<: *b, port: 1}\nw: {<<: *b, prot: 1}\n")
+            .expect("valid")
+            .expect("doc");
+        let db = ConfigType::Object(vec![
+            ("host".into(), ConfigType::String),
+            ("port".into(), ConfigType::Int),
+        ]);
+        assert!(check_value(doc.get("v").expect("v"), &db, Reader::Program).is_empty());
+        assert_eq!(
+            check_value(doc.get("w").expect("w"), &db, Reader::Program).len(),
+            1
+        );
         assert!(!is_ciphertext(&value("{secure: 12}")));
     }
 }

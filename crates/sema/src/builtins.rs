@@ -310,7 +310,7 @@ pub(crate) fn foreign_function(name: &str) -> Option<String> {
 }
 
 /// How PCL reads another stack's outputs, for a newcomer who calls a function for it.
-pub(crate) const STACK_REFERENCE: &str = "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`";
+pub(crate) const STACK_REFERENCE: &str = pcl_syntax::foreign::STACK_REFERENCE;
 
 /// Builtins Pulumi has removed from PCL (pulumi/pulumi#22449, in 3.230.0), reported as
 /// unknown functions as its binder does, with a note on why.

@@ -55,13 +55,21 @@ fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
         Ok(ty) => Some(ty),
         Err(message) => {
             let at = infer.at(Site::Label(BlockId::ROOT, 1));
+            let pcl = pcl_type_for(text);
+            // Another language's type: how PCL parses it would only confuse.
+            let message = match (&pcl, message.split_once(": ")) {
+                (Some(_), Some((headline, _))) if headline.ends_with("is not a type") => {
+                    format!("`{text}` is not a PCL type")
+                }
+                _ => message,
+            };
             let diagnostic = infer.push(
                 codes::INVALID_CONFIG_TYPE,
                 Severity::Error,
                 Site::Label(BlockId::ROOT, 1),
                 message,
             );
-            match pcl_type_for(text) {
+            match pcl {
                 Some(pcl) => {
                     let quoted = crate::constants::string_literal(&pcl);
                     diagnostic
@@ -80,45 +88,95 @@ fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
 }
 
 /// PCL's spelling of a type written as Pulumi YAML, JSON schema or a programming language
-/// writes it (`integer`, `Boolean`, `List<String>`), when it has one. Short labels only:
-/// such a type is a few words.
+/// writes it (`integer`, `Boolean`, `List<String>`, `string[]`, `Record<string, number>`,
+/// `Dict[str, int]`, `map[string]string`, `Output<string>`), when it has one. Short labels
+/// only: such a type is a few words.
 fn pcl_type_for(text: &str) -> Option<String> {
     let text = text.trim();
     if text.len() > 64 {
         return None;
     }
-    // The wrappers, outermost first: `List<Map<String>>` is `list(map(string))`.
-    let mut wrappers = Vec::new();
-    let mut rest = text;
-    while let Some((outer, inner)) = rest.split_once('<') {
-        wrappers.push(match outer.trim().to_ascii_lowercase().as_str() {
-            "list" | "array" => "list",
-            "map" | "dictionary" | "record" => "map",
-            "set" => "set",
-            _ => return None,
-        });
-        rest = inner.strip_suffix('>')?;
-    }
-    let lower = rest.trim().to_ascii_lowercase();
-    let base = match lower.as_str() {
-        "integer" | "int32" | "int64" | "long" => "int",
-        "boolean" => "bool",
-        "str" | "text" => "string",
-        "float" | "double" | "decimal" | "float64" => "number",
-        "string" | "int" | "number" | "bool" | "any" => lower.as_str(),
-        _ => return None,
-    };
-    if wrappers.is_empty() && base == rest.trim() {
+    let pcl = foreign_type(text, 0)?;
+    (pcl != text).then_some(pcl)
+}
+
+/// [`pcl_type_for`] of `text`, `depth` wrappers in.
+fn foreign_type(text: &str, depth: usize) -> Option<String> {
+    let text = text.trim();
+    if depth > 8 {
         return None;
     }
-    let mut pcl = String::new();
-    for wrapper in &wrappers {
-        pcl.push_str(wrapper);
-        pcl.push('(');
+    let inner = |t: &str| foreign_type(t, depth + 1);
+    // TypeScript's `string[]`, Go's `[]string` and `map[string]string`.
+    if let Some(element) = text.strip_suffix("[]").or_else(|| text.strip_prefix("[]")) {
+        return Some(format!("list({})", inner(element)?));
     }
-    pcl.push_str(base);
-    pcl.push_str(&")".repeat(wrappers.len()));
-    Some(pcl)
+    if let Some(rest) = text.strip_prefix("map[") {
+        let (key, value) = rest.split_once(']')?;
+        return (inner(key)? == "string").then(|| Some(format!("map({})", inner(value)?)))?;
+    }
+    // `Name<A, B>` or Python's `Name[A, B]`.
+    if let Some(open) = text.find(['<', '[']) {
+        let close = if text.as_bytes()[open] == b'<' {
+            '>'
+        } else {
+            ']'
+        };
+        let outer = text[..open].trim().to_ascii_lowercase();
+        let arguments = top_level_arguments(text[open + 1..].strip_suffix(close)?);
+        let one = |arguments: &[&str]| match arguments {
+            [only] => inner(only),
+            _ => None,
+        };
+        return match outer.as_str() {
+            "list" | "array" | "sequence" | "ienumerable" | "ilist" => {
+                Some(format!("list({})", one(&arguments)?))
+            }
+            "set" | "hashset" => Some(format!("set({})", one(&arguments)?)),
+            "map" | "dictionary" | "idictionary" | "record" | "dict" | "immutablemap" => {
+                match arguments.as_slice() {
+                    [key, value] if inner(key)? == "string" => {
+                        Some(format!("map({})", inner(value)?))
+                    }
+                    [value] => Some(format!("map({})", inner(value)?)),
+                    _ => None,
+                }
+            }
+            // A config's value is known before the program runs: no eventual wraps it.
+            "output" | "input" | "promise" | "optional" => one(&arguments),
+            _ => None,
+        };
+    }
+    let lower = text.to_ascii_lowercase();
+    Some(
+        match lower.as_str() {
+            "integer" | "int32" | "int64" | "long" => "int",
+            "boolean" => "bool",
+            "str" | "text" => "string",
+            "float" | "double" | "decimal" | "float64" => "number",
+            "string" | "int" | "number" | "bool" | "any" => lower.as_str(),
+            _ => return None,
+        }
+        .to_owned(),
+    )
+}
+
+/// `a, b<c, d>` split at its top-level commas.
+fn top_level_arguments(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut parts) = (0usize, 0, Vec::new());
+    for (at, c) in text.char_indices() {
+        match c {
+            '<' | '[' => depth += 1,
+            '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 /// An object type, or the object element of a list or map, with every property optional

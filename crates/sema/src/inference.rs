@@ -887,7 +887,7 @@ impl<'db> Infer<'db> {
                 | "terraform"
                 | "pulumi"
         );
-        let sdk = crate::sdk_habits::sdk_namespace(first);
+        let sdk = pcl_syntax::foreign::sdk_namespace(first);
         if !(terraform || sdk.is_some())
             || self.locals.iter().any(|(n, _)| n == first)
             || self.bindings.resolution(first) != Some(&Resolution::Unresolved)
@@ -926,7 +926,7 @@ impl<'db> Infer<'db> {
             ("pulumi", "stack" | "project" | "organization") => {
                 format!("Pulumi YAML's `${{pulumi.{step}}}` is `{step}()` in PCL")
             }
-            _ if sdk.is_some() => crate::sdk_habits::sdk_reference(first, step),
+            _ if sdk.is_some() => pcl_syntax::foreign::sdk_reference(first, step),
             _ => format!("`{first}` is {whose}; PCL has no `{first}`"),
         };
         let message = format!("undefined name `{first}` (`{first}.{step}` is {whose})");

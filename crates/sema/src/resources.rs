@@ -879,7 +879,11 @@ fn unknown_attribute<'db>(
 ) {
     let at = infer.at(Site::AttrName(attr));
     let message = format!("{what} has no input '{name}'");
-    if name == "options" {
+    // `options = {...}`, or the SDKs' `opts` (Python's keyword argument).
+    if matches!(
+        name,
+        "options" | "opts" | "resourceOptions" | "ResourceOptions"
+    ) {
         infer
             .report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message)
             .notes

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 pub mod ast;
 mod flat;
+pub mod foreign;
 mod grammar;
 mod lexer;
 mod parser;

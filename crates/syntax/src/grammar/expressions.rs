@@ -145,7 +145,16 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 // test postfix
 // a = x.b[0].c.0.d
-fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
+    // The names of a path (`pulumi.asset`), for what a method call of it means.
+    let mut path: Vec<&'t str> = Vec::new();
+    let mut called = false;
+    if p.at(IDENT) {
+        if p.nth(1) == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
+            return Some(prefixed_string(p));
+        }
+        path.push(p.nth_text(0));
+    }
     let mut lhs = atom(p)?;
     let chain_start = p.chain;
     loop {
@@ -182,8 +191,12 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         },
                     );
                     if kind == ATTR_STEP && p.at(L_PAREN) && p.nth_is_joined(0) {
-                        method_call(p, step, name)
+                        // A chain of calls (`Output.all(..).apply(..)`) is reported once.
+                        let report = !called;
+                        called = true;
+                        method_call(p, step, (&path, name), report)
                     } else {
+                        path.push(name);
                         step
                     }
                 }
@@ -207,20 +220,83 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     Some(lhs)
 }
 
-/// `value.name(...)`, a method call of another language: PCL has none. One error, at the
-/// call, saying what PCL writes; the whole call is an error node, so nothing inside it is
-/// checked again (the `.apply` is no attribute of the value, too).
+/// Whether `text`, before a string, is a string prefix of Python (`f"..."`, `r"..."`).
+fn is_string_prefix(text: &str) -> bool {
+    matches!(
+        text,
+        "f" | "F" | "r" | "R" | "b" | "fr" | "rf" | "Fr" | "rF"
+    )
+}
+
+/// `f"logs-{env}"`: Python's prefixed string, one error; the whole is an error node, so
+/// the prefix is not also an undefined name.
 #[cold]
-fn method_call(p: &mut Parser<'_>, receiver: CompletedMarker, name: &str) -> CompletedMarker {
-    let start = p.prev_range(1).start();
-    let m = receiver.precede(p);
-    p.skip_balanced();
+fn prefixed_string(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let prefix = p.nth_text(0);
+    let start = p.current_range().start();
+    p.bump();
+    atom(p);
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(range, codes::INVALID_EXPRESSION, method_message(name));
+    let message = match prefix.contains(['f', 'F']) {
+        true => format!(
+            "PCL has no f-strings: drop the `{prefix}`, and interpolate with `${{...}}`: \"logs-${{env}}\""
+        ),
+        false => format!("PCL strings take no prefix: drop the `{prefix}`"),
+    };
+    p.error_at(range, codes::INVALID_EXPRESSION, message);
     m.complete(p, ERROR)
 }
 
-/// What PCL writes for a method call `.name(...)`.
+/// `value.name(...)`, a method call of another language: PCL has none. One error, at the
+/// call, saying what PCL writes (when `report`: a chain's later calls add none); the whole
+/// call is an error node, so nothing inside it is checked again (the `.apply` is no
+/// attribute of the value, too).
+#[cold]
+fn method_call(
+    p: &mut Parser<'_>,
+    receiver: CompletedMarker,
+    (path, name): (&[&str], &str),
+    report: bool,
+) -> CompletedMarker {
+    let start = p.prev_range(1).start();
+    let m = receiver.precede(p);
+    p.skip_balanced();
+    if report {
+        let range = rowan::TextRange::new(start, p.prev_range(1).end());
+        p.error_at(range, codes::INVALID_EXPRESSION, call_message(path, name));
+    }
+    m.complete(p, ERROR)
+}
+
+/// What PCL writes for a call `path.name(...)`: of an SDK's or a library's function
+/// (`pulumi.String("x")`, `JSON.stringify(v)`), a resource class's (`aws.s3.Bucket.get`),
+/// a package's function (`aws.getAvailabilityZones()`), or a value's method.
+fn call_message(path: &[&str], name: &str) -> String {
+    let called = format!("{}.{name}(...)", path.join("."));
+    let class = path
+        .last()
+        .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_uppercase()));
+    match path {
+        [root, rest @ ..] if let Some(whose) = crate::foreign::sdk_namespace(root) => {
+            let step = rest.first().copied().unwrap_or(name);
+            let instead = crate::foreign::sdk_reference(root, step);
+            format!("`{called}` is {whose}: {instead}")
+        }
+        [_, .., _] if class && matches!(name, "get" | "Get") => format!(
+            "`{called}` reads an existing resource in the SDKs: PCL writes a `read` block, `read name \"pkg:module:Type\" {{ id = \"...\" }}`"
+        ),
+        [package, module @ ..] if name.starts_with("get") && !class => {
+            let module = module.first().copied().unwrap_or("index");
+            format!(
+                "`{called}` is a package function of the SDKs: PCL calls it with `invoke`, such as `invoke(\"{package}:{module}/{name}:{name}\", {{ arguments }})` (`pcl schema {package}` lists its functions)"
+            )
+        }
+        _ => method_message(name),
+    }
+}
+
+/// What PCL writes for a method call `.name(...)` of a value.
 fn method_message(name: &str) -> String {
     let instead = match name {
         "apply" | "Apply" | "then" => {

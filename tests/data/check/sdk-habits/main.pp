@@ -38,3 +38,14 @@ document2 = "{\"env\": 1}"
 resource classPath "web.Bucket" {
   name = "by-class"
 }
+
+# Config types as TypeScript, Python and Go write them, and Python's `opts`.
+config zones "string[]" {}
+config labels "Record<string, string>" {}
+config regionName "Output<string>" {}
+config sizes "Dict[str, int]" {}
+
+resource withOpts "web:index:Bucket" {
+  name = "opts"
+  opts = { protect = true }
+}

@@ -1,0 +1,12 @@
+# Calls of the SDKs' and their languages' functions, of resource classes, and Python's prefixed strings.
+a = pulumi.String("x")
+b = JSON.stringify({ a = 1 })
+c = aws.s3.Bucket.get("existing", "id")
+d = aws.getAvailabilityZones()
+e = aws.ec2.getAmi({})
+f = config.requireNumber("n")
+g = names.join(",")
+h = pulumi.all([a, b])
+i = Output.all(a, b).apply(x => x)
+a = f"logs-{env}"
+b = r"raw"
