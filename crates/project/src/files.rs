@@ -153,6 +153,23 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
                 _ => Some(node),
             };
             match name_node.and_then(|n| n.scalar().map(|s| (s, n.range))) {
+                // `PCL`: no such runtime plugin; the program is surely PCL.
+                Some((runtime, range))
+                    if runtime != "pcl" && runtime.eq_ignore_ascii_case("pcl") =>
+                {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            code,
+                            format!("the runtime `{runtime}` is written in lowercase: `pcl`"),
+                            span(file, range),
+                        )
+                        .with_note("Pulumi finds no language plugin named otherwise"),
+                    );
+                    Some(Runtime {
+                        name: "pcl".to_owned(),
+                        range,
+                    })
+                }
                 Some((runtime, range)) if !runtime.is_empty() => Some(Runtime {
                     name: runtime.to_owned(),
                     range,
@@ -418,6 +435,13 @@ mod tests {
         assert_eq!(diagnostics[0].code, codes::PROJECT_FILE_SYNTAX);
         let (project, _) = parse_project(FileId(0), "{\"name\": \"j\", \"runtime\": \"nodejs\"}");
         assert!(project.is_some_and(|p| !p.is_pcl()));
+        // `runtime: PCL` is reported, and the project read as PCL's.
+        let (project, diagnostics) = parse_project(FileId(0), "name: d\nruntime: PCL\n");
+        assert!(project.is_some_and(|p| p.is_pcl()));
+        assert!(
+            diagnostics[0].message.contains("lowercase"),
+            "{diagnostics:?}"
+        );
         // The deprecated `config: DIR` is `stackConfigDir`; both at once are refused.
         let (project, diagnostics) =
             parse_project(FileId(0), "name: d\nruntime: pcl\nconfig: ./.config/\n");

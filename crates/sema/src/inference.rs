@@ -491,7 +491,7 @@ impl<'db> Infer<'db> {
             }
             Expr::String(text) => {
                 let text = body.str(*text);
-                if text.contains('{') {
+                if text.contains(['{', '$']) {
                     self.literal_braces(id, text);
                 }
                 Ty::string(db)
@@ -1124,6 +1124,31 @@ impl<'db> Infer<'db> {
     #[cold]
     fn literal_braces(&mut self, id: ExprId, text: &str) {
         let bytes = text.as_bytes();
+        // A shell's `$env` in a one-line string (a heredoc's shell script means its own).
+        if !text.contains('\n') {
+            for (at, _) in text.match_indices('$') {
+                let name: &str = text[at + 1..]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default();
+                let escaped = at > 0 && bytes[at - 1] == b'$';
+                if escaped || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    continue;
+                }
+                if self.declares(name) {
+                    let diagnostic = self.push(
+                        codes::LITERAL_BRACES,
+                        Severity::Warning,
+                        Site::Expr(id),
+                        format!("`${name}` is literal text: PCL does not insert `{name}` here"),
+                    );
+                    diagnostic
+                        .notes
+                        .push(format!("to insert it, write `${{{name}}}`"));
+                    return;
+                }
+            }
+        }
         for (at, _) in text.match_indices('{') {
             // `$${env}` escapes an interpolation on purpose; `%{` is a directive.
             if at > 0 && matches!(bytes[at - 1], b'$' | b'%') {
@@ -1145,11 +1170,7 @@ impl<'db> Infer<'db> {
             if !identifier(first) || !steps.all(identifier) {
                 continue;
             }
-            // The body's bindings hold only the names it reads: the program's are asked.
-            let program = self.decl.program(self.db);
-            let declared = self.locals.iter().any(|(n, _)| n == first)
-                || crate::scope::declared_names(self.db, program).contains(first);
-            if !declared {
+            if !self.declares(first) {
                 continue;
             }
             let diagnostic = self.push(
@@ -1163,6 +1184,14 @@ impl<'db> Infer<'db> {
             ));
             return;
         }
+    }
+
+    /// Whether `name` is a local (a `for` or `range` variable) or a declaration of the
+    /// program (the body's bindings hold only the names it reads).
+    fn declares(&self, name: &str) -> bool {
+        let program = self.decl.program(self.db);
+        self.locals.iter().any(|(n, _)| n == name)
+            || crate::scope::declared_names(self.db, program).contains(name)
     }
 
     /// `zones.names.length` on a list: Go converts the name to a number unsafely, and the

@@ -49,3 +49,4 @@ resource withOpts "web:index:Bucket" {
   name = "opts"
   opts = { protect = true }
 }
+shellStyle = "logs-$env"
