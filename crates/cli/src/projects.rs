@@ -83,8 +83,12 @@ fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Op
         Some(below) => {
             let relative = below.strip_prefix(project_path.parent().unwrap_or(Path::new("")));
             let relative = relative.unwrap_or(&below).display();
+            let fix = match project.and_then(|p| p.main.as_deref()) {
+                Some(_) => format!("change `main` to `{relative}` in `{project_file}`"),
+                None => format!("add `main: {relative}` to `{project_file}`"),
+            };
             message.push_str(&format!(
-                ", and the program is in `{}`: add `main: {relative}` to `{project_file}`",
+                ", and the program is in `{}`: {fix}",
                 below.display()
             ));
         }
@@ -116,6 +120,20 @@ fn project_files_below(dir: &Path) -> Vec<PathBuf> {
     }
     found.sort();
     found
+}
+
+/// Whether the file at `path` reads as a stack file: a map with `config`,
+/// `encryptionsalt` or `secretsprovider` (not a CI workflow named `pulumi-ci.yaml`).
+fn looks_like_stack_file(path: &Path) -> bool {
+    let Some(file) = read(path) else {
+        return false;
+    };
+    let Ok(Some(root)) = pcl_project::yaml::parse(&file.text) else {
+        return false;
+    };
+    ["config", "encryptionsalt", "secretsprovider"]
+        .iter()
+        .any(|key| root.get(key).is_some())
 }
 
 /// Whether `dir` holds a `.pp` file itself.
@@ -278,8 +296,9 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
                     continue;
                 }
                 let main = main_dir(&project_path, project.as_ref());
-                if let Some(error) = main_error(&project_path, project.as_ref(), &main) {
-                    resolved.usage_errors.push(error);
+                // One broken project does not stop the others: its programs below are
+                // still checked, as any directory's are.
+                if main_error(&project_path, project.as_ref(), &main).is_some() {
                     continue;
                 }
                 // With `--stack`, the projects that have that stack.
@@ -387,7 +406,9 @@ fn request(
                     .collect();
                 names.sort();
                 for name in &names {
-                    if let Some(read_name) = pcl_project::misnamed_stack_file(&file_name, name) {
+                    if let Some(read_name) = pcl_project::misnamed_stack_file(&file_name, name)
+                        && looks_like_stack_file(&dir.join(name))
+                    {
                         misnamed.push((dir.join(name), read_name));
                     }
                 }

@@ -117,20 +117,21 @@ pub fn check_stack(
             continue;
         };
         if namespace == "pulumi" {
+            check_pulumi_setting(&mut out, name, entry, file);
             continue;
         }
         if namespace == project.name {
             set.insert(name);
             let declared = project.declarations.iter().find(|d| d.name == name);
-            if let Some(declared) = declared {
-                check_declared(&mut out, entry, declared, file);
-            }
+            // A value of the wrong type is reported once, as the project file declares it.
+            let mistyped = declared.is_some_and(|d| check_declared(&mut out, entry, d, file));
             // A secret the project file declares is reported once, above.
             let declared_secret = declared.is_some_and(|d| d.secret);
             match by_name.get(name) {
                 // Declared by the project file: Pulumi knows it, whether or not the
                 // program reads it.
                 None if declared.is_some() => {}
+                Some(_) if mistyped => {}
                 Some(config) => check_entry(
                     &mut out,
                     entry,
@@ -253,20 +254,78 @@ pub fn check_stack(
     out
 }
 
+/// Pulumi's own settings (`pulumi:tags`, `pulumi:disable-default-providers`): of the shape
+/// the engine reads (it stops the update otherwise), and no misspelt key, which it would
+/// ignore.
+fn check_pulumi_setting(out: &mut StackCheck, name: &str, entry: &StackEntry, file: FileId) {
+    use serde_json::Value;
+    const SETTINGS: [&str; 4] = [
+        "tags",
+        "disable-default-providers",
+        "autonaming",
+        "template",
+    ];
+    let at = |range| Anchor::Span(Span { file, range });
+    // A list or map written as YAML, or as a JSON string.
+    let value = match &entry.value.kind {
+        crate::yaml::NodeKind::Scalar { text, plain } => {
+            let json = (!plain)
+                .then(|| serde_json::from_str::<Value>(text).ok())
+                .flatten();
+            json.unwrap_or_else(|| Value::String(text.clone()))
+        }
+        _ => crate::value::to_json(&entry.value).unwrap_or(Value::Null),
+    };
+    let problem = match name {
+        "tags" => match &value {
+            Value::Object(tags) => (tags.iter())
+                .find(|(_, v)| !v.is_string())
+                .map(|(tag, _)| format!("`pulumi:tags` must map names to strings: `{tag}` is not a string (quote it)")),
+            _ => Some("`pulumi:tags` must be a map of tag names to strings".to_owned()),
+        },
+        "disable-default-providers" => match &value {
+            Value::Array(packages) if packages.iter().all(Value::is_string) => None,
+            _ => Some(
+                "`pulumi:disable-default-providers` must be a list of package names (`[\"*\"]` for all)".to_owned(),
+            ),
+        },
+        _ if SETTINGS.contains(&name) => None,
+        _ => {
+            let mut d = Diagnostic::warning(
+                codes::UNKNOWN_CONFIG_KEY,
+                format!("Pulumi has no setting `pulumi:{name}`: it is ignored"),
+                at(entry.key_range),
+            );
+            if let Some(close) = pcl_types::closest_name(name, SETTINGS) {
+                d = d.with_note(format!("did you mean `pulumi:{close}`?"));
+            }
+            out.in_stack.push(d);
+            None
+        }
+    };
+    if let Some(problem) = problem {
+        out.in_stack.push(
+            Diagnostic::error(codes::INVALID_CONFIG_VALUE, problem, at(entry.value.range))
+                .with_note("Pulumi stops the update"),
+        );
+    }
+}
+
 /// A stack's value of a config the project file declares: encrypted if the declaration
 /// says `secret: true`, of its type if it has one (Pulumi stops the update otherwise).
+/// Whether the value is not of the declared type.
 fn check_declared(
     out: &mut StackCheck,
     entry: &StackEntry,
     declared: &crate::declared::ConfigDeclaration,
     file: FileId,
-) {
+) -> bool {
     let at = Anchor::Span(Span {
         file,
         range: entry.value.range,
     });
     if entry.is_secure() {
-        return;
+        return false;
     }
     if declared.secret {
         out.in_stack.push(
@@ -284,8 +343,13 @@ fn check_declared(
             )),
         );
     }
-    let Some(ty) = &declared.ty else {
-        return;
+    // A secret inside the value is checked by Pulumi once decrypted.
+    let Some(ty) = declared
+        .ty
+        .as_ref()
+        .filter(|_| !crate::value::holds_ciphertext(&entry.value))
+    else {
+        return false;
     };
     // A stack's scalar reaches Pulumi as text; a list or map as JSON.
     let value = match &entry.value.kind {
@@ -294,7 +358,8 @@ fn check_declared(
         )),
         _ => crate::value::to_json(&entry.value),
     };
-    if value.is_some_and(|value| !ty.accepts(&value)) {
+    let mistyped = value.is_some_and(|value| !ty.accepts(&value));
+    if mistyped {
         out.in_stack.push(
             Diagnostic::error(
                 codes::INVALID_CONFIG_VALUE,
@@ -308,6 +373,7 @@ fn check_declared(
             .with_note("Pulumi stops the update with \"must be of type\""),
         );
     }
+    mistyped
 }
 
 /// Check the providers' settings of a project file's `config:` (`file`) against their
@@ -665,7 +731,7 @@ mod tests {
         .assert_debug_eq(&problems);
         let (stack, _) = parse_stack(
             FileId(2),
-            "config:\n  key: plain\n  demo:count: three\n  zones: [a, 1]\n  tier: 1\n",
+            "config:\n  key: plain\n  demo:count: three\n  zones: [a, 1]\n  tier: 1\n  demo:config:flag: x\n",
         );
         let stack = stack.expect("a stack");
         let checked = check_stack(
@@ -698,6 +764,50 @@ mod tests {
             ]
         "#]]
         .assert_debug_eq(&found);
+    }
+
+    /// A secret inside a typed value is Pulumi's to check once decrypted.
+    #[test]
+    fn a_declared_array_of_secrets() {
+        let text = "name: demo\nruntime: pcl\nconfig:\n  keys:\n    type: array\n    items:\n      type: string\n";
+        let (project, _) = parse_project(FileId(1), text);
+        let project = project.expect("a project");
+        let (stack, _) = parse_stack(
+            FileId(2),
+            "config:\n  demo:keys: [{secure: v1:AAAA}, plain]\n",
+        );
+        let stack = stack.expect("a stack");
+        let checked = check_stack(
+            (&project, FileId(1)),
+            &stack,
+            FileId(2),
+            "Pulumi.dev.yaml",
+            &[],
+            &|_| None,
+        );
+        assert!(checked.in_stack.is_empty(), "{:?}", checked.in_stack);
+    }
+
+    /// Pulumi's own settings, as its engine reads them.
+    #[test]
+    fn pulumi_settings() {
+        let found = run(
+            "name: demo\nruntime: pcl\n",
+            "config:\n  pulumi:tags:\n    team: web\n    cost: 1234\n  pulumi:disable-default-providers: \"*\"\n  pulumi:tag: {a: b}\n  demo:port: 1\n  demo:region: r\n",
+        );
+        expect_test::expect![[r#"
+            [
+                "error PCL5007 `pulumi:tags` must map names to strings: `cost` is not a string (quote it)",
+                "error PCL5007 `pulumi:disable-default-providers` must be a list of package names (`[\"*\"]` for all)",
+                "warning PCL5006 Pulumi has no setting `pulumi:tag`: it is ignored",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+        let fine = run(
+            "name: demo\nruntime: pcl\n",
+            "config:\n  pulumi:tags: {team: web}\n  pulumi:disable-default-providers: ['*']\n  demo:port: 1\n  demo:region: r\n",
+        );
+        assert!(fine.is_empty(), "{fine:?}");
     }
 
     #[test]

@@ -222,10 +222,10 @@ pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnost
                             continue;
                         };
                         config_keys.push(key_text.to_owned());
-                        let own = match key_text.split_once(':') {
-                            None => Some(key_text),
+                        let own = match crate::check::parse_key(key_text) {
+                            None if !key_text.contains(':') => Some(key_text),
                             Some((namespace, rest)) if namespace == name => Some(rest),
-                            Some(_) => None,
+                            _ => None,
                         };
                         if let Some(own) = own {
                             let declared =

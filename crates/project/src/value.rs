@@ -77,6 +77,16 @@ pub fn is_ciphertext(node: &Node) -> bool {
     }
 }
 
+/// Whether `node` is or holds an encrypted value (its decrypted text is not known here).
+pub(crate) fn holds_ciphertext(node: &Node) -> bool {
+    match &node.kind {
+        _ if is_ciphertext(node) => true,
+        NodeKind::Seq(items) => items.iter().any(holds_ciphertext),
+        NodeKind::Map(entries) => entries.iter().any(|(_, value)| holds_ciphertext(value)),
+        NodeKind::Scalar { .. } => false,
+    }
+}
+
 /// Resolve a plain scalar by YAML 1.2's core schema.
 pub fn resolve_core(text: &str) -> CoreScalar {
     match text {
@@ -350,7 +360,8 @@ fn number_read_as_text(node: &Node, raw: &str) -> Option<ValueProblem> {
         CoreScalar::Int(_) | CoreScalar::Float(_)
     );
     // Pulumi's YAML library reads a leading 0 as octal (`0123` is 83).
-    let octal = text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit());
+    let octal =
+        text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| matches!(b, b'0'..=b'7'));
     let gets = match octal {
         true => "a number in octal".to_owned(),
         false => format!("the text `{raw}`"),

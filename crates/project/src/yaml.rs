@@ -4,6 +4,8 @@
 //! mark is skipped, as Pulumi does; a syntax error is a value with its position, never a
 //! panic.
 
+use std::collections::HashMap;
+
 use pcl_diagnostics::{TextRange, TextSize};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
@@ -99,6 +101,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         aliased: 0,
         too_many_aliases: None,
         duplicate: None,
+        json: body.trim_start().starts_with('{'),
     };
     let mut parser = Parser::new_from_str(body);
     let result = parser.load(&mut builder, false);
@@ -127,7 +130,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
 /// The second of two equal keys of a map (not YAML's merge key `<<`), as an error naming
 /// the first's line.
 fn duplicate_key(text: &str, entries: &[(Node, Node)]) -> Option<YamlError> {
-    let mut seen: std::collections::HashMap<&str, TextRange> = std::collections::HashMap::new();
+    let mut seen: HashMap<&str, TextRange> = HashMap::new();
     for (key, _) in entries {
         let Some(name) = key.scalar().filter(|name| *name != "<<") else {
             continue;
@@ -208,6 +211,8 @@ struct Builder<'a> {
     too_many_aliases: Option<TextRange>,
     /// The first key given twice in one map, which Pulumi's YAML library refuses.
     duplicate: Option<YamlError>,
+    /// Whether the text is JSON (it starts with `{`).
+    json: bool,
 }
 
 impl Builder<'_> {
@@ -294,7 +299,8 @@ impl MarkedEventReceiver for Builder<'_> {
                 let (kind, start, anchor) = match open {
                     Open::Seq(items, start, anchor) => (NodeKind::Seq(items), start, anchor),
                     Open::Map(entries, _, start, anchor) => {
-                        if self.duplicate.is_none() {
+                        // JSON (Go's `encoding/json` keeps the last of a key) is not refused.
+                        if self.duplicate.is_none() && !self.json {
                             self.duplicate = duplicate_key(self.text, &entries);
                         }
                         (NodeKind::Map(entries), start, anchor)

@@ -323,11 +323,19 @@ fn optional_plain<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Ty<'db> {
     }
 }
 
-/// Whether an input of type `ty` takes an output (`union(T, output(T))`, or `dynamic`).
+/// Whether an input of type `ty` takes an output (`union(T, output(T))`, or `dynamic`), or
+/// may (a constant, enum, set or tuple, which the input form leaves as it is).
 fn takes_outputs<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> bool {
     match ty.kind(db) {
-        TyKind::Dynamic | TyKind::Output(_) => true,
-        TyKind::Union(members) => (members.iter()).any(|m| takes_outputs(db, *m)),
+        TyKind::Dynamic
+        | TyKind::Output(_)
+        | TyKind::Const(..)
+        | TyKind::Enum(_)
+        | TyKind::Set(_)
+        | TyKind::Tuple(_) => true,
+        TyKind::Union(members) => (members.iter())
+            .filter(|m| !matches!(m.kind(db), TyKind::None))
+            .any(|m| takes_outputs(db, *m)),
         _ => false,
     }
 }

@@ -346,7 +346,7 @@ fn is_stack_reference(token: &str) -> bool {
 /// converted program fails on one that is not a `pulumi:pulumi:StackReference` resource.
 /// An error beyond Go for a plain value or another resource.
 fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db>) {
-    const STACK_REFERENCE: &str = "pulumi:pulumi:StackReference";
+    const STACK_REFERENCE_TOKEN: &str = "pulumi:pulumi:StackReference";
     let db = infer.db;
     let given = match crate::resources::named_resource(infer, arg) {
         Some((_, token)) if is_stack_reference(token) => return,
@@ -359,7 +359,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
     let severity = infer.lenient_beyond_go_severity();
     let at = infer.at(Site::Expr(arg));
     let message = format!(
-        "the first argument to `getOutput` must be a `{STACK_REFERENCE}` resource, {given}"
+        "the first argument to `getOutput` must be a `{STACK_REFERENCE_TOKEN}` resource, {given}"
     );
     // The stack references the program declares, by name (looked for only here, when
     // the error is reported).
@@ -391,7 +391,7 @@ fn stack_reference_argument<'db>(infer: &mut Infer<'db>, arg: ExprId, ty: Ty<'db
                 _ => "\"org/project/stack\"".to_owned(),
             };
             diagnostic.notes.push(format!(
-                "declare one, `resource other \"{STACK_REFERENCE}\" {{ name = {stack} }}`, \
+                "declare one, `resource other \"{STACK_REFERENCE_TOKEN}\" {{ name = {stack} }}`, \
                  and write `getOutput(other, ...)`"
             ));
         }

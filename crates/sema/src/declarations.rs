@@ -113,7 +113,10 @@ fn foreign_type(text: &str, depth: usize) -> Option<String> {
     }
     if let Some(rest) = text.strip_prefix("map[") {
         let (key, value) = rest.split_once(']')?;
-        return (inner(key)? == "string").then(|| Some(format!("map({})", inner(value)?)))?;
+        if inner(key)? != "string" {
+            return None;
+        }
+        return Some(format!("map({})", inner(value)?));
     }
     // `Name<A, B>` or Python's `Name[A, B]`.
     if let Some(open) = text.find(['<', '[']) {

@@ -491,7 +491,9 @@ impl<'db> Infer<'db> {
             }
             Expr::String(text) => {
                 let text = body.str(*text);
-                if text.contains(['{', '$']) {
+                // One-line strings only: a heredoc holds other languages' code (a shell's
+                // `$var`, Python's `f"{name}"`), which means its own names.
+                if text.contains(['{', '$']) && !text.contains('\n') {
                     self.literal_braces(id, text);
                 }
                 Ty::string(db)
@@ -1124,8 +1126,8 @@ impl<'db> Infer<'db> {
     #[cold]
     fn literal_braces(&mut self, id: ExprId, text: &str) {
         let bytes = text.as_bytes();
-        // A shell's `$env` in a one-line string (a heredoc's shell script means its own).
-        if !text.contains('\n') {
+        // A shell's `$env`.
+        {
             for (at, _) in text.match_indices('$') {
                 let name: &str = text[at + 1..]
                     .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -1150,14 +1152,18 @@ impl<'db> Infer<'db> {
             }
         }
         for (at, _) in text.match_indices('{') {
-            // `$${env}` escapes an interpolation on purpose; `%{` is a directive.
-            if at > 0 && matches!(bytes[at - 1], b'$' | b'%') {
+            // `$${env}` escapes an interpolation on purpose; `%{` is a directive; `{{name}}`
+            // is a template language's; `/users/{id}` a route's parameter.
+            if at > 0 && matches!(bytes[at - 1], b'$' | b'%' | b'{' | b'/') {
                 continue;
             }
             let inner = &text[at + 1..];
             let Some(end) = inner.find('}') else {
                 continue;
             };
+            if inner[end..].starts_with("}}") {
+                continue;
+            }
             let path = &inner[..end];
             let mut steps = path.split('.');
             let first = steps.next().unwrap_or_default();
@@ -2045,8 +2051,5 @@ pub(crate) fn collection_types<'db>(
 /// Whether `name` is what other languages call a collection's size (`xs.length`,
 /// `xs.Count`, `len`).
 fn is_length(name: &str) -> bool {
-    matches!(
-        name,
-        "length" | "Length" | "len" | "size" | "Size" | "count" | "Count"
-    )
+    pcl_syntax::foreign::LENGTH_NAMES.contains(&name)
 }

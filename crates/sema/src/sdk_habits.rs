@@ -31,10 +31,7 @@ pub(crate) fn foreign_name(name: &str) -> Option<Habit> {
             "PCL needs no `await`: use an `invoke(...)` or an output directly",
             None,
         ),
-        "config" => (
-            "PCL reads configuration with a block: `config NAME \"string\" {}` (or `\"int\"`, `\"bool\"`, with `secret = true` for a secret), then the value is `NAME`",
-            None,
-        ),
+        "config" => (pcl_syntax::foreign::CONFIG, None),
         "stack" | "project" | "organization" => {
             return Some(Habit {
                 note: format!("`{name}` is a function in PCL: `{name}()`"),

@@ -5,6 +5,37 @@
 /// How PCL reads another stack's outputs, for a newcomer who calls a function for it.
 pub const STACK_REFERENCE: &str = "a stack reference is a resource in PCL: `resource other \"pulumi:pulumi:StackReference\" { name = \"org/project/stack\" }`, read with `getOutput(other, \"outputName\")`";
 
+/// How PCL reads configuration, for `config.require("x")` and its kin.
+pub const CONFIG: &str = "PCL reads configuration with a block: `config NAME \"string\" {}` (or `\"int\"`, `\"bool\"`, with `secret = true` for a secret), then the value is `NAME`";
+
+/// The SDKs' methods that read a config (`config.requireNumber("n")`).
+pub const CONFIG_METHODS: &[&str] = &[
+    "require",
+    "requireNumber",
+    "requireBoolean",
+    "requireObject",
+    "requireSecret",
+    "require_int",
+    "require_bool",
+    "require_object",
+    "require_secret",
+    "getNumber",
+    "getBoolean",
+    "getObject",
+    "getSecret",
+    "get_int",
+    "get_bool",
+    "Require",
+    "RequireInt",
+    "RequireBool",
+    "RequireSecret",
+    "GetInt",
+    "GetBool",
+];
+
+/// What other languages call a collection's size (`xs.length`, `xs.Count`, `len`).
+pub const LENGTH_NAMES: &[&str] = &["length", "Length", "len", "size", "Size", "count", "Count"];
+
 /// Whose `first` is, when `first.step` names something of the SDKs or of their
 /// languages' libraries (`first` undefined in the program).
 pub fn sdk_namespace(first: &str) -> Option<&'static str> {
@@ -20,7 +51,6 @@ pub fn sdk_namespace(first: &str) -> Option<&'static str> {
 pub fn sdk_reference(first: &str, step: &str) -> String {
     let template = "PCL needs no call for it: a string template takes outputs directly, `\"http://${site.endpoint}\"`";
     let together = "PCL needs no call for it: use the outputs together in one template, list or object (`\"${a.id}-${b.id}\"`, `[a.id, b.id]`)";
-    let config = "PCL reads configuration with a block: `config NAME \"string\" {}` (or `\"int\"`, `\"bool\"`, with `secret = true` for a secret), then the value is `NAME`";
     match (first, step) {
         ("pulumi", "getStack" | "getProject" | "getOrganization") => {
             let function = step.trim_start_matches("get").to_ascii_lowercase();
@@ -37,7 +67,8 @@ pub fn sdk_reference(first: &str, step: &str) -> String {
         ("pulumi" | "ctx", "export" | "Export") => {
             "stack outputs are blocks in PCL: `output NAME { value = ... }`".to_owned()
         }
-        ("pulumi", "Config") | ("config", _) => config.to_owned(),
+        ("pulumi", "Config") | ("config", _) => CONFIG.to_owned(),
+        ("pulumi", "Output") => together.to_owned(),
         ("pulumi", "StackReference") => STACK_REFERENCE.to_owned(),
         ("pulumi", "ResourceOptions" | "CustomResourceOptions" | "ComponentResourceOptions") => {
             "resource options go in the body's `options { ... }` block (`options { protect = true }`)"

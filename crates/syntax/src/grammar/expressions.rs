@@ -153,7 +153,10 @@ fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
         if p.nth(1) == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
             return Some(prefixed_string(p));
         }
-        path.push(p.nth_text(0));
+        // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).
+        if p.nth(1) != L_PAREN {
+            path.push(p.nth_text(0));
+        }
     }
     let mut lhs = atom(p)?;
     let chain_start = p.chain;
@@ -205,6 +208,8 @@ fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
             if !chain_step(p) {
                 break;
             }
+            // `refs[0].getOutput(..)` is a value's method, not a path's.
+            path.clear();
             lhs = if p.nth(1) == STAR && p.nth(2) == R_BRACK {
                 full_splat(p, lhs)
             } else {
@@ -240,7 +245,7 @@ fn prefixed_string(p: &mut Parser<'_>) -> CompletedMarker {
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
     let message = match prefix.contains(['f', 'F']) {
         true => format!(
-            "PCL has no f-strings: drop the `{prefix}`, and interpolate with `${{...}}`: \"logs-${{env}}\""
+            "PCL has no f-strings: drop the `{prefix}`, and interpolate with `${{...}}`: \"...${{name}}...\""
         ),
         false => format!("PCL strings take no prefix: drop the `{prefix}`"),
     };
@@ -261,12 +266,38 @@ fn method_call(
 ) -> CompletedMarker {
     let start = p.prev_range(1).start();
     let m = receiver.precede(p);
-    p.skip_balanced();
+    // Its arguments are skipped whole (another language's lambdas and all), unless its
+    // `(` is never closed: then the argument list reports it and recovers at an item.
+    if closes_later(p) {
+        p.skip_balanced();
+    } else {
+        arg_list(p);
+    }
     if report {
         let range = rowan::TextRange::new(start, p.prev_range(1).end());
         p.error_at(range, codes::INVALID_EXPRESSION, call_message(path, name));
     }
     m.complete(p, ERROR)
+}
+
+/// Whether the bracket at the current token is closed before the end of the input.
+fn closes_later(p: &mut Parser<'_>) -> bool {
+    let mut depth = 0usize;
+    for n in 0.. {
+        p.ensure_ahead(n);
+        match p.nth(n) {
+            EOF => return false,
+            L_PAREN | L_BRACK | L_CURLY => depth += 1,
+            R_PAREN | R_BRACK | R_CURLY => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// What PCL writes for a call `path.name(...)`: of an SDK's or a library's function
@@ -277,7 +308,19 @@ fn call_message(path: &[&str], name: &str) -> String {
     let class = path
         .last()
         .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_uppercase()));
+    // `pulumi.Output.concat` is `Output.concat`.
+    let path: &[&str] = match path {
+        ["pulumi", "Output", ..] => &path[1..],
+        _ => path,
+    };
+    // A package's function, `aws.getAmi` (`getAmi`, not a method such as `getOutput`).
+    let get_upper = name
+        .strip_prefix("get")
+        .and_then(|rest| rest.chars().next());
+    let package_function =
+        get_upper.is_some_and(|c| c.is_ascii_uppercase()) && known_method(name).is_none();
     match path {
+        [] => method_message(name),
         [root, rest @ ..] if let Some(whose) = crate::foreign::sdk_namespace(root) => {
             let step = rest.first().copied().unwrap_or(name);
             let instead = crate::foreign::sdk_reference(root, step);
@@ -286,7 +329,7 @@ fn call_message(path: &[&str], name: &str) -> String {
         [_, .., _] if class && matches!(name, "get" | "Get") => format!(
             "`{called}` reads an existing resource in the SDKs: PCL writes a `read` block, `read name \"pkg:module:Type\" {{ id = \"...\" }}`"
         ),
-        [package, module @ ..] if name.starts_with("get") && !class => {
+        [package, module @ ..] if package_function && module.len() <= 1 && !class => {
             let module = module.first().copied().unwrap_or("index");
             format!(
                 "`{called}` is a package function of the SDKs: PCL calls it with `invoke`, such as `invoke(\"{package}:{module}/{name}:{name}\", {{ arguments }})` (`pcl schema {package}` lists its functions)"
@@ -298,7 +341,14 @@ fn call_message(path: &[&str], name: &str) -> String {
 
 /// What PCL writes for a method call `.name(...)` of a value.
 fn method_message(name: &str) -> String {
-    let instead = match name {
+    let instead = known_method(name).unwrap_or("PCL calls functions by name: `f(value)`");
+    format!("PCL values have no methods: `.{name}(...)` cannot be called; {instead}")
+}
+
+/// What PCL writes for a method of other languages' values it knows (`apply`, `join`,
+/// `getOutput`, `require`).
+fn known_method(name: &str) -> Option<&'static str> {
+    Some(match name {
         "apply" | "Apply" | "then" => {
             "an output is used as it is: a template takes it directly, `\"http://${site.endpoint}\"`, and so does an attribute, `app.metadata.name`"
         }
@@ -316,18 +366,12 @@ fn method_message(name: &str) -> String {
         "getOutput" | "requireOutput" | "getOutputValue" | "GetOutput" | "RequireOutput" => {
             "a stack reference's output is `getOutput(reference, \"name\")`"
         }
-        "require" | "requireNumber" | "requireBoolean" | "requireObject" | "requireSecret"
-        | "require_int" | "require_bool" | "require_object" | "require_secret" | "getNumber"
-        | "getBoolean" | "getObject" | "getSecret" | "get_int" | "get_bool" | "Require"
-        | "RequireInt" | "RequireBool" | "RequireSecret" | "GetInt" | "GetBool" => {
-            "configuration is read with a block: `config NAME \"string\" {}` (or `\"int\"`, `\"bool\"`, with `secret = true`), then the value is `NAME`"
-        }
-        "length" | "Length" | "len" | "size" | "count" | "Count" => {
+        _ if crate::foreign::CONFIG_METHODS.contains(&name) => crate::foreign::CONFIG,
+        _ if crate::foreign::LENGTH_NAMES.contains(&name) => {
             "`length` is a function: `length(list)`"
         }
-        _ => "PCL calls functions by name: `f(value)`",
-    };
-    format!("PCL values have no methods: `.{name}(...)` cannot be called; {instead}")
+        _ => return None,
+    })
 }
 
 /// `.name` or `.0` (a legacy index); returns `ATTR_STEP` or `LEGACY_INDEX_STEP` as the kind

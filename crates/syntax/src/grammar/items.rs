@@ -141,8 +141,13 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         }
         let name = p.nth_text(0);
         let step = if next == DOT { p.nth_text(2) } else { "" };
+        // `tags.Name = "x"`: a key set by path.
+        let by_path = next == DOT && p.nth(3) == EQ;
         p.bump();
         let message = match foreign_statement(name, next, step) {
+            _ if by_path => format!(
+                "an attribute's name has no `.`: set the whole value, `{name} = {{ {step} = ... }}`"
+            ),
             Some(instead) => format!("PCL has no statements: {instead}"),
             None => format!(
                 "expected `=` to define the attribute `{name}` or `{{` to open a block, found {}",
@@ -327,7 +332,11 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         }
     }
     if !p.at(L_CURLY) || p.at_line_start() {
-        match equals_after_labels(block_type).filter(|_| p.at(EQ)) {
+        let instead = match p.at(EQ) {
+            true => equals_after_labels(block_type),
+            false => None,
+        };
+        match instead {
             Some(instead) => p.error(codes::EXPECTED_TOKEN, instead.to_owned()),
             None => p.error_expected("`{` to open the block body"),
         }

@@ -50,3 +50,6 @@ resource withOpts "web:index:Bucket" {
   opts = { protect = true }
 }
 shellStyle = "logs-$env"
+# Braces that are not interpolation: a route's parameter, a template language's.
+route    = "GET /users/{env}"
+mustache = "Hello {{env}}"

@@ -10,3 +10,7 @@ h = pulumi.all([a, b])
 i = Output.all(a, b).apply(x => x)
 a = f"logs-{env}"
 b = r"raw"
+x = ref.getOutput("vpcId")
+y = refs[0].getOutput("x")
+z = pulumi.Output.concat("a", b)
+w = lookup(m, "k").getValue()
