@@ -91,6 +91,8 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         Some(rest) => (rest, 1),
         None => (text, 0),
     };
+    let tabs_as_spaces = tabs_after_colons(body);
+    let body = tabs_as_spaces.as_deref().unwrap_or(body);
     let mut builder = Builder {
         text,
         offsets: &offsets,
@@ -125,6 +127,28 @@ pub fn parse(text: &str) -> Result<Option<Node>, YamlError> {
         });
     }
     Ok(builder.root)
+}
+
+/// `body` with each tab right after a key's `:` made a space, when it has one: Pulumi's
+/// YAML library takes a tab there, yaml-rust2 does not. The length in bytes and characters
+/// is kept, so positions hold. A line with a quote before its `:` is left alone.
+fn tabs_after_colons(body: &str) -> Option<String> {
+    if !body.contains(":\t") {
+        return None;
+    }
+    let mut out = String::with_capacity(body.len());
+    for line in body.split_inclusive('\n') {
+        match line.find(":\t") {
+            Some(at) if !line[..at].contains(['"', '\'']) => {
+                let tabs = line[at + 1..].len() - line[at + 1..].trim_start_matches('\t').len();
+                out.push_str(&line[..=at]);
+                out.push_str(&" ".repeat(tabs));
+                out.push_str(&line[at + 1 + tabs..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    Some(out)
 }
 
 /// The second of two equal keys of a map (not YAML's merge key `<<`), as an error naming
@@ -394,6 +418,21 @@ mod tests {
         let error = parse(&text).expect_err("too many aliases");
         assert!(error.message.contains("excessive aliasing"), "{error:?}");
         assert_eq!(&text[error.range], "*");
+    }
+
+    #[test]
+    fn a_tab_after_a_colon_is_whitespace() {
+        let text = "config:\n  demo:port:\t8080\n";
+        let root = parse(text).expect("valid").expect("a document");
+        let port = root
+            .get("config")
+            .and_then(|c| c.get("demo:port"))
+            .expect("port");
+        assert_eq!(&text[port.range], "8080");
+        assert!(
+            parse("config:\n\tdemo:port: 1\n").is_err(),
+            "a tab indents nothing"
+        );
     }
 
     #[test]

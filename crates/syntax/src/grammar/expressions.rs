@@ -629,7 +629,16 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
         if list_ends(p, spec.close, open_indent) {
             break;
         }
-        p.error_expected(spec.expected);
+        // Python's `[x for x in xs]`.
+        if spec.close == R_BRACK && p.at(IDENT) && p.nth_text(0) == "for" {
+            p.error(
+                codes::EXPECTED_TOKEN,
+                "PCL writes a list comprehension with `for` first: `[for x in list : value]`"
+                    .to_owned(),
+            );
+        } else {
+            p.error_expected(spec.expected);
+        }
         if !p.skip_until(spec.follow, false) || !p.eat(COMMA) {
             break;
         }

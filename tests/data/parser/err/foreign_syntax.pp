@@ -17,3 +17,4 @@ for (const az of zones) {
 if (isProd) {
   y = 2
 }
+value = ["subnet-${z}" for z in zones]
