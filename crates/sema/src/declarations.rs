@@ -72,9 +72,13 @@ fn declared_type<'db>(infer: &mut Infer<'db>) -> Option<Ty<'db>> {
             match pcl {
                 Some(pcl) => {
                     let quoted = crate::constants::string_literal(&pcl);
+                    let secret = match text.to_ascii_lowercase().as_str() {
+                        "secret" | "securestring" => ", with `secret = true` in the block",
+                        _ => "",
+                    };
                     diagnostic
                         .notes
-                        .push(format!("PCL writes `{text}` as `{pcl}`"));
+                        .push(format!("PCL writes `{text}` as `{pcl}`{secret}"));
                     diagnostic.replace_with(at, &format!("`{quoted}`"), quoted.clone());
                 }
                 None => diagnostic.notes.push(
@@ -155,7 +159,7 @@ fn foreign_type(text: &str, depth: usize) -> Option<String> {
         match lower.as_str() {
             "integer" | "int32" | "int64" | "long" => "int",
             "boolean" => "bool",
-            "str" | "text" => "string",
+            "str" | "text" | "secret" | "securestring" => "string",
             "float" | "double" | "decimal" | "float64" => "number",
             "string" | "int" | "number" | "bool" | "any" => lower.as_str(),
             _ => return None,

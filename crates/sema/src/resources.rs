@@ -1575,12 +1575,24 @@ fn property_list<'db>(
 ) {
     let body = infer.body;
     let Expr::Tuple(elements) = body.expr(value) else {
-        infer.push(
+        // One property's name: the fix wraps it in `[ ]`.
+        let one = matches!(body.expr(value), Expr::Name(_) | Expr::GetAttr { .. });
+        let at = infer.at(Site::Expr(value));
+        let diagnostic = infer.push(
             codes::TYPE_MISMATCH,
             Severity::Error,
             Site::Expr(value),
             format!("option `{option}` must be a list of input property names"),
         );
+        if one {
+            diagnostic.notes.push("write the name in `[ ]`".to_owned());
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: "wrap in `[ ]`".to_owned(),
+                at,
+                replacement: "[".to_owned(),
+                after: Some("]".to_owned()),
+            });
+        }
         return;
     };
     for &element in body.list(*elements) {

@@ -329,6 +329,19 @@ fn call_message(path: &[&str], name: &str) -> String {
         [_, .., _] if class && matches!(name, "get" | "Get") => format!(
             "`{called}` reads an existing resource in the SDKs: PCL writes a `read` block, `read name \"pkg:module:Type\" {{ id = \"...\" }}`"
         ),
+        // `random.RandomPet("pet", ...)`: a resource class's constructor.
+        [package, module @ ..]
+            if name.starts_with(|c: char| c.is_ascii_uppercase())
+                && module.len() <= 1
+                && !class =>
+        {
+            let module = module.first().copied().unwrap_or("index");
+            let mut file = name.to_owned();
+            file[..1].make_ascii_lowercase();
+            format!(
+                "`{called}` makes a resource in the SDKs: PCL declares it as a block, `resource name \"{package}:{module}/{file}:{name}\" {{ inputs }}`"
+            )
+        }
         [package, module @ ..] if package_function && module.len() <= 1 && !class => {
             let module = module.first().copied().unwrap_or("index");
             format!(
@@ -365,6 +378,9 @@ fn known_method(name: &str) -> Option<&'static str> {
         }
         "getOutput" | "requireOutput" | "getOutputValue" | "GetOutput" | "RequireOutput" => {
             "a stack reference's output is `getOutput(reference, \"name\")`"
+        }
+        "toUpperCase" | "toLowerCase" | "upper" | "lower" | "ToUpper" | "ToLower" => {
+            "PCL has no builtin for case: Pulumi's `std` package has `upper` and `lower`, `invoke(\"std:index:upper\", { input = value }).result`"
         }
         _ if crate::foreign::CONFIG_METHODS.contains(&name) => crate::foreign::CONFIG,
         _ if crate::foreign::LENGTH_NAMES.contains(&name) => {

@@ -53,3 +53,11 @@ shellStyle = "logs-$env"
 # Braces that are not interpolation: a route's parameter, a template language's.
 route    = "GET /users/{env}"
 mustache = "Hello {{env}}"
+config apiToken "secret" {}
+
+resource ignoring "web:index:Bucket" {
+  name = "ignoring"
+  options {
+    ignoreChanges = tags
+  }
+}
