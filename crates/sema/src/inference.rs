@@ -679,13 +679,17 @@ impl<'db> Infer<'db> {
             return;
         }
         self.check_constant(operand, expected, &"an operand");
-        let joins_text =
-            op == Some(BinaryOp::Add) && matches!(self.body.expr(operand), Expr::String(_));
+        // `"app-" + env` (and Python's `"logs-%s" % env`): strings meant to be joined.
+        let joins_text = matches!(op, Some(BinaryOp::Add | BinaryOp::Modulo))
+            && matches!(self.body.expr(operand), Expr::String(_));
         if joins_text && let Some(diagnostic) = self.diagnostics.get_mut(reported) {
-            diagnostic.notes.push(
-                "`+` adds numbers; to join strings, write them in a template: \"app-${env}\""
-                    .to_owned(),
-            );
+            let what = match op {
+                Some(BinaryOp::Modulo) => "`%` is a remainder of numbers; to format a string",
+                _ => "`+` adds numbers; to join strings",
+            };
+            diagnostic.notes.push(format!(
+                "{what}, write them in a template: \"app-${{env}}\""
+            ));
         }
         // `name || "default"`: JavaScript's default, not a bool.
         let default =
@@ -1792,12 +1796,19 @@ impl<'db> Infer<'db> {
                             diagnostic.replace_with(at, &format!("`{s}`"), s);
                         }
                         None => {
+                            let all: Vec<&str> = fields.iter().map(|(n, _)| &**n).collect();
                             let fields = fields.iter().map(|(n, t)| (&**n, *t));
                             let note = crate::misplaced::misplaced_property_note(db, fields, &name)
                                 .unwrap_or_else(|| {
                                     "Pulumi would drop its value without a word".to_owned()
                                 });
                             diagnostic.notes.push(note);
+                            // A few fields (`customTimeouts`' create, update, delete): named.
+                            if (2..=8).contains(&all.len()) {
+                                diagnostic
+                                    .notes
+                                    .push(format!("its properties are {}", all.join(", ")));
+                            }
                         }
                     }
                 }

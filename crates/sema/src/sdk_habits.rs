@@ -59,6 +59,9 @@ pub(crate) fn foreign_call(name: &str) -> Option<&'static str> {
         "print" | "console" => {
             "PCL programs print nothing: export a value with `output NAME { value = ... }`"
         }
+        "requireOutput" | "getOutputValue" | "requireOutputValue" => {
+            "PCL reads a stack reference's output with `getOutput(reference, \"name\")`"
+        }
         _ => return None,
     })
 }

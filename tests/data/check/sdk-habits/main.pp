@@ -61,3 +61,5 @@ resource ignoring "web:index:Bucket" {
     ignoreChanges = tags
   }
 }
+formatted = "logs-%s" % env
+viaRequire = requireOutput(classPath, "x")
