@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
 use pcl_ide::{Analysis, ProgramId};
 use pcl_project::{
-    Project, Stack, check_local_files, check_project, check_stack, parse_key, parse_project,
-    parse_stack,
+    Project, Stack, check_local_files, check_project, check_project_values, check_stack, parse_key,
+    parse_project, parse_stack,
 };
 
 use crate::inputs::SourceFile;
@@ -505,6 +505,7 @@ pub(crate) fn check(
     let mut in_project = Vec::new();
     if let Some(project) = project {
         let configs = analysis.program_configs(id).unwrap_or_default();
+        in_project.extend(check_project_values(&project, project_id, &configs));
         for stack_file in &request.stacks {
             let stack_id = FileId(files.len() as u32);
             files.push(stack_file.clone());

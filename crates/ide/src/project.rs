@@ -198,6 +198,12 @@ impl Analysis {
             if let Some(project) = project.filter(|p| p.is_pcl()) {
                 let provider = |package: &str| self.provider_config(package).ok().flatten();
                 diagnostics.extend(pcl_project::check_project(&project, FileId(0), &provider));
+                let configs = self.program_configs(program)?;
+                diagnostics.extend(pcl_project::check_project_values(
+                    &project,
+                    FileId(0),
+                    &configs,
+                ));
             }
             return Ok(diagnostics);
         }

@@ -376,6 +376,32 @@ fn check_declared(
     mistyped
 }
 
+/// The values the project file gives its own configs (a `default`, a `value`, or a value
+/// written alone), which every stack that does not set them gets, checked against the
+/// program's config types as a stack's value is (at the value, in the project file).
+pub fn check_project_values(
+    project: &Project,
+    file: FileId,
+    configs: &[ProgramConfig],
+) -> Vec<Diagnostic> {
+    let mut out = StackCheck::default();
+    for declared in &project.declarations {
+        let Some(value) = &declared.value else {
+            continue;
+        };
+        let Some(config) = configs.iter().find(|c| c.logical_name == declared.name) else {
+            continue;
+        };
+        let entry = StackEntry {
+            key: format!("{}:{}", project.name, declared.name),
+            key_range: declared.key_range,
+            value: value.clone(),
+        };
+        check_entry(&mut out, &entry, &config.ty, (Reader::Program, false), file);
+    }
+    out.in_stack
+}
+
 /// Check the providers' settings of a project file's `config:` (`file`) against their
 /// schemas' configuration variables, as a stack's.
 pub fn check_project(
@@ -761,6 +787,29 @@ mod tests {
                 "error PCL5008 the config `owner`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
                 "error PCL5008 the config `region`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
                 "error PCL5008 the config `list`, which the project file declares without a value, is not set in `Pulumi.dev.yaml` in Some(FileId(1))",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+    }
+
+    /// The project file's values of the program's configs, as a stack's.
+    #[test]
+    fn a_project_files_values_of_the_programs_configs() {
+        let text = "name: demo\nruntime: pcl\nconfig:\n  port: three\n  debug:\n    default: sometimes\n  region: eu\n";
+        let (project, _) = parse_project(FileId(1), text);
+        let project = project.expect("a project");
+        let configs = [
+            config("port", ConfigType::Int, true, false),
+            config("debug", ConfigType::Bool, false, false),
+            config("region", ConfigType::String, true, false),
+        ];
+        let found: Vec<String> = (check_project_values(&project, FileId(1), &configs).iter())
+            .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "error PCL5007 `demo:port`: `three` is not an int",
+                "error PCL5007 `demo:debug`: `sometimes` is not a bool",
             ]
         "#]]
         .assert_debug_eq(&found);

@@ -63,6 +63,8 @@ pub struct ConfigDeclaration {
     pub secret: bool,
     /// A `default` or `value` (or a value written alone): the stacks need not set it.
     pub has_value: bool,
+    /// That value, as written.
+    pub value: Option<Node>,
 }
 
 /// The fields a declaration may have (`configTypeDeclaration`, which allows no other).
@@ -83,10 +85,12 @@ pub(crate) fn declaration(
         ty: None,
         secret: false,
         has_value: false,
+        value: None,
     };
     let NodeKind::Map(entries) = &value.kind else {
         // A value written alone is the default; nothing (`port:`) declares it required.
         declared.has_value = !value.is_null();
+        declared.value = declared.has_value.then(|| value.clone());
         return declared;
     };
     let mut refuse = |range: TextRange, message: String, note: Option<String>| {
@@ -132,6 +136,7 @@ pub(crate) fn declaration(
     let default = value.get("default").filter(|v| !v.is_null());
     let given = value.get("value").filter(|v| !v.is_null());
     declared.has_value = default.is_some() || given.is_some();
+    declared.value = given.or(default).cloned();
     if let (Some(_), Some(given)) = (default, given) {
         refuse(
             given.range,

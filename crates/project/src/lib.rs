@@ -17,7 +17,10 @@ pub mod local_files;
 pub mod value;
 pub mod yaml;
 
-pub use check::{ProgramConfig, ProviderConfig, StackCheck, check_project, check_stack, parse_key};
+pub use check::{
+    ProgramConfig, ProviderConfig, StackCheck, check_project, check_project_values, check_stack,
+    parse_key,
+};
 pub use declared::{ConfigDeclaration, DeclaredType};
 pub use files::{
     PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, misnamed_stack_file, parse_project,
