@@ -1055,7 +1055,13 @@ impl<'db> Infer<'db> {
         let is_attr = attr.is_some();
         let numbered = matches!(key, TraverseKey::Literal(ConstValue::Number(_)));
         let step = traverse(db, receiver, key);
+        // Most steps read an object's attribute: the list check is not asked for them.
+        let may_be_list = !matches!(
+            receiver.kind(db),
+            TyKind::Named(_) | TyKind::Object(_) | TyKind::Dynamic
+        );
         if let Some(name) = &attr
+            && may_be_list
             && step.problems.is_empty()
         {
             self.named_list_step(id, receiver, name);
