@@ -302,6 +302,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    #[inline]
     fn push(&mut self, kind: SyntaxKind, start: usize) {
         self.res.kinds.push(kind);
         self.res.starts.push(start as u32);

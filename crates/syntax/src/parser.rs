@@ -498,6 +498,23 @@ impl<'t> Parser<'t> {
             .unwrap_or(EOF)
     }
 
+    /// Where the parser is, for [`Parser::idents_since`].
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The texts of the identifiers from `start` (a [`Parser::position`]) up to the
+    /// current token (a path `a.b.c` read back, when a message needs it).
+    #[cold]
+    pub(crate) fn idents_since(&self, start: usize) -> Vec<&'t str> {
+        let significant = &self.input.significant;
+        (start..self.pos)
+            .filter(|&at| significant.kinds.get(at) == Some(&IDENT))
+            .filter_map(|at| significant.raw.get(at))
+            .map(|&raw| self.input.lexed().text(raw as usize))
+            .collect()
+    }
+
     /// The text of the token `n` ahead (empty at the end).
     pub(crate) fn nth_text(&self, n: usize) -> &'t str {
         match self.input.significant.raw.get(self.pos + n) {

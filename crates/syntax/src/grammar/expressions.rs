@@ -145,24 +145,26 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 // test postfix
 // a = x.b[0].c.0.d
-fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
-    // The names of a path (`pulumi.asset`), for what a method call of it means.
-    let mut path: Vec<&'t str> = Vec::new();
+fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    // Where a path (`pulumi.asset`) starts, read back only for what a method call of it
+    // means; `None` once it is not one.
+    let mut path_start = None;
     let mut called = false;
-    if p.at(IDENT) {
-        if p.nth(1) == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
+    if p.current() == IDENT {
+        let next = p.nth(1);
+        if next == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
             return Some(prefixed_string(p));
         }
         // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).
-        if p.nth(1) != L_PAREN {
-            path.push(p.nth_text(0));
+        if next != L_PAREN {
+            path_start = Some(p.position());
         }
     }
     let mut lhs = atom(p)?;
     let chain_start = p.chain;
     loop {
         // JavaScript's `a?.b`: one error; the value before it is an error node.
-        if p.at(QUESTION) && p.nth(1) == DOT && p.nth_is_joined(1) && p.nth_is_joined(0) {
+        if p.current() == QUESTION && p.nth(1) == DOT && p.nth_is_joined(1) && p.nth_is_joined(0) {
             let m = lhs.precede(p);
             let range = p.current_range().cover(p.nth_range(1));
             p.error_at(
@@ -179,7 +181,7 @@ fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
             if !chain_step(p) {
                 break;
             }
-            let name = p.nth_text(1);
+            let dot_at = p.position();
             lhs = match p.nth(1) {
                 STAR => attr_splat(p, lhs),
                 _ => {
@@ -197,9 +199,12 @@ fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
                         // A chain of calls (`Output.all(..).apply(..)`) is reported once.
                         let report = !called;
                         called = true;
+                        let mut path = path_start.map(|at| p.idents_since(at)).unwrap_or_default();
+                        path.pop();
+                        path_start = None;
+                        let name = p.idents_since(dot_at).pop().unwrap_or_default();
                         method_call(p, step, (&path, name), report)
                     } else {
-                        path.push(name);
                         step
                     }
                 }
@@ -209,7 +214,7 @@ fn postfix<'t>(p: &mut Parser<'t>) -> Option<CompletedMarker> {
                 break;
             }
             // `refs[0].getOutput(..)` is a value's method, not a path's.
-            path.clear();
+            path_start = None;
             lhs = if p.nth(1) == STAR && p.nth(2) == R_BRACK {
                 full_splat(p, lhs)
             } else {

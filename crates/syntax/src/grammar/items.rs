@@ -271,14 +271,7 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
         // In a single-line block, the block reports a `,` itself.
         return;
     }
-    let foreign = match (p.current(), p.nth_text(0)) {
-        (IDENT, "as") => Some("PCL has no type assertions: delete `as` and the type"),
-        (IDENT, "is") => Some("PCL compares with `==` and `!=`: `value == null`"),
-        (IDENT, "and" | "or") => Some("PCL's logical operators are `&&` and `||`"),
-        (IDENT, "if") => Some("PCL's conditional is `condition ? a : b`"),
-        (BANG, _) => Some("PCL has no `!` assertion after a value: delete it"),
-        _ => None,
-    };
+    let foreign = foreign_after_value(p.current(), p.nth_text(0));
     let message = if p.at(COMMA) {
         "unexpected `,`: each attribute must be on its own line".to_owned()
     } else if let Some(foreign) = foreign {
@@ -293,6 +286,19 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
     p.skip_until(TokenSet::new(&[]), true);
 }
 
+/// What PCL writes for another language's word after a value (`x as string`, `x!`).
+#[cold]
+fn foreign_after_value(kind: SyntaxKind, text: &str) -> Option<&'static str> {
+    match (kind, text) {
+        (IDENT, "as") => Some("PCL has no type assertions: delete `as` and the type"),
+        (IDENT, "is") => Some("PCL compares with `==` and `!=`: `value == null`"),
+        (IDENT, "and" | "or") => Some("PCL's logical operators are `&&` and `||`"),
+        (IDENT, "if") => Some("PCL's conditional is `condition ? a : b`"),
+        (BANG, _) => Some("PCL has no `!` assertion after a value: delete it"),
+        _ => None,
+    }
+}
+
 // test block
 // resource "a" b {
 //   x = 1
@@ -300,7 +306,7 @@ fn item_end(p: &mut Parser<'_>, close_on_same_line: bool, after: &str) {
 fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     let m = p.start();
     let open_indent = p.line_indent();
-    let block_type = p.nth_text(0);
+    let block_start = p.position();
     p.bump();
     while !p.at_line_start() {
         match p.current() {
@@ -333,7 +339,12 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     }
     if !p.at(L_CURLY) || p.at_line_start() {
         let instead = match p.at(EQ) {
-            true => equals_after_labels(block_type),
+            true => equals_after_labels(
+                p.idents_since(block_start)
+                    .first()
+                    .copied()
+                    .unwrap_or_default(),
+            ),
             false => None,
         };
         match instead {
