@@ -560,6 +560,11 @@ mod tests {
     }
 
     /// `stack` checked as `Pulumi.dev.yaml`, the second file.
+    /// The stack file `text`, which must parse (as `FileId(2)`).
+    fn stack_of(text: &str) -> Stack {
+        parse_stack(FileId(2), text).0.expect("a stack")
+    }
+
     fn check_dev(
         project: &Project,
         stack: &Stack,
@@ -667,8 +672,7 @@ mod tests {
     fn a_required_config_set_under_an_old_project_name() {
         let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
         let project = project.expect("a project");
-        let (stack, _) = parse_stack(FileId(2), "config:\n  old:port: 80\n  aws:port: 1\n");
-        let stack = stack.expect("a stack");
+        let stack = stack_of("config:\n  old:port: 80\n  aws:port: 1\n");
         let configs = [config("port", ConfigType::Int, true, false)];
         let aws = |ns: &str| (ns == "aws").then(|| ProviderConfig { variables: vec![] });
         let check = check_dev(&project, &stack, &configs, &aws);
@@ -689,11 +693,8 @@ mod tests {
     fn a_key_without_a_namespace_is_the_projects() {
         let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
         let project = project.expect("a project");
-        let (stack, _) = parse_stack(
-            FileId(2),
-            "config:\n  port: eighty\n  region: eu\n  aws:profile: p\n  zone: a\n",
-        );
-        let stack = stack.expect("a stack");
+        let stack =
+            stack_of("config:\n  port: eighty\n  region: eu\n  aws:profile: p\n  zone: a\n");
         let configs = [
             config("port", ConfigType::Int, true, false),
             config("zones", ConfigType::String, false, false),
@@ -706,14 +707,7 @@ mod tests {
                 ],
             })
         };
-        let checked = check_stack(
-            (&project, FileId(1)),
-            &stack,
-            FileId(2),
-            "Pulumi.dev.yaml",
-            &configs,
-            &aws,
-        );
+        let checked = check_dev(&project, &stack, &configs, &aws);
         let found: Vec<String> = (checked.in_stack.iter().chain(&checked.in_program))
             .map(|d| {
                 format!(
@@ -755,19 +749,10 @@ mod tests {
             ]
         "#]]
         .assert_debug_eq(&problems);
-        let (stack, _) = parse_stack(
-            FileId(2),
+        let stack = stack_of(
             "config:\n  key: plain\n  demo:count: three\n  zones: [a, 1]\n  tier: 1\n  demo:config:flag: x\n",
         );
-        let stack = stack.expect("a stack");
-        let checked = check_stack(
-            (&project, FileId(1)),
-            &stack,
-            FileId(2),
-            "Pulumi.dev.yaml",
-            &[],
-            &|_| None,
-        );
+        let checked = check_dev(&project, &stack, &[], &|_| None);
         let found: Vec<String> = (checked.in_stack.iter().chain(&checked.in_project))
             .map(|d| {
                 format!(
@@ -821,19 +806,8 @@ mod tests {
         let text = "name: demo\nruntime: pcl\nconfig:\n  keys:\n    type: array\n    items:\n      type: string\n";
         let (project, _) = parse_project(FileId(1), text);
         let project = project.expect("a project");
-        let (stack, _) = parse_stack(
-            FileId(2),
-            "config:\n  demo:keys: [{secure: v1:AAAA}, plain]\n",
-        );
-        let stack = stack.expect("a stack");
-        let checked = check_stack(
-            (&project, FileId(1)),
-            &stack,
-            FileId(2),
-            "Pulumi.dev.yaml",
-            &[],
-            &|_| None,
-        );
+        let stack = stack_of("config:\n  demo:keys: [{secure: v1:AAAA}, plain]\n");
+        let checked = check_dev(&project, &stack, &[], &|_| None);
         assert!(checked.in_stack.is_empty(), "{:?}", checked.in_stack);
     }
 

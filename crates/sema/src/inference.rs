@@ -1135,71 +1135,25 @@ impl<'db> Infer<'db> {
     /// in PCL (`${env}` inserts it). A warning, once per string.
     #[cold]
     fn literal_braces(&mut self, id: ExprId, text: &str) {
-        let bytes = text.as_bytes();
-        // A shell's `$env`.
-        {
-            for (at, _) in text.match_indices('$') {
-                let name: &str = text[at + 1..]
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or_default();
-                let escaped = at > 0 && bytes[at - 1] == b'$';
-                if escaped || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    continue;
-                }
-                if self.declares(name) {
-                    let diagnostic = self.push(
-                        codes::LITERAL_BRACES,
-                        Severity::Warning,
-                        Site::Expr(id),
-                        format!("`${name}` is literal text: PCL does not insert `{name}` here"),
-                    );
-                    diagnostic
-                        .notes
-                        .push(format!("to insert it, write `${{{name}}}`"));
-                    return;
-                }
-            }
-        }
-        for (at, _) in text.match_indices('{') {
-            // `$${env}` escapes an interpolation on purpose; `%{` is a directive; `{{name}}`
-            // is a template language's; `/users/{id}` a route's parameter.
-            if at > 0 && matches!(bytes[at - 1], b'$' | b'%' | b'{' | b'/') {
-                continue;
-            }
-            let inner = &text[at + 1..];
-            let Some(end) = inner.find('}') else {
-                continue;
-            };
-            if inner[end..].starts_with("}}") {
-                continue;
-            }
-            let path = &inner[..end];
-            let mut steps = path.split('.');
-            let first = steps.next().unwrap_or_default();
-            let identifier = |step: &str| {
-                step.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                    && step
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
-            };
-            if !identifier(first) || !steps.all(identifier) {
-                continue;
-            }
-            if !self.declares(first) {
-                continue;
-            }
-            let diagnostic = self.push(
-                codes::LITERAL_BRACES,
-                Severity::Warning,
-                Site::Expr(id),
-                format!("`{{{path}}}` is literal text: PCL does not insert `{first}` here"),
-            );
-            diagnostic.notes.push(format!(
-                "to insert it, write `${{{path}}}` (PCL interpolates with `${{...}}`, not braces alone)"
-            ));
+        let found = (shell_variables(text).chain(braced_paths(text)))
+            .find(|(_, path, _)| self.declares(path.split('.').next().unwrap_or_default()));
+        let Some((written, path, braced)) = found else {
             return;
-        }
+        };
+        let first = path.split('.').next().unwrap_or_default();
+        let how = match braced {
+            true => " (PCL interpolates with `${...}`, not braces alone)",
+            false => "",
+        };
+        let diagnostic = self.push(
+            codes::LITERAL_BRACES,
+            Severity::Warning,
+            Site::Expr(id),
+            format!("`{written}` is literal text: PCL does not insert `{first}` here"),
+        );
+        diagnostic
+            .notes
+            .push(format!("to insert it, write `${{{path}}}`{how}"));
     }
 
     /// Whether `name` is a local (a `for` or `range` variable) or a declaration of the
@@ -2062,6 +2016,43 @@ pub(crate) fn collection_types<'db>(
         }
         TyKind::Dynamic => (unwrapped, unwrapped),
         _ => return None,
+    })
+}
+
+/// A shell's `$env` in `text`: each as written, the name, and `false` (not braced).
+fn shell_variables(text: &str) -> impl Iterator<Item = (String, &str, bool)> {
+    let bytes = text.as_bytes();
+    text.match_indices('$').filter_map(move |(at, _)| {
+        let name = text[at + 1..]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default();
+        let escaped = at > 0 && bytes[at - 1] == b'$';
+        (!escaped && name.starts_with(|c: char| c.is_ascii_alphabetic()))
+            .then(|| (format!("${name}"), name, false))
+    })
+}
+
+/// Python's and C#'s `{pet.id}` in `text`: each as written, the path, and `true` (braced).
+/// Not `$${env}` (an interpolation escaped on purpose), `%{` (a directive), `{{name}}` (a
+/// template language's) or `/users/{id}` (a route's parameter).
+fn braced_paths(text: &str) -> impl Iterator<Item = (String, &str, bool)> {
+    let bytes = text.as_bytes();
+    let identifier = |step: &str| {
+        step.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && step
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+    };
+    text.match_indices('{').filter_map(move |(at, _)| {
+        if at > 0 && matches!(bytes[at - 1], b'$' | b'%' | b'{' | b'/') {
+            return None;
+        }
+        let inner = &text[at + 1..];
+        let end = inner.find('}')?;
+        let path = &inner[..end];
+        let whole = !inner[end..].starts_with("}}") && path.split('.').all(identifier);
+        whole.then(|| (format!("{{{path}}}"), path, true))
     })
 }
 
