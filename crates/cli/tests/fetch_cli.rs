@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use expect_test::{Expect, expect};
@@ -20,7 +20,7 @@ const PROGRAM: &str = r#"resource thing "fetched:index:Thing" {
 "#;
 
 /// A scratch directory with the program in `app/` and the stand-in in `bin/`.
-fn setup(name: &str, program: &str) -> PathBuf {
+fn setup(name: &str, program: &str) -> common::ScratchDir {
     let stand_in = std::fs::read(pcl_test_utils::test_data_dir().join("pulumi-stand-in/pulumi"))
         .expect("the stand-in is there");
     let dir = common::scratch(

@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use expect_test::expect;
 
 use common::{check, pcl, pcl_with_stdin};
@@ -12,7 +10,7 @@ use common::{check, pcl, pcl_with_stdin};
 const UNFORMATTED: &[u8] = b"resource \"r\" \"t\" {\n  a= 1\n    bbb = \"x\"\n}\n";
 const FORMATTED: &str = "resource \"r\" \"t\" {\n  a   = 1\n  bbb = \"x\"\n}\n";
 
-fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
+fn scratch(name: &str, files: &[(&str, &[u8])]) -> common::ScratchDir {
     common::scratch(&format!("fmt-{name}"), files)
 }
 

@@ -550,8 +550,7 @@ fn apply_lsp_edits(text: &str, edits: &Value) -> String {
 
 #[test]
 fn formatting_and_range_formatting() {
-    let dir = std::env::temp_dir().join(format!("pcl-lsp-fmt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("mkdir");
+    let dir = scratch_dir("fmt");
     let uri = format!("file://{}/main.pp", dir.display());
     let text = "tags = {\n  \"héllo\"= \"wörld\"\n   b   = 2\n}\nx=1\n";
     let mut client = Client::start();
@@ -634,12 +633,9 @@ fn shut_down(mut client: Client) {
     assert!(client.child.wait().expect("the server exits").success());
 }
 
-/// A fresh directory for one test.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-lsp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    dir
+/// A fresh directory for one test, removed when dropped.
+fn scratch_dir(name: &str) -> pcl_test_utils::ScratchDir {
+    pcl_test_utils::ScratchDir::new(&format!("lsp-{name}"))
 }
 
 const USES_WEB: &str = "resource \"site\" \"web:index:Bucket\" {\n  name = \"site\"\n}\n";

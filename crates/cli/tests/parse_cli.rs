@@ -8,7 +8,7 @@ use expect_test::expect;
 use common::{check, pcl, pcl_with_stdin};
 
 /// A fresh directory for one test, holding `files` (relative path, bytes).
-fn scratch(name: &str, files: &[(&str, &[u8])]) -> std::path::PathBuf {
+fn scratch(name: &str, files: &[(&str, &[u8])]) -> common::ScratchDir {
     common::scratch(&format!("parse-{name}"), files)
 }
 

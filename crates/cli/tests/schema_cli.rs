@@ -354,8 +354,7 @@ fn not_found_and_errors() {
 
 #[test]
 fn not_utf8_names_the_byte() {
-    let dir = std::env::temp_dir().join(format!("pcl-schema-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("mkdir");
+    let dir = common::scratch("schema-not-utf8", &[]);
     let path = dir.join("binary.json");
     std::fs::write(&path, b"{\"name\": \"x\xff\"}").expect("write");
     let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
@@ -368,7 +367,6 @@ fn not_utf8_names_the_byte() {
         stderr.contains("not UTF-8: invalid byte at offset 11"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Schema files named directly, and on standard input.

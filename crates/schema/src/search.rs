@@ -553,16 +553,14 @@ mod tests {
 
     #[test]
     fn a_short_package_name_keeps_its_first_letter() {
-        let dir = std::env::temp_dir().join(format!("pcl-closest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("mkdir");
+        let dir = pcl_test_utils::ScratchDir::new("closest");
         for file in ["tls.json", "random-4.11.2.json"] {
             std::fs::write(dir.join(file), "{}").expect("write");
         }
-        let search = super::SearchPath::new(vec![dir.clone()]);
+        let search = super::SearchPath::new(vec![dir.to_path_buf()]);
         assert_eq!(search.closest_package("aws"), None);
         assert_eq!(search.closest_package("tsl").as_deref(), Some("tls"));
         assert_eq!(search.closest_package("randm").as_deref(), Some("random"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

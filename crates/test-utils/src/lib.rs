@@ -1,5 +1,6 @@
-//! Helpers shared by tests, benches and xtask: where the project and the corpus live, and
-//! generators of large programs and schemas.
+//! Helpers shared by tests, benches and xtask: where the project and the corpus live,
+//! scratch directories that clean up after themselves, and generators of large programs
+//! and schemas.
 
 pub mod checked;
 pub mod generate;
@@ -56,6 +57,45 @@ pub fn corpus_dir() -> Option<PathBuf> {
         beside.display()
     );
     None
+}
+
+/// A fresh, empty directory under the system's temporary directory, named after its user
+/// and the process, and removed with everything in it when dropped, a failing test's
+/// unwinding included. It reads as the `Path` it holds.
+pub struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    /// Creates `pcl-{name}-{process id}` (emptied first if a killed run left it behind).
+    ///
+    /// # Panics
+    /// When the directory cannot be created: a test cannot run without it.
+    pub fn new(name: &str) -> ScratchDir {
+        let dir = std::env::temp_dir().join(format!("pcl-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|error| panic!("cannot create `{}`: {error}", dir.display()));
+        ScratchDir(dir)
+    }
+}
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for ScratchDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Every file below `dir` (recursively) whose extension is one of `extensions`, sorted.

@@ -3,10 +3,11 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use expect_test::Expect;
+pub(crate) use pcl_test_utils::ScratchDir;
 
 /// What a run of the binary printed and how it exited (the summary's time reads `<time>`).
 pub(crate) struct Run {
@@ -41,11 +42,10 @@ pub(crate) fn pcl_with_stdin(args: &[&str], cwd: &Path, stdin: &[u8]) -> Run {
     }
 }
 
-/// A fresh directory named after the test, holding `files` (relative path, bytes).
-pub(crate) fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
+/// A fresh directory named after the test, holding `files` (relative path, bytes), removed
+/// when dropped.
+pub(crate) fn scratch(name: &str, files: &[(&str, &[u8])]) -> ScratchDir {
+    let dir = ScratchDir::new(&format!("cli-{name}"));
     for (path, bytes) in files {
         let path = dir.join(path);
         std::fs::create_dir_all(path.parent().expect("files have parents")).expect("mkdir");

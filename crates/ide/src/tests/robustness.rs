@@ -126,12 +126,11 @@ fn five_thousand_resources_of_a_misspelt_type_from_a_package_of_five_thousand() 
         "{{ \"name\": \"big\", \"version\": \"1.0.0\", \"resources\": {{ {} }} }}",
         resources.join(", ")
     );
-    let dir = std::env::temp_dir().join(format!("pcl-big-schema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let dir = pcl_test_utils::ScratchDir::new("big-schema");
     std::fs::write(dir.join("big-1.0.0.json"), schema).expect("the schema is written");
     let mut host = AnalysisHost::with_database(
         crate::RootDatabase::default(),
-        vec![dir.clone()],
+        vec![dir.to_path_buf()],
         pcl_sema::Leniency::default(),
     );
     let text: String = (0..n)
@@ -139,7 +138,6 @@ fn five_thousand_resources_of_a_misspelt_type_from_a_package_of_five_thousand() 
         .collect();
     let id = set_program(&mut host, "misspelt", &[("main.pp", &text)]);
     let found = diagnostics(&host, &id);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(found.len(), n);
     let note = "did you mean 'big:index:Thing0', 'big:index:Thing10', 'big:index:Thing20'?";
     assert!(found[0].notes.iter().any(|n| n == note), "{:?}", found[0]);

@@ -36,8 +36,7 @@ fn mutate(text: &[u8], rng: &mut Rng) -> Vec<u8> {
 #[test]
 fn mutated_schemas_never_panic() {
     let dir = test_data_dir().join("schemas");
-    let scratch = std::env::temp_dir().join(format!("pcl-schema-mutations-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    let scratch = pcl_test_utils::ScratchDir::new("schema-mutations");
     let mut rng = Rng::new(0x5c4e);
     let mut loaded = 0;
     for path in files_with_extensions(&dir, &["json"]) {
@@ -61,7 +60,6 @@ fn mutated_schemas_never_panic() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(
         loaded > 100,
         "too few mutants loaded ({loaded}) to exercise decoding"
