@@ -89,6 +89,7 @@ pub(crate) fn run(args: CheckArgs, color: ColorWhen) -> ExitCode {
         return ExitCode::from(2);
     }
     let (requests, mut io_errors) = programs::requests(&resolved.paths);
+    io_errors.extend(resolved.read_errors.iter().cloned());
     if requests.is_empty() {
         for error in &io_errors {
             reporter.io_error(error);

@@ -169,7 +169,7 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 }
 
 /// The text of `bytes`; not UTF-8 is an error naming the first invalid byte.
-fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
+pub(crate) fn decode(name: &str, bytes: Vec<u8>) -> Result<SourceFile, String> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(SourceFile::new(name.to_owned(), text)),
         Err(err) => {

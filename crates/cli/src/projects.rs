@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
 use pcl_ide::{Analysis, ProgramId};
 use pcl_project::{
-    Project, Stack, check_local_files, check_project, check_project_values, check_stack, parse_key,
-    parse_project, parse_stack,
+    Project, Stack, Syntax, check_local_files, check_project, check_project_values, check_stack,
+    parse_key, parse_project, parse_stack,
 };
 
 use crate::inputs::SourceFile;
@@ -29,14 +29,18 @@ pub(crate) struct ProjectRequest {
     /// Files beside the stack files named like one that Pulumi does not read, with the
     /// name it would read.
     misnamed: Vec<(PathBuf, String)>,
+    /// Why stack files cannot be read (moved to [`Resolved::read_errors`]).
+    read_errors: Vec<String>,
 }
 
 /// The outcome of looking for projects: the paths to check as programs (each project's
-/// directory replaced by its program's), the projects, and usage errors (exit 2).
+/// directory replaced by its program's), the projects, usage errors (exit 2 before any
+/// check) and project or stack files that cannot be read (reported with the check, exit 2).
 pub(crate) struct Resolved {
     pub(crate) paths: Vec<PathBuf>,
     pub(crate) projects: Vec<ProjectRequest>,
     pub(crate) usage_errors: Vec<String>,
+    pub(crate) read_errors: Vec<String>,
 }
 
 /// The project file directly in `dir`.
@@ -125,7 +129,7 @@ fn project_files_below(dir: &Path) -> Vec<PathBuf> {
 /// Whether the file at `path` reads as a stack file: a map with `config`,
 /// `encryptionsalt` or `secretsprovider` (not a CI workflow named `pulumi-ci.yaml`).
 fn looks_like_stack_file(path: &Path) -> bool {
-    let Some(file) = read(path) else {
+    let Ok(file) = read(path) else {
         return false;
     };
     let Ok(Some(root)) = pcl_project::yaml::parse(&file.text) else {
@@ -194,9 +198,16 @@ fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
     Some((dir, Some(stack.to_owned())))
 }
 
-fn read(path: &Path) -> Option<SourceFile> {
-    let text = String::from_utf8(pcl_ide::read_source_file(path).ok()?).ok()?;
-    Some(SourceFile::new(path.display().to_string(), text))
+/// A project or stack file; why it cannot be read (as Pulumi cannot: it must be UTF-8).
+fn read(path: &Path) -> Result<SourceFile, String> {
+    let name = path.display().to_string();
+    match pcl_ide::read_source_file(path) {
+        Ok(bytes) => crate::inputs::decode(&name, bytes),
+        Err(err) => Err(format!(
+            "cannot read `{name}`: {}",
+            crate::inputs::io_reason(&err)
+        )),
+    }
 }
 
 /// The program directory a project file's `main` names (a file's directory).
@@ -236,6 +247,7 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         paths: Vec::new(),
         projects: Vec::new(),
         usage_errors: Vec::new(),
+        read_errors: Vec::new(),
     };
     for path in paths {
         if path.as_os_str() == "-" {
@@ -265,11 +277,15 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         };
         // A project file in a named directory: its program is checked.
         if is_dir && let Some(project_path) = project_file_in(path) {
-            let Some(file) = read(&project_path) else {
-                resolved.paths.push(path.clone());
-                continue;
+            let file = match read(&project_path) {
+                Ok(file) => file,
+                Err(error) => {
+                    resolved.read_errors.push(error);
+                    resolved.paths.push(path.clone());
+                    continue;
+                }
             };
-            let (project, _) = parse_project(FileId(0), &file.text);
+            let (project, _) = parse_project(FileId(0), Syntax::of(&file.name), &file.text);
             let main = main_dir(&project_path, project.as_ref());
             if let Some(error) = main_error(&project_path, project.as_ref(), &main) {
                 resolved.usage_errors.push(error);
@@ -288,10 +304,14 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         // is checked with its stacks.
         if is_dir {
             for project_path in project_files_below(path) {
-                let Some(file) = read(&project_path) else {
-                    continue;
+                let file = match read(&project_path) {
+                    Ok(file) => file,
+                    Err(error) => {
+                        resolved.read_errors.push(error);
+                        continue;
+                    }
                 };
-                let (project, _) = parse_project(FileId(0), &file.text);
+                let (project, _) = parse_project(FileId(0), Syntax::of(&file.name), &file.text);
                 if !project.as_ref().is_some_and(Project::is_pcl) {
                     continue;
                 }
@@ -313,8 +333,11 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         let mut above = program_dir.canonicalize().ok();
         while let Some(dir) = above {
             if let Some(project_path) = project_file_in(&dir) {
-                if let Some(file) = read(&project_path) {
-                    let (project, _) = parse_project(FileId(0), &file.text);
+                let file = read(&project_path)
+                    .map_err(|error| resolved.read_errors.push(error))
+                    .ok();
+                if let Some(file) = file {
+                    let (project, _) = parse_project(FileId(0), Syntax::of(&file.name), &file.text);
                     let main = main_dir(&project_path, project.as_ref());
                     if project.is_some() && same_dir(&main, &program_dir) {
                         let display = program_dir_name(&program_dir);
@@ -344,6 +367,9 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
             "`--stack {stack}` needs a Pulumi project with `runtime: pcl`, and no path names one"
         ));
     }
+    for project in &mut resolved.projects {
+        resolved.read_errors.append(&mut project.read_errors);
+    }
     resolved
 }
 
@@ -366,6 +392,7 @@ fn request(
 ) -> Result<ProjectRequest, String> {
     let mut stacks = Vec::new();
     let mut misnamed = Vec::new();
+    let mut read_errors = Vec::new();
     let file_name = (project_path.file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -383,13 +410,8 @@ fn request(
                 let short = stack.rsplit('/').next().unwrap_or(stack);
                 let path = dir.join(pcl_project::stack_file_name(&file_name, short));
                 match read(&path) {
-                    Some(stack_file) => stacks.push(stack_file),
-                    None => {
-                        return Err(format!(
-                            "no stack `{short}`: cannot read `{}`",
-                            path.display()
-                        ));
-                    }
+                    Ok(stack_file) => stacks.push(stack_file),
+                    Err(error) => return Err(format!("no stack `{short}`: {error}")),
                 }
             }
             None => {
@@ -413,7 +435,12 @@ fn request(
                     }
                 }
                 names.retain(|name| pcl_project::stack_name(&file_name, name).is_some());
-                stacks.extend(names.iter().filter_map(|name| read(&dir.join(name))));
+                for name in &names {
+                    match read(&dir.join(name)) {
+                        Ok(stack_file) => stacks.push(stack_file),
+                        Err(error) => read_errors.push(error),
+                    }
+                }
             }
         }
     }
@@ -423,6 +450,7 @@ fn request(
         named,
         stacks,
         misnamed,
+        read_errors,
     })
 }
 
@@ -438,7 +466,11 @@ pub(crate) fn check(
 ) {
     let project_id = FileId(files.len() as u32);
     files.push(request.file.clone());
-    let (project, mut diagnostics) = parse_project(project_id, &request.file.text);
+    let (project, mut diagnostics) = parse_project(
+        project_id,
+        Syntax::of(&request.file.name),
+        &request.file.text,
+    );
     if let Some(project) = &project
         && !project.is_pcl()
         && let Some(runtime) = &project.runtime
@@ -509,7 +541,8 @@ pub(crate) fn check(
         for stack_file in &request.stacks {
             let stack_id = FileId(files.len() as u32);
             files.push(stack_file.clone());
-            let (stack, mut diagnostics) = parse_stack(stack_id, &stack_file.text);
+            let (stack, mut diagnostics) =
+                parse_stack(stack_id, Syntax::of(&stack_file.name), &stack_file.text);
             if let Some(stack) = stack {
                 let found = check_stack(
                     (&project, project_id),
@@ -551,10 +584,16 @@ pub(crate) fn check(
 pub(crate) fn provider_namespaces(requests: &[ProjectRequest]) -> Vec<String> {
     let mut names = Vec::new();
     for request in requests {
-        let (project, _) = parse_project(FileId(0), &request.file.text);
+        let (project, _) = parse_project(
+            FileId(0),
+            Syntax::of(&request.file.name),
+            &request.file.text,
+        );
         let Some(project) = project else { continue };
         let stacks: Vec<Stack> = (request.stacks.iter())
-            .filter_map(|stack_file| parse_stack(FileId(0), &stack_file.text).0)
+            .filter_map(|stack_file| {
+                parse_stack(FileId(0), Syntax::of(&stack_file.name), &stack_file.text).0
+            })
             .collect();
         let entries =
             (stacks.iter().flat_map(|stack| &stack.config)).chain(&project.provider_values);

@@ -113,3 +113,36 @@ fn project_transcripts() {
         expect_file![expected].assert_eq(&transcript);
     }
 }
+
+/// Pulumi reads project and stack files as UTF-8: one that is not cannot be read, an IO
+/// error (exit 2) naming its first invalid byte, and the rest is still checked.
+#[test]
+fn project_and_stack_files_that_are_not_utf8() {
+    let project = b"name: latin\nruntime: pcl\n";
+    let dir = common::scratch(
+        "project-not-utf8",
+        &[
+            ("stacks/Pulumi.yaml", project),
+            ("stacks/main.pp", b"config \"size\" \"int\" {}\n"),
+            ("stacks/Pulumi.dev.yaml", b"config:\n  latin:size: 2\n"),
+            ("stacks/Pulumi.qa.yaml", b"config:\n  latin:size: \xff\n"),
+            ("project/Pulumi.yaml", b"name: caf\xe9\nruntime: pcl\n"),
+            ("project/main.pp", b"x = 1\n"),
+        ],
+    );
+    let runs: String = ["stacks", "project"]
+        .iter()
+        .map(|path| run(&["check", "--color", "never", path], &dir))
+        .collect();
+    expect_test::expect![[r#"
+        $ pcl check --color never stacks
+        stderr: error: `stacks/Pulumi.qa.yaml` is not valid UTF-8: byte 0xff at offset 22 does not start a valid UTF-8 sequence
+        stderr: checked 1 program, 3 files (5 lines, 72 B) in <time>: 1 IO error (above)
+        exit 2
+        $ pcl check --color never project
+        stderr: error: `project/Pulumi.yaml` is not valid UTF-8: byte 0xe9 at offset 9 does not start a valid UTF-8 sequence
+        stderr: checked 1 program, 1 file (1 line, 6 B) in <time>: 1 IO error (above)
+        exit 2
+    "#]]
+    .assert_eq(&runs);
+}

@@ -3,7 +3,7 @@
 //! variables from its schema.
 
 use pcl_diagnostics::{FileId, Span};
-use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig};
+use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig, Syntax};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
 use pcl_sema::{BlockId, DeclKind, Expr, infer, program_decls, program_graph};
 use pcl_types::{Ty, TyKind};
@@ -194,7 +194,8 @@ impl Analysis {
         let (project_path, project_text) = files.project;
         let (path, text) = files.document;
         if path == project_path {
-            let (project, mut diagnostics) = pcl_project::parse_project(FileId(0), text);
+            let (project, mut diagnostics) =
+                pcl_project::parse_project(FileId(0), Syntax::of(path), text);
             if let Some(project) = project.filter(|p| p.is_pcl()) {
                 let provider = |package: &str| self.provider_config(package).ok().flatten();
                 diagnostics.extend(pcl_project::check_project(&project, FileId(0), &provider));
@@ -207,7 +208,9 @@ impl Analysis {
             }
             return Ok(diagnostics);
         }
-        let (Some(project), _) = pcl_project::parse_project(FileId(1), project_text) else {
+        let (Some(project), _) =
+            pcl_project::parse_project(FileId(1), Syntax::of(project_path), project_text)
+        else {
             return Ok(Vec::new());
         };
         let file_name = |p: &str| {
@@ -222,7 +225,7 @@ impl Analysis {
             return Ok(Vec::new());
         }
         let configs = self.program_configs(program)?;
-        let (stack, mut diagnostics) = pcl_project::parse_stack(FileId(0), text);
+        let (stack, mut diagnostics) = pcl_project::parse_stack(FileId(0), Syntax::of(path), text);
         if let Some(stack) = stack {
             let provider = |package: &str| self.provider_config(package).ok().flatten();
             let project = (&project, FileId(1));
@@ -278,7 +281,10 @@ fn stack_config_key(text: &str) -> pcl_diagnostics::TextRange {
     TextRange::new(TextSize::from(0), TextSize::from(first as u32))
 }
 
-/// The `main` a project file's text names, if it parses and names one.
+/// The `main` a project file's text names, if it parses and names one. A JSON file is
+/// read as YAML here, leniently: its syntax errors are the project file's diagnostics.
 pub fn parse_project_main(text: &str) -> Option<String> {
-    pcl_project::parse_project(FileId(0), text).0?.main
+    pcl_project::parse_project(FileId(0), Syntax::Yaml, text)
+        .0?
+        .main
 }

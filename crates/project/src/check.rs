@@ -542,7 +542,7 @@ fn check_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::files::{parse_project, parse_stack};
+    use crate::files::{Syntax, parse_project, parse_stack};
     use pcl_diagnostics::{TextRange, TextSize};
 
     fn config(name: &str, ty: ConfigType, required: bool, secret: bool) -> ProgramConfig {
@@ -562,7 +562,9 @@ mod tests {
     /// `stack` checked as `Pulumi.dev.yaml`, the second file.
     /// The stack file `text`, which must parse (as `FileId(2)`).
     fn stack_of(text: &str) -> Stack {
-        parse_stack(FileId(2), text).0.expect("a stack")
+        parse_stack(FileId(2), Syntax::Yaml, text)
+            .0
+            .expect("a stack")
     }
 
     fn check_dev(
@@ -582,9 +584,9 @@ mod tests {
     }
 
     fn run(project: &str, stack: &str) -> Vec<String> {
-        let (project, _) = parse_project(FileId(1), project);
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, project);
         let project = project.expect("a project");
-        let (stack, _) = parse_stack(FileId(2), stack);
+        let (stack, _) = parse_stack(FileId(2), Syntax::Yaml, stack);
         let stack = stack.expect("a stack");
         let configs = [
             config("port", ConfigType::Int, true, false),
@@ -610,7 +612,7 @@ mod tests {
     #[test]
     fn a_stack_of_22000_keys_against_20000_configs() {
         let n = 20_000;
-        let (project, _) = parse_project(FileId(1), "name: big\nruntime: pcl\n");
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, "name: big\nruntime: pcl\n");
         let project = project.expect("a project");
         let mut text = String::from("config:\n");
         for i in 0..n {
@@ -619,7 +621,7 @@ mod tests {
         for i in 0..2_000 {
             text.push_str(&format!("  big:settnig{i}: {i}\n"));
         }
-        let (stack, _) = parse_stack(FileId(2), &text);
+        let (stack, _) = parse_stack(FileId(2), Syntax::Yaml, &text);
         let stack = stack.expect("a stack");
         let configs: Vec<ProgramConfig> = (0..n)
             .map(|i| config(&format!("setting{i}"), ConfigType::Int, true, false))
@@ -642,7 +644,7 @@ mod tests {
     #[test]
     fn a_project_files_provider_settings() {
         let text = "name: demo\nruntime: pcl\nconfig:\n  port: 80\n  demo:zone: a\n  aws:regin: x\n  aws:maxRetries:\n    value: lots\n  aws:profile:\n    type: string\n";
-        let (project, diagnostics) = parse_project(FileId(1), text);
+        let (project, diagnostics) = parse_project(FileId(1), Syntax::Yaml, text);
         let project = project.expect("a project");
         let aws = |package: &str| {
             (package == "aws").then(|| ProviderConfig {
@@ -670,7 +672,7 @@ mod tests {
     /// A project renamed from `old`: its stack still sets `old:port`.
     #[test]
     fn a_required_config_set_under_an_old_project_name() {
-        let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, "name: demo\nruntime: pcl\n");
         let project = project.expect("a project");
         let stack = stack_of("config:\n  old:port: 80\n  aws:port: 1\n");
         let configs = [config("port", ConfigType::Int, true, false)];
@@ -691,7 +693,7 @@ mod tests {
     /// Pulumi reads a key without a namespace as the project's (`demo:port`).
     #[test]
     fn a_key_without_a_namespace_is_the_projects() {
-        let (project, _) = parse_project(FileId(1), "name: demo\nruntime: pcl\n");
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, "name: demo\nruntime: pcl\n");
         let project = project.expect("a project");
         let stack =
             stack_of("config:\n  port: eighty\n  region: eu\n  aws:profile: p\n  zone: a\n");
@@ -734,7 +736,7 @@ mod tests {
     #[test]
     fn a_project_files_declarations() {
         let text = "name: demo\nruntime: pcl\nconfig:\n  owner:\n    type: string\n  key:\n    type: string\n    secret: true\n  count:\n    type: integer\n  zones:\n    type: array\n    items:\n      type: string\n  tier:\n    type: number\n  size:\n    default: small\n    value: large\n  region:\n    defualt: eu\n  replicas:\n    type: integer\n    default: two\n  list:\n    type: array\n  flag: true\n";
-        let (project, diagnostics) = parse_project(FileId(1), text);
+        let (project, diagnostics) = parse_project(FileId(1), Syntax::Yaml, text);
         let project = project.expect("a project");
         let problems: Vec<String> = (diagnostics.iter())
             .map(|d| format!("{} {}", d.code, d.message))
@@ -781,7 +783,7 @@ mod tests {
     #[test]
     fn a_project_files_values_of_the_programs_configs() {
         let text = "name: demo\nruntime: pcl\nconfig:\n  port: three\n  debug:\n    default: sometimes\n  region: eu\n";
-        let (project, _) = parse_project(FileId(1), text);
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, text);
         let project = project.expect("a project");
         let configs = [
             config("port", ConfigType::Int, true, false),
@@ -804,7 +806,7 @@ mod tests {
     #[test]
     fn a_declared_array_of_secrets() {
         let text = "name: demo\nruntime: pcl\nconfig:\n  keys:\n    type: array\n    items:\n      type: string\n";
-        let (project, _) = parse_project(FileId(1), text);
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, text);
         let project = project.expect("a project");
         let stack = stack_of("config:\n  demo:keys: [{secure: v1:AAAA}, plain]\n");
         let checked = check_dev(&project, &stack, &[], &|_| None);

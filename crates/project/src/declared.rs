@@ -8,6 +8,7 @@ use pcl_diagnostics::{Diagnostic, FileId, TextRange, codes};
 use serde_json::Value;
 
 use crate::files::span;
+use crate::go_scalars::{PlainScalar, resolve_plain};
 use crate::yaml::{Node, NodeKind};
 
 /// A declared type (`simpleConfigType`, with `items` for an array).
@@ -87,18 +88,29 @@ pub(crate) fn declaration(
         has_value: false,
         value: None,
     };
-    let NodeKind::Map(entries) = &value.kind else {
-        // A value written alone is the default; nothing (`port:`) declares it required.
-        declared.has_value = !value.is_null();
-        declared.value = declared.has_value.then(|| value.clone());
-        return declared;
-    };
     let mut refuse = |range: TextRange, message: String, note: Option<String>| {
         let mut d = Diagnostic::error(codes::INVALID_PROJECT_FILE, message, span(file, range));
         if let Some(note) = note {
             d = d.with_note(note);
         }
         diagnostics.push(d.with_note("Pulumi refuses to load the project"));
+    };
+    let NodeKind::Map(entries) = &value.kind else {
+        // A value written alone is the default: a string, an integer, a bool or a list.
+        if let Some((message, note)) = value_alone_refused(name, value) {
+            // A key with no value is reported once, at the key, not again for each stack.
+            let range = if value.is_null() {
+                key_range
+            } else {
+                value.range
+            };
+            refuse(range, message, Some(note));
+            declared.has_value = true;
+            return declared;
+        }
+        declared.has_value = !value.is_null();
+        declared.value = declared.has_value.then(|| value.clone());
+        return declared;
     };
     for (field, _) in entries {
         let Some(field_name) = field.scalar() else {
@@ -158,6 +170,29 @@ pub(crate) fn declaration(
         );
     }
     declared
+}
+
+/// What the project schema refuses in a value written alone (`port: 80`): a key with no
+/// value, or a number that is not whole (its `oneOf` allows `integer`, not `number`).
+fn value_alone_refused(name: &str, value: &Node) -> Option<(String, String)> {
+    let NodeKind::Scalar { text, plain: true } = &value.kind else {
+        return None;
+    };
+    match resolve_plain(text) {
+        PlainScalar::Null => Some((
+            format!("config `{name}` has no value"),
+            format!(
+                "give it one (`{name}: 80`), or declare its type for the stacks to set it: `{name}: {{type: integer}}`"
+            ),
+        )),
+        PlainScalar::Float(f) if !f.is_finite() || f.fract() != 0.0 => Some((
+            format!(
+                "config `{name}` is `{text}`, but a value written alone is a string, an integer, a bool or a list"
+            ),
+            format!("quote it: `{name}: \"{text}\"` (the program converts the text to a number)"),
+        )),
+        _ => None,
+    }
 }
 
 /// The type `ty` (with `items`) names; `None`, reported, when it names none.

@@ -77,8 +77,33 @@ fn start(text: &str) -> TextRange {
     TextRange::new(TextSize::from(0), TextSize::from(end as u32))
 }
 
-/// Parse a YAML document; a syntax error is a diagnostic. An empty file is an empty map.
-fn document(file: FileId, text: &str, what: &str) -> Result<Node, Box<Diagnostic>> {
+/// How a project or stack file is written, by its extension: Pulumi reads `.json` files
+/// with Go's `encoding/json` (strict JSON: no comments, no trailing commas), the others
+/// as YAML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Json,
+}
+
+impl Syntax {
+    /// The syntax of the file at `path` (a name or a path).
+    pub fn of(path: &str) -> Syntax {
+        match path.ends_with(".json") {
+            true => Syntax::Json,
+            false => Syntax::Yaml,
+        }
+    }
+}
+
+/// Parse a document (JSON is read as the YAML it also is, for positions, once it is
+/// known to be strict JSON); a syntax error is a diagnostic. An empty file is an empty map.
+fn document(file: FileId, syntax: Syntax, text: &str, what: &str) -> Result<Node, Box<Diagnostic>> {
+    if syntax == Syntax::Json
+        && let Some(error) = json_error(file, text, what)
+    {
+        return Err(Box::new(error));
+    }
     match yaml::parse(text) {
         Ok(Some(node)) => Ok(node),
         Ok(None) => Ok(Node {
@@ -91,6 +116,44 @@ fn document(file: FileId, text: &str, what: &str) -> Result<Node, Box<Diagnostic
             span(file, error.range),
         ))),
     }
+}
+
+/// Where and why `text` is not strict JSON (a leading byte order mark is allowed: Pulumi
+/// strips it).
+fn json_error(file: FileId, text: &str, what: &str) -> Option<Diagnostic> {
+    let skipped = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let error = serde_json::from_str::<serde_json::Value>(&text[skipped..]).err()?;
+    let line_start: usize = (text[skipped..].split_inclusive('\n'))
+        .take(error.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut offset = (skipped + line_start + error.column().saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let message = error.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(m, _)| m);
+    // serde_json stops at the bracket after a trailing comma: show the comma.
+    if message == "trailing comma"
+        && let Some(comma) = text[..offset].trim_end().strip_suffix(',')
+    {
+        offset = comma.len();
+    }
+    let end = text[offset..].chars().next().map_or(0, char::len_utf8);
+    let range = TextRange::new(
+        TextSize::from(offset as u32),
+        TextSize::from((offset + end) as u32),
+    );
+    Some(
+        Diagnostic::error(
+            codes::PROJECT_FILE_SYNTAX,
+            format!("this {what} is not valid JSON: {message}"),
+            span(file, range),
+        )
+        .with_note("Pulumi reads `.json` project and stack files as strict JSON: no comments, no trailing commas"),
+    )
 }
 
 /// A string field, or a diagnostic when it is something else.
@@ -116,9 +179,13 @@ fn string_field(
 }
 
 /// Read a project file. `None` when it cannot be used (the diagnostics say why).
-pub fn parse_project(file: FileId, text: &str) -> (Option<Project>, Vec<Diagnostic>) {
+pub fn parse_project(
+    file: FileId,
+    syntax: Syntax,
+    text: &str,
+) -> (Option<Project>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    let root = match document(file, text, "project file") {
+    let root = match document(file, syntax, text, "project file") {
         Ok(root) => root,
         Err(d) => return (None, vec![*d]),
     };
@@ -322,8 +389,8 @@ fn provider_value(
 }
 
 /// Read a stack file. `None` when it is not valid YAML or not a map.
-pub fn parse_stack(file: FileId, text: &str) -> (Option<Stack>, Vec<Diagnostic>) {
-    let root = match document(file, text, "stack file") {
+pub fn parse_stack(file: FileId, syntax: Syntax, text: &str) -> (Option<Stack>, Vec<Diagnostic>) {
+    let root = match document(file, syntax, text, "stack file") {
         Ok(root) => root,
         Err(d) => return (None, vec![*d]),
     };
@@ -421,35 +488,43 @@ mod tests {
     fn projects() {
         let text =
             "name: demo\nruntime:\n  name: pcl\n  options: {}\nmain: infra/\nconfig:\n  port: 80\n";
-        let (project, diagnostics) = parse_project(FileId(0), text);
+        let (project, diagnostics) = parse_project(FileId(0), Syntax::Yaml, text);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let project = project.expect("valid");
         assert!(project.is_pcl());
         assert_eq!(project.main.as_deref(), Some("infra/"));
         assert_eq!(project.config_keys, ["port"]);
-        let (project, diagnostics) = parse_project(FileId(0), "runtime: pcl\n");
+        let (project, diagnostics) = parse_project(FileId(0), Syntax::Yaml, "runtime: pcl\n");
         assert!(project.is_none());
         assert_eq!(diagnostics[0].code, codes::INVALID_PROJECT_FILE);
-        let (project, diagnostics) = parse_project(FileId(0), "name: [demo\n");
+        let (project, diagnostics) = parse_project(FileId(0), Syntax::Yaml, "name: [demo\n");
         assert!(project.is_none());
         assert_eq!(diagnostics[0].code, codes::PROJECT_FILE_SYNTAX);
-        let (project, _) = parse_project(FileId(0), "{\"name\": \"j\", \"runtime\": \"nodejs\"}");
+        let (project, _) = parse_project(
+            FileId(0),
+            Syntax::Json,
+            "{\"name\": \"j\", \"runtime\": \"nodejs\"}",
+        );
         assert!(project.is_some_and(|p| !p.is_pcl()));
         // `runtime: PCL` is reported, and the project read as PCL's.
-        let (project, diagnostics) = parse_project(FileId(0), "name: d\nruntime: PCL\n");
+        let (project, diagnostics) =
+            parse_project(FileId(0), Syntax::Yaml, "name: d\nruntime: PCL\n");
         assert!(project.is_some_and(|p| p.is_pcl()));
         assert!(
             diagnostics[0].message.contains("lowercase"),
             "{diagnostics:?}"
         );
         // The deprecated `config: DIR` is `stackConfigDir`; both at once are refused.
-        let (project, diagnostics) =
-            parse_project(FileId(0), "name: d\nruntime: pcl\nconfig: ./.config/\n");
+        let (project, diagnostics) = parse_project(
+            FileId(0),
+            Syntax::Yaml,
+            "name: d\nruntime: pcl\nconfig: ./.config/\n",
+        );
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let project = project.expect("valid");
         assert_eq!(project.stack_config_dir.as_deref(), Some("./.config/"));
         let both = "name: d\nruntime: pcl\nconfig: cfg\nstackConfigDir: cfg\n";
-        let (_, diagnostics) = parse_project(FileId(0), both);
+        let (_, diagnostics) = parse_project(FileId(0), Syntax::Yaml, both);
         assert_eq!(diagnostics.len(), 1);
         assert!(diagnostics[0].message.contains("stackConfigDir"));
     }
@@ -458,14 +533,14 @@ mod tests {
     fn stacks() {
         let text =
             "environment:\n  - shared\nconfig:\n  demo:port: 80\n  demo:pw:\n    secure: AAA\n";
-        let (stack, diagnostics) = parse_stack(FileId(1), text);
+        let (stack, diagnostics) = parse_stack(FileId(1), Syntax::Yaml, text);
         assert!(diagnostics.is_empty());
         let stack = stack.expect("valid");
         assert!(stack.has_environment);
         assert_eq!(stack.config.len(), 2);
         assert!(stack.config[1].is_secure());
         assert_eq!(&text[stack.config[0].key_range], "demo:port");
-        let (_, diagnostics) = parse_stack(FileId(1), "config: [1]\n");
+        let (_, diagnostics) = parse_stack(FileId(1), Syntax::Yaml, "config: [1]\n");
         assert_eq!(diagnostics[0].code, codes::INVALID_STACK_FILE);
     }
 

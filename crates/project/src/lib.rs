@@ -13,6 +13,7 @@
 mod check;
 mod declared;
 mod files;
+pub mod go_scalars;
 pub mod local_files;
 pub mod value;
 pub mod yaml;
@@ -23,8 +24,8 @@ pub use check::{
 };
 pub use declared::{ConfigDeclaration, DeclaredType};
 pub use files::{
-    PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, misnamed_stack_file, parse_project,
-    parse_stack, stack_file_name, stack_name,
+    PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, Syntax, misnamed_stack_file,
+    parse_project, parse_stack, stack_file_name, stack_name,
 };
 pub use local_files::{LocalFileUse, check_local_files};
 pub use value::ConfigType;

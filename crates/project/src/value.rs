@@ -1,12 +1,15 @@
 //! Stack config values as Pulumi passes them to a PCL program and its runtime reads them
 //! (`pkg/pcl/runtime/convert.go`, `parseConfigValue`): a YAML string is the raw value as
-//! is; any other scalar is resolved by YAML 1.2's core schema and written as JSON text
-//! (`1.0` → `1`, `0x10` → `16`, `yes` stays a string); objects and lists are JSON. Then
+//! is; any other scalar is resolved as Pulumi's YAML library resolves it (see
+//! [`crate::go_scalars`]) and written as JSON text (`1.0` → `1`, `0x10` → `16`, `1_000` →
+//! `1000`, `yes` stays a string, a date is Go's text for a timestamp); objects and lists
+//! are JSON. Then
 //! each config type converts the raw value: a string verbatim, a bool by Go's
 //! `strconv.ParseBool`, numbers by Go's `strconv.ParseFloat`, structured types by JSON.
 
 use pcl_diagnostics::{Code, Severity, TextRange, codes};
 
+use crate::go_scalars::{PlainScalar, go_parse_bool, go_parse_float, resolve_plain};
 use crate::yaml::{Node, NodeKind};
 
 /// A config's type, as far as a stack value is checked against it.
@@ -49,16 +52,6 @@ pub struct ValueProblem {
     pub range: TextRange,
 }
 
-/// A plain scalar as YAML 1.2's core schema resolves it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CoreScalar {
-    Null,
-    Bool(bool),
-    Int(i128),
-    Float(f64),
-    String,
-}
-
 /// Whether `node` is an encrypted value, `{secure: CIPHERTEXT}`: a map of one key
 /// `secure` whose value is a string (else Pulumi reads the map as an ordinary object),
 /// at the top of a config's value or anywhere inside it.
@@ -68,7 +61,7 @@ pub fn is_ciphertext(node: &Node) -> bool {
             match &entries[0].1.kind {
                 NodeKind::Scalar { plain: false, .. } => true,
                 NodeKind::Scalar { text, plain: true } => {
-                    matches!(resolve_core(text), CoreScalar::String)
+                    matches!(resolve_plain(text), PlainScalar::String)
                 }
                 _ => false,
             }
@@ -85,67 +78,6 @@ pub(crate) fn holds_ciphertext(node: &Node) -> bool {
         NodeKind::Map(entries) => entries.iter().any(|(_, value)| holds_ciphertext(value)),
         NodeKind::Scalar { .. } => false,
     }
-}
-
-/// Resolve a plain scalar by YAML 1.2's core schema.
-pub fn resolve_core(text: &str) -> CoreScalar {
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return CoreScalar::Null,
-        "true" | "True" | "TRUE" => return CoreScalar::Bool(true),
-        "false" | "False" | "FALSE" => return CoreScalar::Bool(false),
-        ".nan" | ".NaN" | ".NAN" => return CoreScalar::Float(f64::NAN),
-        _ => {}
-    }
-    let (negative, unsigned) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
-        return CoreScalar::Float(if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
-    }
-    let radix = |digits: &str, radix: u32| -> Option<CoreScalar> {
-        let ok = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
-        ok.then(|| match i128::from_str_radix(digits, radix) {
-            Ok(n) => CoreScalar::Int(n),
-            Err(_) => CoreScalar::String,
-        })
-    };
-    if let Some(hex) = text.strip_prefix("0x") {
-        return radix(hex, 16).unwrap_or(CoreScalar::String);
-    }
-    if let Some(octal) = text.strip_prefix("0o") {
-        return radix(octal, 8).unwrap_or(CoreScalar::String);
-    }
-    if let Some(CoreScalar::Int(n)) = radix(unsigned, 10) {
-        return CoreScalar::Int(if negative { -n } else { n });
-    }
-    if is_core_float(unsigned)
-        && let Ok(f) = text.parse::<f64>()
-    {
-        return CoreScalar::Float(f);
-    }
-    CoreScalar::String
-}
-
-/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
-fn is_core_float(text: &str) -> bool {
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], Some(&text[i + 1..])),
-        None => (text, None),
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some(("", fraction)) => digits(fraction),
-        Some((whole, fraction)) => digits(whole) && (fraction.is_empty() || digits(fraction)),
-        None => digits(mantissa),
-    };
-    let exponent_ok = exponent.is_none_or(|e| digits(e.trim_start_matches(['+', '-'])));
-    mantissa_ok && exponent_ok
 }
 
 /// A float as Go's `encoding/json` writes it.
@@ -187,18 +119,19 @@ pub(crate) fn to_json(node: &Node) -> Option<serde_json::Value> {
     use serde_json::Value;
     Some(match &node.kind {
         NodeKind::Scalar { text, plain: false } => Value::String(text.clone()),
-        NodeKind::Scalar { text, plain: true } => match resolve_core(text) {
-            CoreScalar::Null => Value::Null,
-            CoreScalar::Bool(b) => Value::Bool(b),
-            CoreScalar::Int(n) => match i64::try_from(n) {
+        NodeKind::Scalar { text, plain: true } => match resolve_plain(text) {
+            PlainScalar::Null => Value::Null,
+            PlainScalar::Bool(b) => Value::Bool(b),
+            PlainScalar::Int(n) => match i64::try_from(n) {
                 Ok(n) => Value::from(n),
                 Err(_) => serde_json::from_str(&n.to_string()).ok()?,
             },
-            CoreScalar::Float(f) if f.is_finite() => {
+            PlainScalar::Float(f) if f.is_finite() => {
                 serde_json::from_str(&go_json_float(f)).ok()?
             }
-            CoreScalar::Float(_) => return None,
-            CoreScalar::String => Value::String(text.clone()),
+            PlainScalar::Float(_) => return None,
+            PlainScalar::Timestamp(time) => Value::String(time),
+            PlainScalar::String => Value::String(text.clone()),
         },
         NodeKind::Seq(items) => Value::Array(items.iter().map(to_json).collect::<Option<_>>()?),
         NodeKind::Map(entries) => {
@@ -213,65 +146,6 @@ pub(crate) fn to_json(node: &Node) -> Option<serde_json::Value> {
             Value::Object(map)
         }
     })
-}
-
-/// Go's `strconv.ParseBool`.
-pub fn go_parse_bool(text: &str) -> Option<bool> {
-    match text {
-        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
-        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
-        _ => None,
-    }
-}
-
-/// Go's `strconv.ParseFloat(text, 64)`: decimal and hexadecimal (`0x1p4`) forms,
-/// `inf`, `infinity` and `nan` in any case; out of range is an error.
-pub fn go_parse_float(text: &str) -> Option<f64> {
-    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
-    let negative = text.starts_with('-');
-    let lower = unsigned.to_ascii_lowercase();
-    if matches!(lower.as_str(), "inf" | "infinity") {
-        return Some(if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
-    }
-    if lower == "nan" {
-        return Some(f64::NAN);
-    }
-    if let Some(hex) = lower.strip_prefix("0x") {
-        let value = parse_hex_float(hex)?;
-        return Some(if negative { -value } else { value });
-    }
-    let valid = !unsigned.is_empty()
-        && unsigned
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
-        && unsigned.bytes().any(|b| b.is_ascii_digit());
-    let value: f64 = valid.then(|| text.parse().ok()).flatten()?;
-    value.is_finite().then_some(value)
-}
-
-/// `mantissa p exponent` in hexadecimal (Go requires the `p` exponent).
-fn parse_hex_float(hex: &str) -> Option<f64> {
-    let (mantissa, exponent) = hex.split_once('p')?;
-    let exponent: i32 = exponent.parse().ok()?;
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if whole.is_empty() && fraction.is_empty() {
-        return None;
-    }
-    let mut value = 0f64;
-    for c in whole.chars() {
-        value = value * 16.0 + f64::from(c.to_digit(16)?);
-    }
-    let mut scale = 1.0 / 16.0;
-    for c in fraction.chars() {
-        value += f64::from(c.to_digit(16)?) * scale;
-        scale /= 16.0;
-    }
-    let value = value * 2f64.powi(exponent);
-    value.is_finite().then_some(value)
 }
 
 /// Who reads a stack value: the program's runtime, which fails on a field its object type
@@ -350,26 +224,21 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
 }
 
 /// `version: 1.30` for a string: YAML reads a number, and the program gets its text as
-/// Pulumi writes the number (`1.3`; `0123` is `83`), not what was written. A warning.
+/// Pulumi writes the number (`1.3`; `0123` is octal, `83`), not what was written; a date
+/// is a timestamp, written in Go's format. A warning.
 fn number_read_as_text(node: &Node, raw: &str) -> Option<ValueProblem> {
     let NodeKind::Scalar { text, plain: true } = &node.kind else {
         return None;
     };
-    let number = matches!(
-        resolve_core(text),
-        CoreScalar::Int(_) | CoreScalar::Float(_)
-    );
-    // Pulumi's YAML library reads a leading 0 as octal (`0123` is 83).
-    let octal =
-        text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| matches!(b, b'0'..=b'7'));
-    let gets = match octal {
-        true => "a number in octal".to_owned(),
-        false => format!("the text `{raw}`"),
+    let read_as = match resolve_plain(text) {
+        PlainScalar::Int(_) | PlainScalar::Float(_) => "a number",
+        PlainScalar::Timestamp(_) => "a timestamp",
+        _ => return None,
     };
-    (number && raw != text).then(|| ValueProblem {
+    (raw != text).then(|| ValueProblem {
         code: codes::INVALID_CONFIG_VALUE,
         severity: Severity::Warning,
-        message: format!("YAML reads `{text}` as a number: the config gets {gets}"),
+        message: format!("YAML reads `{text}` as {read_as}: the config gets the text `{raw}`"),
         note: Some(format!("quote it to keep it as written: '{text}'")),
         range: node.range,
     })
@@ -593,37 +462,13 @@ mod tests {
             ("~", "null"),
             ("[1, a]", "[1,\"a\"]"),
             ("{b: 1.0}", "{\"b\":1}"),
+            ("1_000", "1000"),
+            ("0b1010", "10"),
+            ("017", "15"),
+            ("2024-01-01", "2024-01-01 00:00:00 +0000 UTC"),
         ] {
             assert_eq!(raw_value(&value(yaml)), raw, "{yaml}");
         }
-    }
-
-    #[test]
-    fn go_parsing() {
-        for (text, expected) in [
-            ("1", Some(true)),
-            ("T", Some(true)),
-            ("FALSE", Some(false)),
-            ("yes", None),
-            ("tRue", None),
-        ] {
-            assert_eq!(go_parse_bool(text), expected, "{text}");
-        }
-        for (text, expected) in [
-            ("1", Some(1.0)),
-            ("-2.5", Some(-2.5)),
-            (".5", Some(0.5)),
-            ("1e3", Some(1000.0)),
-            ("0x1p4", Some(16.0)),
-            ("0x10", None),
-            ("1e400", None),
-            ("1_000", None),
-            ("eighty", None),
-            ("", None),
-        ] {
-            assert_eq!(go_parse_float(text), expected, "{text}");
-        }
-        assert!(go_parse_float("Infinity").is_some_and(f64::is_infinite));
     }
 
     #[test]
@@ -662,6 +507,9 @@ mod tests {
         for (written, warned) in [
             ("1.30", true),
             ("0123", true),
+            ("1_2", true),
+            ("2024-1-31", true),
+            ("2024-02-30", false),
             ("1.5", false),
             ("'1.30'", false),
             ("v1.30", false),
