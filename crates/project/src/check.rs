@@ -503,7 +503,26 @@ fn check_entry(
     if entry.is_secure() {
         return;
     }
-    if secret {
+    if let Some((why, range)) = crate::value::misshapen_secure(&entry.value) {
+        out.in_stack.push(
+            Diagnostic::warning(
+                codes::PLAINTEXT_SECRET,
+                format!(
+                    "the value of `{}` is not an encrypted value: {why}",
+                    entry.key
+                ),
+                Anchor::Span(Span { file, range }),
+            )
+            .with_note(format!(
+                "Pulumi reads it as an ordinary object: the config gets the text `{}`",
+                crate::value::raw_value(&entry.value)
+            ))
+            .with_note(format!(
+                "set a secret with `pulumi config set --secret {} VALUE`",
+                entry.key
+            )),
+        );
+    } else if secret {
         out.in_stack.push(
             Diagnostic::warning(
                 codes::PLAINTEXT_SECRET,

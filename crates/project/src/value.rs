@@ -70,6 +70,27 @@ pub fn is_ciphertext(node: &Node) -> bool {
     }
 }
 
+/// Why a map with a `secure` key is not an encrypted value (Pulumi then reads it as an
+/// ordinary object): the key is not alone, or holds no text. `None` for anything else.
+pub(crate) fn misshapen_secure(node: &Node) -> Option<(&'static str, TextRange)> {
+    let NodeKind::Map(entries) = &node.kind else {
+        return None;
+    };
+    let (key, value) = entries
+        .iter()
+        .find(|(key, _)| key.scalar() == Some("secure"))?;
+    if is_ciphertext(node) {
+        return None;
+    }
+    let why = match &value.kind {
+        _ if entries.len() > 1 => "`secure` must be its only key",
+        _ if value.is_null() => "`secure` holds no ciphertext",
+        NodeKind::Scalar { .. } => "`secure` holds a number or a bool, not the ciphertext's text",
+        _ => "`secure` holds a collection, not the ciphertext's text",
+    };
+    Some((why, key.range))
+}
+
 /// Whether `node` is or holds an encrypted value (its decrypted text is not known here).
 pub(crate) fn holds_ciphertext(node: &Node) -> bool {
     match &node.kind {

@@ -331,10 +331,16 @@ impl MarkedEventReceiver for Builder<'_> {
                     }
                 };
                 let end = next_char_end(self.text, start);
-                let node = Node {
-                    kind,
-                    range: TextRange::new(size(start), size(end)),
-                };
+                let mut range = TextRange::new(size(start), size(end));
+                // A block map's start is marked at its first key's colon: it is shown at
+                // that key instead.
+                if let NodeKind::Map(entries) = &kind
+                    && let Some((key, _)) = entries.first()
+                    && key.range.start() < range.start()
+                {
+                    range = key.range;
+                }
+                let node = Node { kind, range };
                 self.push(node, anchor);
             }
             Event::Alias(id) => {
