@@ -31,6 +31,8 @@ pub(crate) struct ProjectRequest {
     misnamed: Vec<(PathBuf, String)>,
     /// Why stack files cannot be read (moved to [`Resolved::read_errors`]).
     read_errors: Vec<String>,
+    /// Other project files beside this one, which Pulumi does not read.
+    unread_projects: Vec<PathBuf>,
 }
 
 /// The outcome of looking for projects: the paths to check as programs (each project's
@@ -396,6 +398,12 @@ fn request(
     let file_name = (project_path.file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let project_dir = project_path.parent().unwrap_or(Path::new(""));
+    let unread_projects = (pcl_project::PROJECT_FILE_NAMES.iter())
+        .filter(|name| **name != file_name)
+        .map(|name| project_dir.join(name))
+        .filter(|path| path.is_file())
+        .collect();
     if let Some(project) = project.filter(|p| p.is_pcl()) {
         let dir = project_path
             .parent()
@@ -451,6 +459,7 @@ fn request(
         stacks,
         misnamed,
         read_errors,
+        unread_projects,
     })
 }
 
@@ -499,6 +508,27 @@ pub(crate) fn check(
     }
     let project_file_name = Path::new(request.file.name.as_str()).file_name();
     let project_file_name = project_file_name.map(|n| n.to_string_lossy().into_owned());
+    for path in &request.unread_projects {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let anchor = Anchor::Place {
+            origin: path.display().to_string(),
+            location: String::new(),
+        };
+        let read = project_file_name.as_deref().unwrap_or_default();
+        diagnostics.push(
+            Diagnostic::warning(
+                codes::UNREAD_PROJECT_FILE,
+                format!(
+                    "Pulumi does not read `{}`: `{read}` beside it is the project file",
+                    name.unwrap_or_default()
+                ),
+                anchor,
+            )
+            .with_note(
+                "Pulumi looks for `Pulumi.json`, then `Pulumi.yaml`, then `Pulumi.yml`: remove the files it does not read",
+            ),
+        );
+    }
     for (path, read_name) in &request.misnamed {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let anchor = Anchor::Place {

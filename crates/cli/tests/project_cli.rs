@@ -92,6 +92,7 @@ const RUNS: &[(&str, &[&[&str]])] = &[
             &["--stack", "dev", "tests/data/projects/other-runtime"],
         ],
     ),
+    ("two-files", &[&["tests/data/projects/two-files"]]),
     (
         "no-project",
         &[&["--stack", "dev", "tests/data/check/config"]],

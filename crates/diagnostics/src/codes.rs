@@ -172,4 +172,7 @@ codes! {
     /// A file beside the project file named like a stack file that Pulumi does not read
     /// (`Pulumi.dev.yml` beside `Pulumi.yaml`).
     UNREAD_STACK_FILE = 5012 "unread-stack-file";
+    /// A second project file beside the one Pulumi reads (`Pulumi.yaml` beside
+    /// `Pulumi.json`).
+    UNREAD_PROJECT_FILE = 5013 "unread-project-file";
 }

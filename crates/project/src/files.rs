@@ -8,8 +8,9 @@ use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, TextRange, TextSize, cod
 use crate::declared::{ConfigDeclaration, declaration};
 use crate::yaml::{self, Node, NodeKind};
 
-/// The names of project files, in the order Pulumi looks for them.
-pub const PROJECT_FILE_NAMES: &[&str] = &["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"];
+/// The names of project files, in the order Pulumi looks for them (`encoding.Exts`): the
+/// first in a directory is its project file, and the others there are not read.
+pub const PROJECT_FILE_NAMES: &[&str] = &["Pulumi.json", "Pulumi.yaml", "Pulumi.yml"];
 
 /// A project file's runtime.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,5 @@
+config "size" "int" {}
+
+output "size" {
+  value = size
+}
