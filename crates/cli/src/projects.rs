@@ -259,6 +259,17 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         // A project or stack file named itself stands for its project (a stack file's
         // with that stack); any other YAML or JSON file is no program.
         let named = named_project_file(path);
+        // `--stack prod Pulumi.dev.yaml` names two stacks (a qualified `--stack
+        // acme/web/dev` names the file's by its last part).
+        if let (Some(given), Some((_, Some(file_stack)))) = (stack, &named)
+            && given.rsplit('/').next() != Some(file_stack.as_str())
+        {
+            resolved.usage_errors.push(format!(
+                "`--stack {given}` names another stack than `{}`, the stack file of `{file_stack}`: name the project's directory with `--stack {given}`, or the stack file alone",
+                path.display()
+            ));
+            continue;
+        }
         let (path, stack) = match &named {
             Some((dir, named_stack)) => (dir, stack.or(named_stack.as_deref())),
             None => (path, stack),
@@ -365,9 +376,24 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         && resolved.projects.iter().all(|p| p.stacks.is_empty())
         && resolved.usage_errors.is_empty()
     {
-        resolved.usage_errors.push(format!(
-            "`--stack {stack}` needs a Pulumi project with `runtime: pcl`, and no path names one"
-        ));
+        // A project of another runtime, named: say which.
+        let other = (resolved.projects.iter()).find_map(|request| {
+            let syntax = Syntax::of(&request.file.name);
+            let project = parse_project(FileId(0), syntax, &request.file.text).0?;
+            let runtime = project.runtime.filter(|r| r.name != "pcl")?;
+            Some(format!(
+                "`{}` is a `{}` project",
+                request.file.name, runtime.name
+            ))
+        });
+        resolved.usage_errors.push(match other {
+            Some(other) => format!(
+                "`--stack {stack}` checks a stack of a Pulumi project with `runtime: pcl`, and {other}: its stacks are not checked"
+            ),
+            None => format!(
+                "`--stack {stack}` needs a Pulumi project with `runtime: pcl`, and no path names one"
+            ),
+        });
     }
     for project in &mut resolved.projects {
         resolved.read_errors.append(&mut project.read_errors);

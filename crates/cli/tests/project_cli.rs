@@ -45,6 +45,12 @@ const RUNS: &[(&str, &[&[&str]])] = &[
             // A project file stands for its project; a stack file, for it with that stack.
             &["tests/data/projects/website/Pulumi.yaml"],
             &["tests/data/projects/website/Pulumi.prod.yaml"],
+            // ... and not with another stack.
+            &[
+                "--stack",
+                "dev",
+                "tests/data/projects/website/Pulumi.prod.yaml",
+            ],
             // Any other YAML or JSON file is no program.
             &[
                 "tests/data/projects/website/infra/main.pp",

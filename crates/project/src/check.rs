@@ -503,6 +503,22 @@ fn check_entry(
     if entry.is_secure() {
         return;
     }
+    if entry.value.is_null() {
+        out.in_stack.push(
+            Diagnostic::warning(
+                codes::INVALID_CONFIG_VALUE,
+                format!(
+                    "`{}` has no value: Pulumi reads it as the empty string `\"\"`, and warns that a later version reads `null`",
+                    entry.key
+                ),
+                Anchor::Span(Span {
+                    file,
+                    range: entry.key_range,
+                }),
+            )
+            .with_note("write the value, or `\"\"` for the empty string"),
+        );
+    }
     if let Some((why, range)) = crate::value::misshapen_secure(&entry.value) {
         out.in_stack.push(
             Diagnostic::warning(

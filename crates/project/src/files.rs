@@ -440,7 +440,40 @@ pub fn parse_stack(file: FileId, syntax: Syntax, text: &str) -> (Option<Stack>, 
             }
         }
     }
+    unknown_stack_fields(&root, file, &mut diagnostics);
     (Some(stack), diagnostics)
+}
+
+/// The fields of a stack file (`ProjectStack`); Pulumi ignores any other.
+const STACK_FIELDS: [&str; 5] = [
+    "config",
+    "environment",
+    "secretsprovider",
+    "encryptedkey",
+    "encryptionsalt",
+];
+
+/// A warning for each top-level key of a stack file that Pulumi ignores: most often a
+/// config key not indented under `config:`.
+fn unknown_stack_fields(root: &Node, file: FileId, diagnostics: &mut Vec<Diagnostic>) {
+    for (key, _) in root.entries().unwrap_or_default() {
+        let Some(name) = key.scalar().filter(|name| !STACK_FIELDS.contains(name)) else {
+            continue;
+        };
+        let note = match pcl_types::closest_name(name, STACK_FIELDS.iter().copied()) {
+            _ if name.contains(':') => "a config key goes under `config:`, indented".to_owned(),
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!("a stack file's fields are {}", STACK_FIELDS.join(", ")),
+        };
+        diagnostics.push(
+            Diagnostic::warning(
+                codes::INVALID_STACK_FILE,
+                format!("`{name}` is not a field of a stack file: Pulumi ignores it"),
+                span(file, key.range),
+            )
+            .with_note(note),
+        );
+    }
 }
 
 /// A stack file's path for `stack` beside a project file named `project_file` (its

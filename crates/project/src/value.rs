@@ -195,7 +195,16 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
         list: Vec::new(),
         reader,
     };
-    let raw = raw_value(node);
+    // A config with no value (`key:`) is the empty string to Pulumi today (it warns that a
+    // later version reads `null`).
+    let raw = match node.is_null() {
+        true => String::new(),
+        false => raw_value(node),
+    };
+    let shown = match raw.is_empty() {
+        true => "the empty string".to_owned(),
+        false => format!("`{raw}`"),
+    };
     let range = node.range;
     match ty {
         ConfigType::String | ConfigType::Dynamic => {
@@ -206,7 +215,7 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
         ConfigType::Bool => {
             if go_parse_bool(&raw).is_none() {
                 problems.push(error(
-                    format!("`{raw}` is not a bool"),
+                    format!("{shown} is not a bool"),
                     Some("Pulumi reads a bool as `true` or `false` (also `1`, `t`, `T`, `TRUE`, `True` and the false forms)"),
                     range,
                 ));
@@ -214,7 +223,7 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
         }
         ConfigType::Int | ConfigType::Number => match go_parse_float(&raw) {
             None => problems.push(error(
-                format!("`{raw}` is not {}", ty.name()),
+                format!("{shown} is not {}", ty.name()),
                 Some("Pulumi parses numbers as Go's `strconv.ParseFloat` does"),
                 range,
             )),
