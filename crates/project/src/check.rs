@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use pcl_diagnostics::{Anchor, Diagnostic, FileId, Severity, Span, codes};
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Severity, Span, TextRange, codes};
 use pcl_types::CandidateNames;
 
 use crate::files::{Project, Stack, StackEntry};
@@ -172,6 +172,7 @@ pub fn check_stack(
         }
         providers.check(&mut out, namespace, name, entry, file);
     }
+    providers.misspelt_namespaces(&mut out, &project.name, file);
     // Keys of namespaces that are neither the project's nor a provider's (`rnd:prefix`
     // after the project `rnd` was renamed), by name, made at the first required config
     // the stack does not set.
@@ -418,13 +419,16 @@ pub fn check_project(
             providers.check(&mut out, namespace, name, entry, file);
         }
     }
+    providers.misspelt_namespaces(&mut out, &project.name, file);
     out.in_stack
 }
 
-/// The providers' configuration variables, each asked for once.
+/// The providers' configuration variables, each asked for once, and the keys whose
+/// namespace has no schema.
 struct Providers<'a> {
     lookup: &'a dyn Fn(&str) -> Option<ProviderConfig>,
     found: HashMap<String, Option<ProviderConfig>>,
+    unknown: Vec<(String, String, TextRange)>,
 }
 
 impl<'a> Providers<'a> {
@@ -432,6 +436,37 @@ impl<'a> Providers<'a> {
         Providers {
             lookup,
             found: HashMap::new(),
+            unknown: Vec::new(),
+        }
+    }
+
+    /// A warning for each key whose namespace has no schema but is close to a namespace
+    /// that is known (the project's, `pulumi`, a provider's of this file): a misspelt
+    /// namespace, which no provider reads (`kuberentes:context` beside
+    /// `kubernetes:namespace`). Other unknown namespaces may be providers without a schema.
+    fn misspelt_namespaces(&self, out: &mut StackCheck, project: &str, file: FileId) {
+        let known: Vec<&str> = (self.found.iter())
+            .filter(|(_, found)| found.is_some())
+            .map(|(namespace, _)| namespace.as_str())
+            .chain([project, "pulumi"])
+            .collect();
+        for (namespace, name, range) in &self.unknown {
+            let Some(close) = pcl_types::closest_name(namespace, known.iter().copied()) else {
+                continue;
+            };
+            out.in_stack.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_CONFIG_KEY,
+                    format!(
+                        "`{namespace}` is no provider with a schema, and the project is `{project}`: `{namespace}:{name}` may be read by no one"
+                    ),
+                    Anchor::Span(Span {
+                        file,
+                        range: *range,
+                    }),
+                )
+                .with_note(format!("did you mean `{close}:{name}`?")),
+            );
         }
     }
 
@@ -467,6 +502,8 @@ impl<'a> Providers<'a> {
             .entry(namespace.to_owned())
             .or_insert_with(|| lookup(namespace));
         let Some(provider) = found else {
+            let unknown = (namespace.to_owned(), name.to_owned(), entry.key_range);
+            self.unknown.push(unknown);
             return;
         };
         match provider.variables.iter().find(|(n, _)| n == name) {
