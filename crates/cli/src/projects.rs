@@ -64,45 +64,6 @@ fn project_file_in(dir: &Path) -> Option<PathBuf> {
         })
 }
 
-/// Why the program of a project named on the command line cannot be checked: its `main`
-/// names nothing, or its directory holds no `.pp` file.
-fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Option<String> {
-    let project_file = project_path.display();
-    if !main.exists() {
-        let written = project.and_then(|p| p.main.as_deref()).unwrap_or_default();
-        return Some(format!(
-            "`main: {written}` in `{project_file}` names `{}`, which does not exist: create it, or fix `main`",
-            main.display()
-        ));
-    }
-    // Pulumi runs the `.pp` files of the program directory itself (its subdirectories
-    // are components); another runtime's project has no program of its own.
-    let pcl = project.is_some_and(Project::is_pcl);
-    if !pcl || main.is_file() || has_pp_in(main) {
-        return None;
-    }
-    let mut message = format!(
-        "no *.pp file in `{}`, the program directory of `{project_file}`: Pulumi runs the .pp files of that directory",
-        main.display()
-    );
-    match first_program_below(main) {
-        Some(below) => {
-            let relative = below.strip_prefix(project_path.parent().unwrap_or(Path::new("")));
-            let relative = relative.unwrap_or(&below).display();
-            let fix = match project.and_then(|p| p.main.as_deref()) {
-                Some(_) => format!("change `main` to `{relative}` in `{project_file}`"),
-                None => format!("add `main: {relative}` to `{project_file}`"),
-            };
-            message.push_str(&format!(
-                ", and the program is in `{}`: {fix}",
-                below.display()
-            ));
-        }
-        None => message.push_str(": write the program there (such as `main.pp`)"),
-    }
-    Some(message)
-}
-
 /// The project files in the directories below `dir` (not in `dir` itself, and not below
 /// a project's directory, whose subdirectories are its components), sorted; hidden
 /// directories skipped.
@@ -142,43 +103,6 @@ fn looks_like_stack_file(path: &Path) -> bool {
         .any(|key| root.get(key).is_some())
 }
 
-/// Whether `dir` holds a `.pp` file itself.
-fn has_pp_in(dir: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    (entries.flatten()).any(|entry| {
-        let path = entry.path();
-        path.extension().is_some_and(|e| e == "pp") && path.is_file()
-    })
-}
-
-/// The nearest directory below `dir` (the first by name at the least depth) that holds
-/// a `.pp` file (hidden directories skipped).
-fn first_program_below(dir: &Path) -> Option<PathBuf> {
-    let mut level = vec![dir.to_path_buf()];
-    while !level.is_empty() {
-        let mut next = Vec::new();
-        for dir in level {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            let mut children: Vec<PathBuf> = (entries.flatten())
-                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                .filter(|e| e.file_type().is_ok_and(|kind| kind.is_dir()))
-                .map(|e| e.path())
-                .collect();
-            children.sort();
-            next.extend(children);
-        }
-        if let Some(found) = next.iter().find(|child| has_pp_in(child)) {
-            return Some(found.clone());
-        }
-        level = next;
-    }
-    None
-}
-
 /// The project directory of a project file (`Pulumi.yaml`) or stack file
 /// (`Pulumi.dev.yaml`, with its stack's name) named on the command line.
 fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
@@ -214,21 +138,16 @@ fn read(path: &Path) -> Result<SourceFile, String> {
 
 /// The program directory a project file's `main` names (a file's directory).
 fn main_dir(project_file: &Path, project: Option<&Project>) -> PathBuf {
-    let dir = project_file
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    match project.and_then(|p| p.main.as_deref()) {
-        Some(main) => {
-            let path = dir.join(main.trim_end_matches('/'));
-            if path.is_file() {
-                path.parent().map(Path::to_path_buf).unwrap_or(dir)
-            } else {
-                path
-            }
-        }
-        None => dir,
-    }
+    let project_dir = project_file.parent().unwrap_or(Path::new(""));
+    pcl_ide::project_program_dir(project_dir, project.and_then(|p| p.main.as_deref()))
+}
+
+/// Why the program of a project named on the command line cannot be checked: its `main`
+/// names nothing, or its directory holds no `.pp` file.
+fn main_error(project_path: &Path, project: Option<&Project>, main: &Path) -> Option<String> {
+    let written = project.and_then(|p| p.main.as_deref());
+    let pcl = project.is_some_and(Project::is_pcl);
+    pcl_ide::program_dir_problem(project_path, written, pcl, main)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {

@@ -1276,6 +1276,48 @@ fn stack_files_are_checked_against_the_program() {
     shut_down(client);
 }
 
+/// An open project file whose program Pulumi cannot run shows it, as `pcl check` says:
+/// no `main` while the program is in a subdirectory (at the first line), then a `main`
+/// that names nothing (at its value); the right `main` clears it.
+#[test]
+fn a_project_file_without_its_program_says_where_it_is() {
+    let dir = scratch_dir("main-forgotten");
+    std::fs::create_dir_all(dir.join("infra")).expect("mkdir");
+    std::fs::write(dir.join("infra/main.pp"), "x = 1\n").expect("written");
+    let text = "name: forgot\nruntime: pcl\n";
+    std::fs::write(dir.join("Pulumi.yaml"), text).expect("written");
+    let uri = format!("file://{}/Pulumi.yaml", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    let published = client.open(&uri, text);
+    let diagnostics = &published["params"]["diagnostics"];
+    let message = diagnostics[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("no *.pp file in") && message.contains("add `main: infra`"),
+        "{published}"
+    );
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 0, "{published}");
+    let misspelt = format!("{text}main: infr\n");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": uri, "version": 2 },
+        "contentChanges": [{ "text": misspelt }] }}),
+    );
+    let found = next_diagnostics(&mut client, &uri);
+    assert!(
+        found.iter().any(|m| m.starts_with("`main: infr`") && m.contains("does not exist")),
+        "{found:?}"
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": uri, "version": 3 },
+        "contentChanges": [{ "text": format!("{text}main: infra\n") }] }}),
+    );
+    let fixed = next_diagnostics(&mut client, &uri);
+    assert!(fixed.is_empty(), "{fixed:?}");
+    shut_down(client);
+}
+
 /// A package named for the first time while typing is loaded then, not at the next save:
 /// its resource is checked against its schema at once.
 #[test]

@@ -19,6 +19,7 @@ mod formatting;
 mod host;
 mod navigation;
 mod parallel;
+mod program_dir;
 mod project;
 mod reading;
 mod suppress;
@@ -41,6 +42,7 @@ pub use pcl_project::{
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 pub use pcl_syntax::ChangedRange;
+pub use program_dir::{program_dir_diagnostic, program_dir_problem, project_program_dir};
 pub use project::{ProjectDocument, parse_project_main};
 pub use reading::{LARGEST_SOURCE, read_source, read_source_file};
 

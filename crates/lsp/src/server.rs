@@ -1043,9 +1043,17 @@ impl Server {
             project: (&project_path, &project_text),
             document: (&document.path, &document.text),
         };
-        (self.host.analysis())
+        let mut diagnostics = (self.host.analysis())
             .project_document_diagnostics(files, &program)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if document.path == project_path {
+            diagnostics.extend(pcl_ide::program_dir_diagnostic(
+                Path::new(&project_path),
+                &document.text,
+                Path::new(&main),
+            ));
+        }
+        diagnostics
     }
 
     /// A snapshot for answering requests on another thread.
@@ -1772,18 +1780,8 @@ fn is_project_file(path: &str) -> bool {
 /// The program directory of the project file in `dir` with `text`: its `main` (a file's
 /// directory), else `dir`.
 fn main_dir(dir: &Path, text: &str) -> String {
-    let project = pcl_ide::parse_project_main(text);
-    let path = match project {
-        Some(main) => dir.join(main.trim_end_matches('/')),
-        None => dir.to_path_buf(),
-    };
-    let path = if path.is_file() {
-        path.parent()
-            .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
-    } else {
-        path
-    };
-    path.display().to_string()
+    let main = pcl_ide::parse_project_main(text);
+    (pcl_ide::project_program_dir(dir, main.as_deref()).display()).to_string()
 }
 
 /// The file path a document is known by and its program directory: the file's path for

@@ -26,6 +26,8 @@ pub struct Project {
     pub runtime: Option<Runtime>,
     /// `main`: the program's directory (or a file in it), relative to the project file.
     pub main: Option<String>,
+    /// Where `main`'s value is written.
+    pub main_range: Option<TextRange>,
     /// `stackConfigDir`, relative to the project file.
     pub stack_config_dir: Option<String>,
     /// The keys of the project file's own `config:`, as written (`port`, `proj:port`,
@@ -321,10 +323,15 @@ pub fn parse_project(
             }
         }
     }
+    let main_range = main
+        .is_some()
+        .then(|| root.get("main").map(|m| m.range))
+        .flatten();
     let project = Project {
         name,
         runtime,
         main,
+        main_range,
         stack_config_dir,
         config_keys,
         declarations,
