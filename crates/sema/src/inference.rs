@@ -1111,6 +1111,7 @@ impl<'db> Infer<'db> {
             let range_step = match (problem, &suggestion) {
                 (TraverseProblem::UnknownProperty { asked, candidates }, None) => {
                     self.range_variable_note(id, asked, candidates)
+                        .or_else(|| self.stack_output_note(id, asked, candidates))
                 }
                 _ => None,
             };
@@ -1206,6 +1207,30 @@ impl<'db> Infer<'db> {
         let fix = format!("length({})", crate::constants::path_text(self.body, *base)?);
         let note = format!("PCL counts elements (or characters) with a function: `{fix}`");
         Some((note, fix))
+    }
+
+    /// `network.subnetIds` of a stack reference (whose attributes are `outputs`,
+    /// `secretOutputNames`, ...): its outputs are read with `getOutput`.
+    #[cold]
+    fn stack_output_note(
+        &self,
+        id: ExprId,
+        asked: &str,
+        candidates: &[pcl_types::Name],
+    ) -> Option<(String, Option<&'static str>)> {
+        let is_reference = ["outputs", "secretOutputNames"]
+            .iter()
+            .all(|name| candidates.iter().any(|c| &**c == *name));
+        let Expr::GetAttr { base, .. } = self.body.expr(id) else {
+            return None;
+        };
+        let reference = crate::constants::path_text(self.body, *base)?;
+        is_reference.then(|| {
+            let note = format!(
+                "a stack reference's outputs are read with `getOutput({reference}, \"{asked}\")`"
+            );
+            (note, None)
+        })
     }
 
     /// `range.index`, `range.count`: what the `range` variable has, and the attribute

@@ -604,7 +604,11 @@ fn check_inputs<'db>(
     // A required input of type `Any` accepts `null` in Go's reading (so Go never asks for
     // it), and the provider rejects the resource without it: reported beyond Go.
     let any = |input: &Input<'db>| pcl_types::strip_input(infer.db, input.ty).is_dynamic(infer.db);
+    // The SDKs' arguments object (`args = {...}`, reported as no input) holds the inputs:
+    // they are not also missing.
+    let in_arguments = !names().any(|n| n == "args") && is_given("args");
     let missing: Vec<&Input<'db>> = (inputs.iter())
+        .filter(|_| !in_arguments)
         .filter(|i| i.required && !is_given(i.name))
         .filter(|i| !accepts_none(infer.db, i.ty) || any(i))
         .filter(|i| !misspelt.contains(&i.name))
@@ -889,6 +893,17 @@ fn unknown_attribute<'db>(
             .notes
             .push(
                 "resource options are a block, written without `=`: `options { ... }`".to_owned(),
+            );
+        return;
+    }
+    // The SDKs' arguments object (`args = &s3.BucketArgs{...}`, Python's `args=`).
+    if matches!(name, "args" | "Args" | "arguments") {
+        infer
+            .report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message)
+            .notes
+            .push(
+                "PCL has no arguments object: write each input in the resource's body, `name = value`"
+                    .to_owned(),
             );
         return;
     }

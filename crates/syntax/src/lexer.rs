@@ -545,6 +545,9 @@ impl<'a> Lexer<'a> {
         let end = start + ch.len_utf8();
         let message = match ch {
             '\r' => "a carriage return must be followed by a line feed".to_owned(),
+            '&' if rest[1..].starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                "unexpected character `&`: PCL has no pointers (Go's `&T{...}`): write the value itself; the operators are `&&` and `||`".to_owned()
+            }
             '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
             '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
             '`' => "unexpected backtick (`` ` ``): strings are written in double quotes, and interpolate with `${...}`: \"logs-${name}\"".to_owned(),

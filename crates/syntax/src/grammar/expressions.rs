@@ -155,6 +155,9 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         if next == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
             return Some(prefixed_string(p));
         }
+        if next == IDENT && p.nth_text(0) == "new" {
+            return Some(new_expression(p));
+        }
         // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).
         if next != L_PAREN {
             path_start = Some(p.position());
@@ -256,6 +259,73 @@ fn prefixed_string(p: &mut Parser<'_>) -> CompletedMarker {
     };
     p.error_at(range, codes::INVALID_EXPRESSION, message);
     m.complete(p, ERROR)
+}
+
+/// `new aws.s3.Bucket("b", {...})`, `new pulumi.asset.FileAsset("x")`, `new
+/// InputMap<string> { ... }`: another language's constructor. One error saying what PCL
+/// writes for the class; the whole is an error node.
+#[cold]
+fn new_expression(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let start = p.current_range().start();
+    p.bump();
+    let path_at = p.position();
+    p.bump();
+    while p.at(DOT) && p.nth(1) == IDENT {
+        p.bump();
+        p.bump();
+    }
+    let path = p.idents_since(path_at);
+    // Type arguments (`<string>`), within the line.
+    if p.at(LT) {
+        while !matches!(p.current(), NEWLINE | EOF) {
+            let closing = p.at(GT);
+            p.bump();
+            if closing {
+                break;
+            }
+        }
+    }
+    for bracket in [L_PAREN, L_CURLY] {
+        if p.at(bracket) && closes_later(p) {
+            p.skip_balanced();
+        }
+    }
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(range, codes::INVALID_EXPRESSION, new_message(&path));
+    m.complete(p, ERROR)
+}
+
+/// What PCL writes instead of `new` of the class at `path`.
+fn new_message(path: &[&str]) -> String {
+    let Some((&class, namespace)) = path.split_last() else {
+        return String::new();
+    };
+    let assets = [
+        "FileAsset",
+        "StringAsset",
+        "RemoteAsset",
+        "FileArchive",
+        "AssetArchive",
+        "RemoteArchive",
+        "StackReference",
+    ];
+    let collection = class.starts_with("Input")
+        || matches!(class, "Dictionary" | "Map" | "HashMap" | "List" | "Array" | "Object");
+    let instead = if assets.contains(&class) {
+        crate::foreign::sdk_reference("pulumi", class)
+    } else if collection {
+        "PCL writes a map as an object, `{ Name = \"web\" }`, and a list in brackets, `[\"a\", \"b\"]`"
+            .to_owned()
+    } else if let [package, ..] = namespace
+        && *package != "pulumi"
+        && class.starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        call_message(namespace, class)
+    } else {
+        "a resource is a block, `resource NAME \"pkg:module:Type\" { inputs }`".to_owned()
+    };
+    format!("PCL has no `new`: {instead}")
 }
 
 /// `value.name(...)`, a method call of another language: PCL has none. One error, at the
@@ -447,10 +517,34 @@ fn index_brackets(p: &mut Parser<'_>) {
             "expected an index between `[` and `]`".to_owned(),
         );
     } else {
-        expr(p);
+        if !p.at(COLON) {
+            expr(p);
+        }
+        if p.at(COLON) {
+            slice(p);
+        }
     }
     close_bracket(p, R_BRACK, "`]` to close the index", open_range);
     p.set_newlines_significant(significant);
+}
+
+/// `xs[0:2]`, Python's and Go's slice, from its `:` to before the `]`: one error, and the
+/// rest is an error node.
+#[cold]
+fn slice(p: &mut Parser<'_>) {
+    let m = p.start();
+    let start = p.current_range().start();
+    while !matches!(p.current(), R_BRACK | EOF) {
+        p.bump();
+    }
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(
+        range,
+        codes::INVALID_EXPRESSION,
+        "PCL has no slices: `slice(list, start, end)` takes the elements from `start` up to `end`"
+            .to_owned(),
+    );
+    m.complete(p, ERROR);
 }
 
 // test attr_splat
@@ -632,7 +726,15 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     let significant = p.set_newlines_significant(false);
     p.enter_list_nesting();
     while !list_ends(p, spec.close, open_indent) {
-        if expr(p).is_none() && !p.at_ts(spec.follow) {
+        if p.at(DOT3) {
+            let message = match spec.close {
+                R_BRACK => {
+                    "PCL has no spread (`...`) in lists: `concat(list, [more])` joins lists"
+                }
+                _ => "PCL expands a list into arguments with `...` after it: `f(list...)`",
+            };
+            leading_spread(p, message);
+        } else if expr(p).is_none() && !p.at_ts(spec.follow) {
             p.skip_until(spec.follow, false);
         }
         if spec.allows_expansion && p.at(DOT3) {
@@ -807,6 +909,14 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
 
 fn object_item(p: &mut Parser<'_>) {
     let m = p.start();
+    if p.at(DOT3) {
+        leading_spread(
+            p,
+            "PCL has no spread (`...`) in objects: `merge(object, { key = value })` combines objects",
+        );
+        m.complete(p, OBJECT_ITEM);
+        return;
+    }
     let key = p.start();
     let has_key = if expr(p).is_none() {
         key.abandon(p);
@@ -832,6 +942,19 @@ fn object_item(p: &mut Parser<'_>) {
         p.error_expected("`=` or `:` after the object key");
     }
     m.complete(p, OBJECT_ITEM);
+}
+
+/// JavaScript's spread, `...value` in a list, an object or a call: one error (`message`
+/// says what PCL writes), and the whole is an error node.
+#[cold]
+fn leading_spread(p: &mut Parser<'_>, message: &str) {
+    let m = p.start();
+    let start = p.current_range().start();
+    p.bump();
+    expr(p);
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(range, codes::INVALID_EXPRESSION, message.to_owned());
+    m.complete(p, ERROR);
 }
 
 // test for_tuple

@@ -49,6 +49,11 @@ resource withOpts "web:index:Bucket" {
   name = "opts"
   opts = { protect = true }
 }
+
+# Go's arguments struct.
+resource withArgs "web:index:Bucket" {
+  args = { name = "args" }
+}
 shellStyle = "logs-$env"
 # Braces that are not interpolation: a route's parameter, a template language's.
 route    = "GET /users/{env}"
@@ -63,3 +68,9 @@ resource ignoring "web:index:Bucket" {
 }
 formatted = "logs-%s" % env
 viaRequire = requireOutput(classPath, "x")
+
+# A stack reference's output read as an attribute.
+resource network "pulumi:pulumi:StackReference" {
+  name = "acme/network/prod"
+}
+subnetFromReference = network.subnetIds

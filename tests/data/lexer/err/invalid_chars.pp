@@ -2,3 +2,4 @@ a = 1 @@ 2
 b = 'single'
 c = a & b | c
 d = `x` ^ ;
+e = &Args{}

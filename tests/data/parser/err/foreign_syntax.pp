@@ -18,3 +18,8 @@ if (isProd) {
   y = 2
 }
 value = ["subnet-${z}" for z in zones]
+sliced = xs[0:2]
+tail = xs[1:]
+spread = { ...common, b = 2 }
+joined = [...xs, 2]
+called = max(...xs)

@@ -1,4 +1,4 @@
-# Calls of the SDKs' and their languages' functions, of resource classes, and Python's prefixed strings.
+# Calls of the SDKs' and their languages' functions, of resource classes (with and without `new`), and Python's prefixed strings.
 a = pulumi.String("x")
 b = JSON.stringify({ a = 1 })
 c = aws.s3.Bucket.get("existing", "id")
@@ -16,3 +16,8 @@ z = pulumi.Output.concat("a", b)
 w = lookup(m, "k").getValue()
 e = random.RandomPet("pet", { length = 2 })
 f = env.toUpperCase()
+n = new aws.s3.Bucket("b", { acl = "private" })
+o = new pulumi.asset.FileAsset("./index.html")
+p = new InputMap<string> { { "Name", "web" } }
+q = new pulumi.StackReference("acme/net/prod")
+r = new Thing()
