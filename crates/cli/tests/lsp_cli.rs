@@ -1305,7 +1305,9 @@ fn a_project_file_without_its_program_says_where_it_is() {
     );
     let found = next_diagnostics(&mut client, &uri);
     assert!(
-        found.iter().any(|m| m.starts_with("`main: infr`") && m.contains("does not exist")),
+        found
+            .iter()
+            .any(|m| m.starts_with("`main: infr`") && m.contains("does not exist")),
         "{found:?}"
     );
     client.send(

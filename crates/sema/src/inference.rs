@@ -721,7 +721,9 @@ impl<'db> Infer<'db> {
                 }
                 None => {
                     literal_keys = false;
-                    self.expect(key, input_type(db, Ty::string(db)), &"an object key");
+                    if !self.bracketed_key(key) {
+                        self.expect(key, input_type(db, Ty::string(db)), &"an object key");
+                    }
                     key_types.push(key_ty);
                 }
             }
@@ -1109,10 +1111,9 @@ impl<'db> Infer<'db> {
                 diagnostic.replace_with(self.at(Site::Expr(id)), &format!("`{fix}`"), fix);
             }
             let range_step = match (problem, &suggestion) {
-                (TraverseProblem::UnknownProperty { asked, candidates }, None) => {
-                    self.range_variable_note(id, asked, candidates)
-                        .or_else(|| self.stack_output_note(id, asked, candidates))
-                }
+                (TraverseProblem::UnknownProperty { asked, candidates }, None) => self
+                    .range_variable_note(id, asked, candidates)
+                    .or_else(|| self.stack_output_note(id, asked, candidates)),
                 _ => None,
             };
             if let Some(s) = suggestion {
@@ -1207,6 +1208,35 @@ impl<'db> Infer<'db> {
         let fix = format!("length({})", crate::constants::path_text(self.body, *base)?);
         let note = format!("PCL counts elements (or characters) with a function: `{fix}`");
         Some((note, fix))
+    }
+
+    /// C#'s dictionary initializer, `["Name"] = "web"`: a key in brackets is a list in
+    /// PCL. An error with the key alone as the fix; whether it was one.
+    #[cold]
+    fn bracketed_key(&mut self, key: ExprId) -> bool {
+        let Expr::Tuple(items) = self.body.expr(key) else {
+            return false;
+        };
+        let [item] = self.body.list(*items) else {
+            return false;
+        };
+        let Some(name) = literal_key(self.body, self.body.expr(*item)) else {
+            return false;
+        };
+        let fix = match pcl_syntax::is_identifier(&name) {
+            true => name.into_owned(),
+            false => format!("{name:?}"),
+        };
+        let message = format!("an object key in brackets is a list: write the key alone, `{fix}`");
+        let at = self.at(Site::Expr(key));
+        let diagnostic = self.push(
+            codes::TYPE_MISMATCH,
+            Severity::Error,
+            Site::Expr(key),
+            message,
+        );
+        diagnostic.replace_with(at, &format!("`{fix}`"), fix);
+        true
     }
 
     /// `network.subnetIds` of a stack reference (whose attributes are `outputs`,
@@ -1467,8 +1497,23 @@ impl<'db> Infer<'db> {
             true => None,
             false => self.name_value_entries_note(id, expected),
         };
+        // A resource where one of its values is meant (`bucket = site`): its `id`.
+        let resource_id = match (is_resource, self.body.expr(id)) {
+            (true, Expr::Name(name)) if !wraps => {
+                let wants_text = pcl_types::plain_alternatives(db, expected)
+                    .any(|alternative| matches!(alternative.kind(db), TyKind::String | TyKind::Id));
+                wants_text.then(|| format!("{}.id", self.body.str(*name)))
+            }
+            _ => None,
+        };
         let diagnostic = self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
         diagnostic.notes.extend(entries_note);
+        if let Some(fix) = resource_id {
+            diagnostic.notes.push(format!(
+                "a resource is no value of its own here: use one of its attributes, such as `{fix}`"
+            ));
+            diagnostic.replace_with(at, &format!("`{fix}`"), fix);
+        }
         if let Some((decl, name)) = source {
             let label = format!("`{name}` is declared here");
             diagnostic

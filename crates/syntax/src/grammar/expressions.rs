@@ -311,7 +311,10 @@ fn new_message(path: &[&str]) -> String {
         "StackReference",
     ];
     let collection = class.starts_with("Input")
-        || matches!(class, "Dictionary" | "Map" | "HashMap" | "List" | "Array" | "Object");
+        || matches!(
+            class,
+            "Dictionary" | "Map" | "HashMap" | "List" | "Array" | "Object"
+        );
     let instead = if assets.contains(&class) {
         crate::foreign::sdk_reference("pulumi", class)
     } else if collection {
@@ -728,9 +731,7 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     while !list_ends(p, spec.close, open_indent) {
         if p.at(DOT3) {
             let message = match spec.close {
-                R_BRACK => {
-                    "PCL has no spread (`...`) in lists: `concat(list, [more])` joins lists"
-                }
+                R_BRACK => "PCL has no spread (`...`) in lists: `concat(list, [more])` joins lists",
                 _ => "PCL expands a list into arguments with `...` after it: `f(list...)`",
             };
             leading_spread(p, message);

@@ -74,3 +74,13 @@ resource network "pulumi:pulumi:StackReference" {
   name = "acme/network/prod"
 }
 subnetFromReference = network.subnetIds
+
+# C#'s dictionary initializer.
+csharpTags = {
+  ["Name"] = "web"
+}
+
+# A resource where one of its values is meant.
+resource usesResource "web:index:Bucket" {
+  name = withOpts
+}
