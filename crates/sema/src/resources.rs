@@ -70,7 +70,8 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     if let Some(options) = options {
         // A schema component takes a provider of any package for its children.
         let custom = schema.filter(|types| !types.is_component).map(|_| token);
-        check_options(infer, options, inputs.as_deref(), range, custom);
+        let outputs = schema.map(|types| &*types.outputs);
+        check_options(infer, options, (inputs.as_deref(), outputs), range, custom);
     }
     match (range, range_ty) {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
@@ -1028,12 +1029,13 @@ const OPTION_NAMES: &[&str] = &[
     "hooks",
 ];
 
-/// Check the `options` block (outside the scope of `range`); `custom` is the token of a
-/// custom resource, whose `provider` must be of its package.
+/// Check the `options` block (outside the scope of `range`) of a resource with
+/// `properties` (its inputs and outputs, when its schema is known); `custom` is the token
+/// of a custom resource, whose `provider` must be of its package.
 fn check_options<'db>(
     infer: &mut Infer<'db>,
     options: BlockId,
-    inputs: Option<&[Input<'db>]>,
+    properties: (Option<&[Input<'db>]>, Option<&[Property<'db>]>),
     range: Option<ExprId>,
     custom: Option<&str>,
 ) {
@@ -1099,7 +1101,7 @@ fn check_options<'db>(
                 fractional_range(infer, data.value);
                 infer.lenient = lenient;
             }
-            Some(None) => property_list(infer, data.value, inputs, name),
+            Some(None) => property_list(infer, data.value, properties, name),
             None => {
                 infer.expr(data.value);
                 let setting = terraform_setting_note(name);
@@ -1581,11 +1583,12 @@ fn hooks_option(infer: &mut Infer<'_>, value: ExprId) {
     }
 }
 
-/// `ignoreChanges = [prop, prop.nested]`: each element names an input property.
+/// `ignoreChanges = [prop, prop.nested]`: each element names an input property (of
+/// `properties`, the inputs and outputs).
 fn property_list<'db>(
     infer: &mut Infer<'db>,
     value: ExprId,
-    inputs: Option<&[Input<'db>]>,
+    (inputs, outputs): (Option<&[Input<'db>]>, Option<&[Property<'db>]>),
     option: &str,
 ) {
     let body = infer.body;
@@ -1616,15 +1619,31 @@ fn property_list<'db>(
             root = *base;
         }
         let Expr::Name(name) = body.expr(root) else {
-            infer
-                .push(
-                    codes::TYPE_MISMATCH,
-                    Severity::Error,
-                    Site::Expr(element),
-                    format!("option `{option}` takes input property names, not expressions"),
-                )
-                .notes
-                .push("write the property name without quotes".to_owned());
+            let quoted = match body.expr(element) {
+                Expr::String(text) => Some(body.str(*text)),
+                _ => None,
+            };
+            let at = infer.at(Site::Expr(element));
+            let diagnostic = infer.push(
+                codes::TYPE_MISMATCH,
+                Severity::Error,
+                Site::Expr(element),
+                format!("option `{option}` takes input property names, not expressions"),
+            );
+            match quoted {
+                Some("*") => diagnostic.notes.push(format!(
+                    "PCL has no `*` here: name each input, `{option} = [tags, name]`"
+                )),
+                Some(text) if pcl_syntax::is_identifier(text) => {
+                    diagnostic
+                        .notes
+                        .push("write the property name without quotes".to_owned());
+                    diagnostic.replace_with(at, &format!("`{text}`"), text.to_owned());
+                }
+                _ => diagnostic
+                    .notes
+                    .push("write the property name without quotes".to_owned()),
+            }
             continue;
         };
         let name = body.str(*name);
@@ -1639,7 +1658,18 @@ fn property_list<'db>(
                 Site::Expr(root),
                 format!("`{name}` is not an input property of this resource"),
             );
-            if let Some(s) = suggestion {
+            let is_output = outputs.is_some_and(|o| o.iter().any(|p| *p.name == *name));
+            if is_output {
+                diagnostic.notes.push(format!(
+                    "`{name}` is an output: Pulumi's binder looks these names up among the inputs only{}",
+                    match option {
+                        "additionalSecretOutputs" => format!(
+                            "; to keep the output secret, wrap it where it is used, `secret(resource.{name})`"
+                        ),
+                        _ => String::new(),
+                    }
+                ));
+            } else if let Some(s) = suggestion {
                 diagnostic.notes.push(format!("did you mean '{s}'?"));
             }
         }
@@ -1824,7 +1854,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         infer.locals.pop();
     }
     if let Some(options) = options {
-        check_options(infer, options, None, range, None);
+        check_options(infer, options, (None, None), range, None);
     }
     match (range, range_ty) {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),

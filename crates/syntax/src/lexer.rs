@@ -391,6 +391,12 @@ impl<'a> Lexer<'a> {
                     self.pos = end;
                     return;
                 }
+                Ok(CodeToken::Quote)
+                    if self.stack.is_empty() && self.text[start..].starts_with("\"\"\"") =>
+                {
+                    self.lex_triple_quoted(start);
+                    return;
+                }
                 Ok(CodeToken::Quote) => {
                     self.push(OPEN_QUOTE, start);
                     self.stack.push(Mode::Quoted { open: start as u32 });
@@ -410,6 +416,24 @@ impl<'a> Lexer<'a> {
             self.push(kind, start);
         }
         self.pos = self.text.len();
+    }
+
+    /// Python's `"""text"""`, through its closing `"""` (else the opening alone): one
+    /// error token, and one error saying PCL writes a heredoc.
+    #[cold]
+    fn lex_triple_quoted(&mut self, start: usize) {
+        let body = start + 3;
+        let end = self.text[body..]
+            .find("\"\"\"")
+            .map_or(body, |close| body + close + 3);
+        self.push(ERROR_TOKEN, start);
+        self.error(
+            start,
+            end,
+            codes::INVALID_CHARACTER,
+            "PCL has no triple-quoted strings: a string of several lines is a heredoc, `<<-EOT` then the lines, then `EOT` on a line of its own".to_owned(),
+        );
+        self.pos = end;
     }
 
     /// Lexes the most frequent tokens (blanks, line feeds, ASCII identifiers, one-byte
@@ -467,9 +491,10 @@ impl<'a> Lexer<'a> {
                     break;
                 }
                 (NUMBER, idx + len)
-            } else if byte == b'"' && top_level {
+            } else if byte == b'"' && top_level && bytes.get(idx + 1..idx + 3) != Some(b"\"\"") {
                 // A string of plain text: no escapes, no template sequences, on one line.
-                // Anything else goes through the template lexer.
+                // Anything else goes through the template lexer (and Python's `"""`, the
+                // slow path's).
                 let close = skip_plain(bytes, idx + 1, &QUOTED_SPECIAL);
                 if bytes.get(close) != Some(&b'"') {
                     break;

@@ -84,3 +84,17 @@ csharpTags = {
 resource usesResource "web:index:Bucket" {
   name = withOpts
 }
+
+# Quoted names, and a wildcard.
+resource quotedIgnores "web:index:Bucket" {
+  name = "q"
+  options {
+    ignoreChanges           = ["name", "*"]
+    additionalSecretOutputs = [websiteEndpoint]
+  }
+}
+
+# Python's triple-quoted string.
+script = """#!/bin/sh
+echo hi
+"""

@@ -1,0 +1,4 @@
+a = """several
+lines"""
+b = """never closed
+c = 1
