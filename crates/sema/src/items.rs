@@ -872,6 +872,9 @@ fn block_labels<'a>(
     let type_token = block.token(&[SyntaxKind::IDENT])?;
     let type_name = type_token.text();
     let Some(kind) = DeclKind::from_block_type(type_name) else {
+        // No body: the parser reported the missing `{` (`const x = 1`, `import pulumi`),
+        // which is the one cause.
+        block.child(SyntaxKind::BODY)?;
         let note = match (
             foreign_block(type_name),
             pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()),

@@ -575,6 +575,11 @@ impl<'a> Lexer<'a> {
             }
             '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
             '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
+            ';' if rest[1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n')
+                || rest[1..].trim().is_empty() =>
+            {
+                "unexpected `;`: a line ends without one in PCL".to_owned()
+            }
             '`' => "unexpected backtick (`` ` ``): strings are written in double quotes, and interpolate with `${...}`: \"logs-${name}\"".to_owned(),
             '$' if rest[1..].starts_with('{') => {
                 "unexpected character `$`: `${...}` interpolates only inside a string: write the expression alone (`name`), or `\"${name}\"`".to_owned()

@@ -122,6 +122,9 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         } else {
             p.nth(1)
         };
+        if block.is_none() && is_import(p, next) {
+            return foreign_import(p);
+        }
         match next {
             // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
             // the attribute it means, so the name counts as set.
@@ -174,6 +177,35 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         );
     }
     p.skip_until(TokenSet::new(&[]), true);
+}
+
+/// Whether the item at the current token is another language's import (`import pulumi`,
+/// `import * as aws from "@pulumi/aws"`, `from pulumi_aws import s3`, `using Pulumi;`);
+/// not Terraform's `import { ... }` block. `next` is the token after the first.
+fn is_import(p: &Parser<'_>, next: SyntaxKind) -> bool {
+    match p.nth_text(0) {
+        "import" => matches!(next, IDENT | STAR),
+        "from" => next == IDENT && p.nth(2) == IDENT && p.nth_text(2) == "import",
+        "using" => next == IDENT,
+        _ => false,
+    }
+}
+
+/// Another language's import: one error for the line, which is skipped.
+#[cold]
+fn foreign_import(p: &mut Parser<'_>) {
+    let m = p.start();
+    let start = p.current_range().start();
+    while !(p.at(EOF) || (p.at_line_start() && p.prev_range(1).end() > start)) {
+        p.bump();
+    }
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(
+        range,
+        codes::UNEXPECTED_TOKEN,
+        "PCL has no imports: a package is used by naming it in a resource's type, `resource site \"aws:s3/bucket:Bucket\" { ... }`".to_owned(),
+    );
+    m.complete(p, ERROR);
 }
 
 /// What PCL writes for a statement of another language at an item's start: `name` then

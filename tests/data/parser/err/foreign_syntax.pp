@@ -23,3 +23,10 @@ tail = xs[1:]
 spread = { ...common, b = 2 }
 joined = [...xs, 2]
 called = max(...xs)
+import pulumi
+import * as aws from "@pulumi/aws";
+from pulumi_aws import s3
+using Pulumi;
+import {
+  to = x
+}
