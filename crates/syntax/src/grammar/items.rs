@@ -125,6 +125,9 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         if block.is_none() && is_import(p, next) {
             return foreign_import(p);
         }
+        if block.is_none() && next == IDENT && is_definition(p) {
+            return foreign_definition(p);
+        }
         match next {
             // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
             // the attribute it means, so the name counts as set.
@@ -205,6 +208,53 @@ fn foreign_import(p: &mut Parser<'_>) {
         codes::UNEXPECTED_TOKEN,
         "PCL has no imports: a package is used by naming it in a resource's type, `resource site \"aws:s3/bucket:Bucket\" { ... }`".to_owned(),
     );
+    m.complete(p, ERROR);
+}
+
+/// Whether the item at the current token defines a class or a function in another
+/// language (`class WebServer extends pulumi.ComponentResource {`, `function f(x) {`,
+/// `def f(x):`, `func f() {`): a keyword, a name, then `(`, `:`, `extends` or `{`-less
+/// words a block's labels never are.
+fn is_definition(p: &Parser<'_>) -> bool {
+    let after = (p.nth(2), p.nth_text(2));
+    match p.nth_text(0) {
+        "class" | "interface" => matches!(
+            after,
+            (L_PAREN | COLON, _) | (IDENT, "extends" | "implements" | ":")
+        ),
+        "function" | "def" | "func" | "fn" => after.0 == L_PAREN,
+        _ => false,
+    }
+}
+
+/// Another language's class or function: one error, and its body skipped (to the `}` of
+/// its braces, else its line).
+#[cold]
+fn foreign_definition(p: &mut Parser<'_>) {
+    let keyword = p.nth_text(0);
+    let message = match keyword {
+        "class" | "interface" => {
+            "PCL has no classes: a component is a directory of .pp files (its `config` blocks are the inputs, its `output` blocks the outputs), used with `component NAME \"./dir\" { inputs }`"
+        }
+        _ => {
+            "PCL has no functions of its own: compute a value with an expression (`[for x in list : x.name]`, `condition ? a : b`), or repeat resources with `options { range = ... }`"
+        }
+    };
+    let m = p.start();
+    let start = p.current_range().start();
+    loop {
+        match p.current() {
+            EOF => break,
+            L_CURLY => {
+                p.skip_balanced();
+                break;
+            }
+            _ if p.at_line_start() && p.prev_range(1).end() > start => break,
+            _ => p.bump(),
+        }
+    }
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_at(range, codes::UNEXPECTED_TOKEN, message.to_owned());
     m.complete(p, ERROR);
 }
 

@@ -30,3 +30,9 @@ using Pulumi;
 import {
   to = x
 }
+class WebServer extends pulumi.ComponentResource {
+  constructor(name) {}
+}
+def make_bucket(name):
+function f(x) { return x }
+after = 1
