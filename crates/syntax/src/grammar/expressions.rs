@@ -278,7 +278,7 @@ fn new_expression(p: &mut Parser<'_>) -> CompletedMarker {
     let path = p.idents_since(path_at);
     // Type arguments (`<string>`), within the line.
     if p.at(LT) {
-        while !matches!(p.current(), NEWLINE | EOF) {
+        while !matches!(p.current(), NEWLINE | EOF) && !p.at_line_start() {
             let closing = p.at(GT);
             p.bump();
             if closing {
@@ -527,7 +527,17 @@ fn index_brackets(p: &mut Parser<'_>) {
             slice(p);
         }
     }
-    close_bracket(p, R_BRACK, "`]` to close the index", open_range);
+    // The next line starts an attribute (`b = 1`): the index was left open, and the rest
+    // of the file is not skipped looking for its `]`.
+    if p.at_line_start() && p.at(IDENT) && p.nth(1) == EQ {
+        p.error_at(
+            open_range,
+            codes::UNCLOSED_DELIMITER,
+            "unclosed index: this `[` has no matching `]`".to_owned(),
+        );
+    } else {
+        close_bracket(p, R_BRACK, "`]` to close the index", open_range);
+    }
     p.set_newlines_significant(significant);
 }
 
@@ -537,7 +547,8 @@ fn index_brackets(p: &mut Parser<'_>) {
 fn slice(p: &mut Parser<'_>) {
     let m = p.start();
     let start = p.current_range().start();
-    while !matches!(p.current(), R_BRACK | EOF) {
+    p.bump();
+    while !matches!(p.current(), R_BRACK | EOF) && !p.at_line_start() {
         p.bump();
     }
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
