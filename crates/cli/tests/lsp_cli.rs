@@ -710,12 +710,15 @@ fn configuration_watchers_and_workspace_folders() {
         &json!({ "jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
         "params": { "settings": { "pcl": { "schemaPath": [], "skipResourceTypecheck": true } } } }),
     );
-    // Still none (with `schemaPath` empty, the missing package is not skipped
-    // otherwise): nothing new is published.
+    // The schema's directory is no longer searched: the package is missing again, as
+    // `pcl check --skip-resource-typecheck` says it (a warning).
     let relaxed = published_until_answered(&mut client, 3);
-    assert!(
-        relaxed.iter().all(|(_, found)| found.is_empty()),
-        "{relaxed:?}"
+    assert_eq!(
+        relaxed,
+        [(
+            "main.pp".to_owned(),
+            vec!["no schema found for package 'web'".to_owned()]
+        )],
     );
     // The program in the other folder was loaded from the workspace folder.
     let symbols = client.request(2, "workspace/symbol", json!({ "query": "unopened" }));
@@ -1272,6 +1275,56 @@ fn stack_files_are_checked_against_the_program() {
             .iter()
             .any(|m| m.starts_with("the required config `port` is not set")),
         "{unset:?}"
+    );
+    shut_down(client);
+}
+
+/// An edit to a component republishes the open programs that use it (directly or through
+/// another component): what they are checked against changed, though they did not.
+#[test]
+fn a_component_edit_republishes_its_users() {
+    let dir = scratch_dir("component-users");
+    std::fs::create_dir_all(dir.join("web/inner")).expect("mkdir");
+    let main = "component site \"./web\" {\n  size = 2\n}\n";
+    let web = "config size \"int\" {}\n\ncomponent deep \"./inner\" {\n  size = size\n}\n";
+    let inner = "config size \"int\" {}\n";
+    std::fs::write(dir.join("main.pp"), main).expect("written");
+    std::fs::write(dir.join("web/main.pp"), web).expect("written");
+    std::fs::write(dir.join("web/inner/main.pp"), inner).expect("written");
+    let main_uri = format!("file://{}/main.pp", dir.display());
+    let web_uri = format!("file://{}/web/main.pp", dir.display());
+    let inner_uri = format!("file://{}/web/inner/main.pp", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    for (uri, text) in [(&main_uri, main), (&web_uri, web), (&inner_uri, inner)] {
+        let published = client.open(uri, text);
+        assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    }
+    // The inner component's config renamed: its user `web` and, through `web`, nothing
+    // else (`main` gives `web` its `size`, which is unchanged).
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": inner_uri, "version": 2 },
+        "contentChanges": [{ "text": "config width \"int\" {}\n" }] }}),
+    );
+    let found = next_diagnostics(&mut client, &web_uri);
+    assert!(
+        found.iter().any(|m| m.contains("has no input 'size'")),
+        "{found:?}"
+    );
+    // `web`'s own config renamed: `main`, its user, is told.
+    let renamed = web
+        .replace("config size", "config width")
+        .replace("= size", "= width");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": web_uri, "version": 2 },
+        "contentChanges": [{ "text": renamed }] }}),
+    );
+    let found = next_diagnostics(&mut client, &main_uri);
+    assert!(
+        found.iter().any(|m| m.contains("has no input 'size'")),
+        "{found:?}"
     );
     shut_down(client);
 }

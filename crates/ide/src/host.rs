@@ -31,8 +31,9 @@ pub struct AnalysisHost {
     programs: BTreeMap<SmolStr, Program>,
     /// Files edited through `set_file_text`, kept at low durability.
     edited: FxHashSet<File>,
-    /// Packages the pull loop has looked for (found or not), so it never retries them.
-    requested_packages: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// How each package name was resolved for the programs (found or not): a program that
+    /// asks for another version resolves it again.
+    resolved: BTreeMap<SmolStr, Resolution>,
     /// The packages on the search path, listed when completion first asks.
     available_packages: crate::analysis::AvailablePackages,
     /// Packages named while typing and found on no search path: not looked for again until
@@ -145,7 +146,7 @@ impl AnalysisHost {
             files: BTreeMap::new(),
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
-            requested_packages: BTreeSet::new(),
+            resolved: BTreeMap::new(),
             typed_misses: BTreeSet::new(),
             missing: BTreeMap::new(),
             fetching: None,
@@ -189,6 +190,27 @@ impl AnalysisHost {
     /// (`load_dependencies`), by directory.
     pub fn program_ids(&self) -> Vec<ProgramId> {
         self.programs.keys().cloned().map(ProgramId).collect()
+    }
+
+    /// The loaded programs that instantiate the program in `dir` as a component, directly
+    /// or through other components (by directory, `dir` itself not among them): what a
+    /// change to it may change the diagnostics of.
+    pub fn programs_using(&self, dir: &str) -> Vec<ProgramId> {
+        let users: Vec<(SmolStr, Vec<SmolStr>)> = (self.programs.iter())
+            .map(|(user, &program)| (user.clone(), self.component_dirs(program)))
+            .collect();
+        let start = normalise_dir(dir);
+        let mut found: Vec<SmolStr> = Vec::new();
+        let mut pending = vec![start.clone()];
+        while let Some(used) = pending.pop() {
+            for (user, components) in &users {
+                if components.contains(&used) && !found.contains(user) && *user != start {
+                    found.push(user.clone());
+                    pending.push(user.clone());
+                }
+            }
+        }
+        found.into_iter().map(ProgramId).collect()
     }
 
     /// Whether the program in `dir` is loaded.
@@ -350,7 +372,7 @@ impl AnalysisHost {
         // The schemas the item trees name, before anything reads them: loading them later
         // starts a revision in which everything computed so far is verified again (on one
         // thread).
-        self.load_program_packages(program);
+        self.load_program_packages(program, &mut BTreeSet::new());
         self.sync_missing();
         // The declarations are interned on this thread, file by file in program order
         // (their ids follow it), and the program's namespace built from them; meanwhile
@@ -506,15 +528,25 @@ impl AnalysisHost {
             .loader
             .read_text(None, SmolStr::new(file), Arc::from(text))
             .map_err(|e| Box::new(e.to_diagnostic()))?;
+        if let Some(schema) = read.first() {
+            let name = SmolStr::new(schema.key());
+            self.resolved.insert(name, Resolution::Given);
+        }
         self.loader.apply(&mut self.db, read);
         Ok(())
     }
 
     /// Change where schemas are looked for (then `PCL_SCHEMA_PATH`) and the leniencies.
-    /// Packages already loaded stay; the ones found nowhere so far are looked for again.
+    /// On another search path every package is resolved again (one loaded from a directory
+    /// no longer on it goes); on the same one, those found nowhere so far are looked for
+    /// again.
     pub fn set_options(&mut self, schema_dirs: Vec<PathBuf>, leniency: Leniency) {
         let search = SearchPath::from_args_and_env(schema_dirs);
         self.available_packages = crate::analysis::AvailablePackages::new(search.clone());
+        if search != *self.loader.search_path() {
+            self.resolved
+                .retain(|_, resolution| *resolution == Resolution::Given);
+        }
         self.loader.set_search_path(search);
         if let Some(options) = CheckOptions::try_get(&self.db)
             && options.leniency(&self.db) != leniency
@@ -524,8 +556,14 @@ impl AnalysisHost {
                 .with_durability(Durability::MEDIUM)
                 .to(leniency);
         }
-        self.requested_packages.clear();
+        self.forget_misses();
         self.load_dependencies();
+    }
+
+    /// Look again for the packages found nowhere so far, at the next load.
+    fn forget_misses(&mut self) {
+        let missing = &self.missing;
+        self.resolved.retain(|name, _| !missing.contains_key(name));
     }
 
     /// Schema files may have changed on disk: read the loaded ones again (their packages
@@ -535,7 +573,7 @@ impl AnalysisHost {
         let search = self.loader.search_path().clone();
         self.available_packages = crate::analysis::AvailablePackages::new(search);
         self.loader.refresh_from_disk(&mut self.db);
-        self.requested_packages.clear();
+        self.forget_misses();
         self.load_dependencies();
     }
 
@@ -549,13 +587,19 @@ impl AnalysisHost {
     /// the component programs they instantiate (from disk). What is found nowhere is left
     /// for checking to report where it is used.
     pub fn load_dependencies(&mut self) {
-        self.typed_misses.clear();
+        // What typing found nowhere is looked for again, and reported as missing.
+        for (name, _) in std::mem::take(&mut self.typed_misses) {
+            self.missing.remove(&name);
+            self.resolved.remove(&name);
+        }
         let mut missing: BTreeMap<SmolStr, Box<[SmolStr]>> = BTreeMap::new();
+        // The first program (by directory) to name a package decides its version.
+        let mut decided: BTreeSet<SmolStr> = BTreeSet::new();
         loop {
             let mut changed = false;
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                changed |= self.load_program_packages(program);
+                changed |= self.load_program_packages(program, &mut decided);
                 for dir in self.component_dirs(program) {
                     if self.programs.contains_key(&dir) {
                         continue;
@@ -593,53 +637,80 @@ impl AnalysisHost {
     /// component is read and nothing is remembered as missing: a half-typed name (`aw` on
     /// the way to `aws`) must leave no trace.
     pub fn load_typed_packages(&mut self, dir: &str) {
-        if let Some(&program) = self.programs.get(&normalise_dir(dir)) {
-            for (name, version, _) in program_packages(required_packages(&self.db, program)) {
-                let key = (name.clone(), version.clone());
-                if self.requested_packages.contains(&key)
-                    || self.typed_misses.contains(&key)
-                    || pcl_schema::package_named(&self.db, &name).is_some()
-                {
-                    continue;
+        let Some(&program) = self.programs.get(&normalise_dir(dir)) else {
+            return;
+        };
+        for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
+            let key = (name.clone(), version.clone());
+            if self.is_resolved(&name, &version) || self.typed_misses.contains(&key) {
+                continue;
+            }
+            match self.read_package(&name, version.as_deref(), cached_as.as_deref()) {
+                Ok(read) => {
+                    self.loader.apply(&mut self.db, read);
+                    self.missing.remove(&name);
+                    self.resolved.insert(name, Resolution::Asked(version));
                 }
-                match self.loader.read(&name, version.as_deref()) {
-                    Ok(read) => {
-                        self.requested_packages.insert(key);
-                        self.loader.apply(&mut self.db, read);
-                    }
-                    Err(_) => {
-                        self.typed_misses.insert(key);
-                    }
+                Err(error) => {
+                    // Checked as the text asks: without the version loaded before. The
+                    // notes say where it was looked for; nothing is fetched for it.
+                    self.loader.forget(&mut self.db, &name);
+                    self.resolved.remove(&name);
+                    self.missing.insert(name, self.missing_notes(error).into());
+                    self.typed_misses.insert(key);
                 }
             }
         }
+        self.sync_missing();
     }
 
-    /// Load the schemas a program names that are not loaded or looked for yet; whether
-    /// any was loaded. What is found nowhere is remembered for `MissingPackages`.
-    fn load_program_packages(&mut self, program: Program) -> bool {
+    /// Read package `name` at `version`: a package block's exact version on the search
+    /// path first, then its hashed name in the caches (`cached_as`).
+    fn read_package(
+        &self,
+        name: &str,
+        version: Option<&str>,
+        cached_as: Option<&CachedPackage>,
+    ) -> Result<Vec<pcl_schema::ReadSchema>, pcl_schema::LoadError> {
+        match (self.loader.read(name, version), cached_as) {
+            (Err(pcl_schema::LoadError::NotFound(_)), Some(cached)) => {
+                self.read_cached(name, version, cached)
+            }
+            (read, _) => read,
+        }
+    }
+
+    /// Whether package `name` was resolved at `version` (or given as text).
+    fn is_resolved(&self, name: &str, version: &Option<SmolStr>) -> bool {
+        match self.resolved.get(name) {
+            Some(Resolution::Given) => true,
+            Some(Resolution::Asked(asked)) => asked == version,
+            None => false,
+        }
+    }
+
+    /// Load the schemas a program names at the versions it asks for, when not resolved so
+    /// (and no earlier program of this load, in `decided`, chose another); whether any was
+    /// loaded or let go. What is found nowhere is remembered for `MissingPackages`.
+    fn load_program_packages(&mut self, program: Program, decided: &mut BTreeSet<SmolStr>) -> bool {
         let mut changed = false;
         for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
-            let key = (name.clone(), version.clone());
-            if !self.requested_packages.insert(key)
-                || pcl_schema::package_named(&self.db, &name).is_some()
-            {
+            if !decided.insert(name.clone()) || self.is_resolved(&name, &version) {
                 continue;
             }
-            // A package block's exact version on the search path first, then its
-            // hashed name in the caches.
-            let read = match (self.loader.read(&name, version.as_deref()), &cached_as) {
-                (Err(pcl_schema::LoadError::NotFound(_)), Some(cached)) => {
-                    self.read_cached(&name, version.as_deref(), cached)
-                }
-                (read, _) => read,
-            };
+            self.resolved
+                .insert(name.clone(), Resolution::Asked(version.clone()));
+            let read = self.read_package(&name, version.as_deref(), cached_as.as_deref());
             // Not found anywhere: fetched when fetching is on, else remembered as missing.
             let read = match read {
                 Err(pcl_schema::LoadError::NotFound(not_found)) => {
                     match self.fetch(&name, &not_found) {
                         Some(read) => Ok(read),
                         None => {
+                            // Another version loaded before goes: uses report this one
+                            // missing.
+                            changed |= pcl_schema::package_named(&self.db, &name).is_some();
+                            self.loader.forget(&mut self.db, &name);
                             self.remember_missing(&name, not_found);
                             continue;
                         }
@@ -663,7 +734,12 @@ impl AnalysisHost {
         if let Some(request) = FetchRequest::for_missing(name, &not_found) {
             self.fetchable.insert(name.clone(), request);
         }
-        let error = pcl_schema::LoadError::NotFound(not_found);
+        let notes = self.missing_notes(pcl_schema::LoadError::NotFound(not_found));
+        self.missing.insert(name.clone(), notes.into());
+    }
+
+    /// The notes of a "no schema found" error for a package that failed to load so.
+    fn missing_notes(&self, error: pcl_schema::LoadError) -> Vec<String> {
         let mut notes = error.notes();
         if self.fetching.is_some() {
             // The flag was given: only the command is left to suggest.
@@ -671,7 +747,7 @@ impl AnalysisHost {
                 *note = note.replace("run again with --fetch-schemas, or run", "run");
             }
         }
-        self.missing.insert(name.clone(), notes.into());
+        notes
     }
 
     /// Sets the `MissingPackages` input when what the host knows changed.
@@ -718,6 +794,14 @@ impl AnalysisHost {
         }
         res
     }
+}
+
+/// How a package name was resolved: at the version programs asked for (`None`: the
+/// unversioned resolution), found or not, or given as text (kept whatever is asked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Resolution {
+    Asked(Option<SmolStr>),
+    Given,
 }
 
 /// A package with its version and how Pulumi's cache names it (for a `package` block with

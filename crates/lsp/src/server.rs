@@ -734,7 +734,7 @@ impl Server {
             }
             _ => return Vec::new(),
         };
-        let mut messages = self.publish(&changed_dir, None);
+        let mut messages = self.publish_with_users(&changed_dir);
         // A stack's checks read the program's configs.
         if self.documents.values().any(|d| d.project_file) {
             messages.extend(self.publish_project_files());
@@ -832,7 +832,28 @@ impl Server {
         let mut messages = Vec::new();
         for dir in dirs {
             self.refresh_program(&dir);
-            messages.extend(self.publish(&dir, None));
+            messages.extend(self.publish_with_users(&dir));
+        }
+        messages
+    }
+
+    /// [`Server::publish`] for the program in `dir` and for the open programs that use it
+    /// as a component (a component's change changes what they are checked against).
+    fn publish_with_users(&mut self, dir: &str) -> Vec<Message> {
+        let mut messages = self.publish(dir, None);
+        let users = self.host.programs_using(dir);
+        if users.is_empty() {
+            return messages;
+        }
+        let mut open: Vec<String> = (self.documents.values())
+            .filter(|d| !d.project_file)
+            .map(|d| d.dir.clone())
+            .filter(|d| users.iter().any(|user| user.0 == pcl_ide::normalise_dir(d)))
+            .collect();
+        open.sort();
+        open.dedup();
+        for user in open {
+            messages.extend(self.publish(&user, None));
         }
         messages
     }

@@ -293,6 +293,12 @@ impl ReadSchema {
     pub fn file(&self) -> &str {
         &self.file
     }
+
+    /// The key it is known by first: its package's name (`name@version` for a referenced
+    /// package).
+    pub fn key(&self) -> &str {
+        self.keys.first().map_or("", SmolStr::as_str)
+    }
 }
 
 /// Reads schema files and registers them as inputs, in two steps so that an editor can
@@ -499,6 +505,20 @@ impl SchemaLoader {
             }
             sources.push(source);
         }
+        self.publish(db);
+        sources
+    }
+
+    /// Stop knowing package `name` by its bare name (a program asks for a version of it
+    /// that is found nowhere): its uses then report it missing. Its versioned keys stay.
+    pub fn forget<Db: pcl_types::Db>(&mut self, db: &mut Db, name: &str) {
+        if self.loaded.remove(name).is_some() {
+            self.publish(db);
+        }
+    }
+
+    /// Set the `LoadedPackages` input to the packages known now.
+    fn publish<Db: pcl_types::Db>(&self, db: &mut Db) {
         let packages = Arc::new(self.loaded.clone());
         match LoadedPackages::try_get(db) {
             Some(input) => {
@@ -513,7 +533,6 @@ impl SchemaLoader {
                     .new(db);
             }
         }
-        sources
     }
 }
 

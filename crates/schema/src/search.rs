@@ -34,7 +34,7 @@ pub const PULUMI_HOME_VARIABLE: &str = "PULUMI_HOME";
 pub const CACHE_HOME_VARIABLE: &str = "XDG_CACHE_HOME";
 
 /// The directories searched for schemas, in order, and where plugins are installed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchPath {
     /// (1) and (2): directories named by the user.
     dirs: Vec<PathBuf>,

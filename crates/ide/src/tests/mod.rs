@@ -5,6 +5,7 @@ mod generated;
 mod hir;
 mod incremental;
 mod navigation;
+mod packages;
 mod robustness;
 mod schemas;
 

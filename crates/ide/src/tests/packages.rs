@@ -1,0 +1,91 @@
+//! Which schema each package name is checked against as programs, edits and settings
+//! change: the version the program asks for now (not the first one loaded), none when
+//! that version is found nowhere, and only what the current search path holds.
+
+use pcl_test_utils::ScratchDir;
+
+use super::{diagnostics, set_program, summary};
+use crate::AnalysisHost;
+
+/// A schema of package `ver` at `version` whose one resource takes the input `input`.
+fn versioned_schema(version: &str, input: &str) -> String {
+    format!(
+        r#"{{ "name": "ver", "version": "{version}", "resources": {{ "ver:index:Thing": {{
+            "inputProperties": {{ "{input}": {{ "type": "string" }} }} }} }} }}"#
+    )
+}
+
+/// A directory with `ver` 1.0.0 (input `old`) and 2.0.0 (input `new`).
+fn two_versions() -> ScratchDir {
+    let dir = ScratchDir::new("ide-package-versions");
+    for (version, input) in [("1.0.0", "old"), ("2.0.0", "new")] {
+        let schema = versioned_schema(version, input);
+        std::fs::write(dir.join(format!("ver-{version}.json")), schema).expect("written");
+    }
+    dir
+}
+
+fn thing(version: &str, input: &str) -> String {
+    format!(
+        "resource t \"ver:index:Thing\" {{\n  {input} = \"x\"\n  options {{\n    version = \"{version}\"\n  }}\n}}\n"
+    )
+}
+
+fn edit(host: &mut AnalysisHost, text: String) -> String {
+    host.set_file_text("/p/main.pp", text);
+    host.load_typed_packages("/p");
+    let id = crate::ProgramId("/p".into());
+    summary(&diagnostics(host, &id))
+}
+
+#[test]
+fn an_edit_asking_for_another_version_checks_against_it() {
+    let dir = two_versions();
+    let mut host = AnalysisHost::with_database(
+        Default::default(),
+        vec![dir.to_path_buf()],
+        Default::default(),
+    );
+    let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+    // The text asks for 2.0.0 now, whose input is `new`: checked against it while typing,
+    // and again after a save reloads what programs need.
+    assert_eq!(edit(&mut host, thing("2.0.0", "new")), "");
+    host.load_dependencies();
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+    assert!(edit(&mut host, thing("2.0.0", "old")).contains("has no input 'old'"));
+    // A version found nowhere: the package is missing, not the version loaded before.
+    let missing = edit(&mut host, thing("3.0.0", "new"));
+    assert!(
+        missing.contains("no schema found for package 'ver'"),
+        "{missing}"
+    );
+    host.load_dependencies();
+    let missing = summary(&diagnostics(&host, &id));
+    assert!(
+        missing.contains("no schema found for package 'ver'"),
+        "{missing}"
+    );
+    // And back.
+    assert_eq!(edit(&mut host, thing("1.0.0", "old")), "");
+}
+
+#[test]
+fn a_search_path_without_a_schemas_directory_lets_its_packages_go() {
+    let dir = two_versions();
+    let mut host = AnalysisHost::with_database(
+        Default::default(),
+        vec![dir.to_path_buf()],
+        Default::default(),
+    );
+    let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+    host.set_options(Vec::new(), Default::default());
+    let after = summary(&diagnostics(&host, &id));
+    assert!(
+        after.contains("no schema found for package 'ver'"),
+        "{after}"
+    );
+    host.set_options(vec![dir.to_path_buf()], Default::default());
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+}
