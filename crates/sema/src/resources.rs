@@ -1947,7 +1947,7 @@ fn component_program<'db>(infer: &mut Infer<'db>, program: Program) -> Option<Pr
             codes::INVALID_COMPONENT,
             Severity::Error,
             Site::Label(BlockId::ROOT, 1),
-            format!("no PCL program in '{dir}'"),
+            format!("no PCL program in '{source}'"),
         );
         match suggestion {
             Some(path) => {
