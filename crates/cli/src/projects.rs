@@ -453,47 +453,27 @@ pub(crate) fn check(
     }
     let project_file_name = Path::new(request.file.name.as_str()).file_name();
     let project_file_name = project_file_name.map(|n| n.to_string_lossy().into_owned());
-    for path in &request.unread_projects {
+    let project_name = project_file_name.as_deref().unwrap_or_default();
+    let place = |path: &Path| {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let anchor = Anchor::Place {
             origin: path.display().to_string(),
             location: String::new(),
         };
-        let read = project_file_name.as_deref().unwrap_or_default();
-        diagnostics.push(
-            Diagnostic::warning(
-                codes::UNREAD_PROJECT_FILE,
-                format!(
-                    "Pulumi does not read `{}`: `{read}` beside it is the project file",
-                    name.unwrap_or_default()
-                ),
-                anchor,
-            )
-            .with_note(
-                "Pulumi looks for `Pulumi.json`, then `Pulumi.yaml`, then `Pulumi.yml`: remove the files it does not read",
-            ),
-        );
+        (name.unwrap_or_default(), anchor)
+    };
+    for path in &request.unread_projects {
+        let (name, anchor) = place(path);
+        diagnostics.push(pcl_project::unread_project_file(
+            &name,
+            project_name,
+            anchor,
+        ));
     }
     for (path, read_name) in &request.misnamed {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let anchor = Anchor::Place {
-            origin: path.display().to_string(),
-            location: String::new(),
-        };
-        diagnostics.push(
-            Diagnostic::warning(
-                codes::UNREAD_STACK_FILE,
-                format!(
-                    "Pulumi does not read `{}` as a stack file of `{}`",
-                    name.unwrap_or_default(),
-                    project_file_name.as_deref().unwrap_or_default()
-                ),
-                anchor,
-            )
-            .with_note(format!(
-                "its stack runs without this configuration: rename it `{read_name}`"
-            )),
-        );
+        let (name, anchor) = place(path);
+        let warning = pcl_project::unread_stack_file(&name, project_name, read_name, anchor);
+        diagnostics.push(warning);
     }
     by_file.push(diagnostics);
     let program_files = project_id.0 as usize;

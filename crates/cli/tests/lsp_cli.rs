@@ -1279,6 +1279,37 @@ fn stack_files_are_checked_against_the_program() {
     shut_down(client);
 }
 
+/// A file Pulumi does not read, open beside the project file, says so: a second project
+/// file, a stack file of another extension.
+#[test]
+fn files_pulumi_does_not_read_say_so() {
+    let data = pcl_test_utils::test_data_dir().join("projects");
+    let mut client = Client::start();
+    client.initialize();
+    for (file, expected) in [
+        (
+            "two-files/Pulumi.yaml",
+            "Pulumi does not read `Pulumi.yaml`: `Pulumi.json` beside it is the project file",
+        ),
+        (
+            "mistakes/Pulumi.qa.yml",
+            "Pulumi does not read `Pulumi.qa.yml` as a stack file of `Pulumi.yaml`",
+        ),
+    ] {
+        let path = data.join(file);
+        let text = std::fs::read_to_string(&path).expect("the fixture");
+        let uri = format!("file://{}", path.display());
+        client.send(
+            &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }}),
+        );
+        let found = next_diagnostics(&mut client, &uri);
+        let first_lines: Vec<&str> = found.iter().filter_map(|m| m.lines().next()).collect();
+        assert_eq!(first_lines, [expected], "{file}");
+    }
+    shut_down(client);
+}
+
 /// An edit to a component republishes the open programs that use it (directly or through
 /// another component): what they are checked against changed, though they did not.
 #[test]

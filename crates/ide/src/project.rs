@@ -208,20 +208,22 @@ impl Analysis {
             }
             return Ok(diagnostics);
         }
-        let (Some(project), _) =
-            pcl_project::parse_project(FileId(1), Syntax::of(project_path), project_text)
-        else {
-            return Ok(Vec::new());
-        };
         let file_name = |p: &str| {
             std::path::Path::new(p)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
-        if !project.is_pcl()
-            || pcl_project::stack_name(&file_name(project_path), &file_name(path)).is_none()
-        {
+        let (project_name, name) = (file_name(project_path), file_name(path));
+        if let Some(unread) = unread_file(&project_name, &name, text) {
+            return Ok(vec![unread]);
+        }
+        let (Some(project), _) =
+            pcl_project::parse_project(FileId(1), Syntax::of(project_path), project_text)
+        else {
+            return Ok(Vec::new());
+        };
+        if !project.is_pcl() || pcl_project::stack_name(&project_name, &name).is_none() {
             return Ok(Vec::new());
         }
         let configs = self.program_configs(program)?;
@@ -247,6 +249,29 @@ impl Analysis {
         }
         Ok(diagnostics)
     }
+}
+
+/// The warning an open file beside the project file `project_name` shows when Pulumi does
+/// not read it (as `pcl check` says): a second project file (`PCL5013`), or a file named
+/// like a stack file of another extension, case or separator (`PCL5012`). At its first
+/// line.
+fn unread_file(project_name: &str, name: &str, text: &str) -> Option<pcl_diagnostics::Diagnostic> {
+    use pcl_diagnostics::{Anchor, TextRange, TextSize};
+    let first_line = TextSize::from(text.lines().next().map_or(0, str::len) as u32);
+    let anchor = Anchor::Span(Span {
+        file: FileId(0),
+        range: TextRange::new(TextSize::from(0), first_line),
+    });
+    if pcl_project::PROJECT_FILE_NAMES.contains(&name) {
+        return Some(pcl_project::unread_project_file(name, project_name, anchor));
+    }
+    let read_name = pcl_project::misnamed_stack_file(project_name, name)?;
+    Some(pcl_project::unread_stack_file(
+        name,
+        project_name,
+        &read_name,
+        anchor,
+    ))
 }
 
 /// The range of a stack file's top-level `config:` key, else of its first line.

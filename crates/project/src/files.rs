@@ -498,6 +498,37 @@ pub fn stack_name<'a>(project_file: &str, file_name: &'a str) -> Option<&'a str>
     (!name.is_empty()).then_some(name)
 }
 
+/// The warning for `name`, a second project file beside `project_name`, the one Pulumi
+/// reads (`PCL5013`), at `anchor`.
+pub fn unread_project_file(name: &str, project_name: &str, anchor: Anchor) -> Diagnostic {
+    Diagnostic::warning(
+        codes::UNREAD_PROJECT_FILE,
+        format!("Pulumi does not read `{name}`: `{project_name}` beside it is the project file"),
+        anchor,
+    )
+    .with_note(
+        "Pulumi looks for `Pulumi.json`, then `Pulumi.yaml`, then `Pulumi.yml`: remove the files it does not read",
+    )
+}
+
+/// The warning for `name`, named like a stack file of the project file `project_name`
+/// that Pulumi reads as `read_name` (`PCL5012`), at `anchor`.
+pub fn unread_stack_file(
+    name: &str,
+    project_name: &str,
+    read_name: &str,
+    anchor: Anchor,
+) -> Diagnostic {
+    Diagnostic::warning(
+        codes::UNREAD_STACK_FILE,
+        format!("Pulumi does not read `{name}` as a stack file of `{project_name}`"),
+        anchor,
+    )
+    .with_note(format!(
+        "its stack runs without this configuration: rename it `{read_name}`"
+    ))
+}
+
 /// The name Pulumi reads for the stack that `file_name`, beside the project file
 /// `project_file`, looks meant for, when Pulumi does not read `file_name` itself: another
 /// extension (`Pulumi.dev.yml` beside `Pulumi.yaml`), case (`pulumi.dev.yaml`) or

@@ -25,7 +25,8 @@ pub use check::{
 pub use declared::{ConfigDeclaration, DeclaredType};
 pub use files::{
     PROJECT_FILE_NAMES, Project, Runtime, Stack, StackEntry, Syntax, misnamed_stack_file,
-    parse_project, parse_stack, stack_file_name, stack_name,
+    parse_project, parse_stack, stack_file_name, stack_name, unread_project_file,
+    unread_stack_file,
 };
 pub use local_files::{LocalFileUse, check_local_files};
 pub use value::ConfigType;
