@@ -490,7 +490,8 @@ pub(crate) fn check(
         &|path| path.exists(),
     );
     let mut in_project = Vec::new();
-    if let Some(project) = project {
+    // Another runtime's project: its config is its own program's, not this one's.
+    if let Some(project) = project.filter(Project::is_pcl) {
         let configs = analysis.program_configs(id).unwrap_or_default();
         in_project.extend(check_project_values(&project, project_id, &configs));
         for stack_file in &request.stacks {

@@ -211,7 +211,9 @@ pub fn check_stack(
                 project.name
             ));
         }
-        if stack.has_environment {
+        if let Some(note) = stray_note(stack, &key, &config.logical_name, stack_path) {
+            d = d.with_note(note);
+        } else if stack.has_environment {
             d.severity = Severity::Note;
             d = d.with_note("the stack imports environments, which may set it");
         } else {
@@ -242,7 +244,9 @@ pub fn check_stack(
                 range: declared.key_range,
             }),
         );
-        if stack.has_environment {
+        if let Some(note) = stray_note(stack, &key, &declared.name, stack_path) {
+            d = d.with_note(note);
+        } else if stack.has_environment {
             d.severity = Severity::Note;
             d = d.with_note("the stack imports environments, which may set it");
         } else {
@@ -253,6 +257,15 @@ pub fn check_stack(
         out.in_project.push(d);
     }
     out
+}
+
+/// When the stack sets config `name` (`key` with its namespace) at the top level, where
+/// Pulumi ignores it: what to do instead of adding it.
+fn stray_note(stack: &Stack, key: &str, name: &str, stack_path: &str) -> Option<String> {
+    let stray = (stack.stray_keys.iter()).find(|stray| *stray == key || *stray == name)?;
+    Some(format!(
+        "`{stack_path}` has `{stray}` at the top level, where Pulumi ignores it: indent it under `config:`"
+    ))
 }
 
 /// Pulumi's own settings (`pulumi:tags`, `pulumi:disable-default-providers`): of the shape
@@ -393,6 +406,15 @@ pub fn check_project_values(
         let Some(config) = configs.iter().find(|c| c.logical_name == declared.name) else {
             continue;
         };
+        // A value not of the declared type is reported once, as the project file's.
+        let declared_type = declared.ty.as_ref();
+        let json = crate::value::to_json(value);
+        if declared_type
+            .zip(json)
+            .is_some_and(|(ty, json)| !ty.accepts(&json))
+        {
+            continue;
+        }
         let entry = StackEntry {
             key: format!("{}:{}", project.name, declared.name),
             key_range: declared.key_range,
@@ -540,7 +562,10 @@ fn check_entry(
     if entry.is_secure() {
         return;
     }
-    if entry.value.is_null() {
+    let problems = check_value(&entry.value, ty, reader);
+    // A value that is none: the empty string for now, which the config's type may refuse
+    // (then that error says it).
+    if entry.value.is_null() && problems.is_empty() {
         out.in_stack.push(
             Diagnostic::warning(
                 codes::INVALID_CONFIG_VALUE,
@@ -594,14 +619,17 @@ fn check_entry(
             )),
         );
     }
-    for problem in check_value(&entry.value, ty, reader) {
+    for problem in problems {
+        // A value that is none is shown at its key (its range is where the next line
+        // starts).
+        let range = match entry.value.is_null() {
+            true => entry.key_range,
+            false => problem.range,
+        };
         let mut d = Diagnostic::error(
             problem.code,
             format!("`{}`: {}", entry.key, problem.message),
-            Anchor::Span(Span {
-                file,
-                range: problem.range,
-            }),
+            Anchor::Span(Span { file, range }),
         );
         d.severity = problem.severity;
         if let Some(note) = problem.note {

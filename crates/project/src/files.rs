@@ -69,6 +69,9 @@ pub struct Stack {
     pub config: Vec<StackEntry>,
     /// Whether the stack imports ESC environments (`environment:`), which may set config.
     pub has_environment: bool,
+    /// Config keys written at the top level instead of under `config:` (Pulumi ignores
+    /// them).
+    pub stray_keys: Vec<String>,
 }
 
 pub(crate) fn span(file: FileId, range: TextRange) -> Anchor {
@@ -448,6 +451,11 @@ pub fn parse_stack(file: FileId, syntax: Syntax, text: &str) -> (Option<Stack>, 
         }
     }
     unknown_stack_fields(&root, file, &mut diagnostics);
+    stack.stray_keys = (root.entries().unwrap_or_default().iter())
+        .filter_map(|(key, _)| key.scalar())
+        .filter(|key| key.contains(':'))
+        .map(str::to_owned)
+        .collect();
     (Some(stack), diagnostics)
 }
 
@@ -460,8 +468,10 @@ const STACK_FIELDS: [&str; 5] = [
     "encryptionsalt",
 ];
 
-/// A warning for each top-level key of a stack file that Pulumi ignores: most often a
-/// config key not indented under `config:`.
+/// A warning for each top-level key of a stack file that Pulumi ignores and that looks
+/// meant: a config key not indented under `config:` (`web:size: 2`), or a misspelt field.
+/// Other keys are left alone (a key that only holds a YAML anchor for the config to
+/// reuse).
 fn unknown_stack_fields(root: &Node, file: FileId, diagnostics: &mut Vec<Diagnostic>) {
     for (key, _) in root.entries().unwrap_or_default() {
         let Some(name) = key.scalar().filter(|name| !STACK_FIELDS.contains(name)) else {
@@ -470,7 +480,7 @@ fn unknown_stack_fields(root: &Node, file: FileId, diagnostics: &mut Vec<Diagnos
         let note = match pcl_types::closest_name(name, STACK_FIELDS.iter().copied()) {
             _ if name.contains(':') => "a config key goes under `config:`, indented".to_owned(),
             Some(close) => format!("did you mean `{close}`?"),
-            None => format!("a stack file's fields are {}", STACK_FIELDS.join(", ")),
+            None => continue,
         };
         diagnostics.push(
             Diagnostic::warning(

@@ -224,7 +224,10 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
         ConfigType::Int | ConfigType::Number => match go_parse_float(&raw) {
             None => problems.push(error(
                 format!("{shown} is not {}", ty.name()),
-                Some("Pulumi parses numbers as Go's `strconv.ParseFloat` does"),
+                Some(match raw.is_empty() {
+                    true => "Pulumi reads a key with no value as the empty string",
+                    false => "Pulumi parses numbers as Go's `strconv.ParseFloat` does",
+                }),
                 range,
             )),
             Some(f) if *ty == ConfigType::Int && f.is_finite() && f.fract() != 0.0 => {
@@ -239,6 +242,11 @@ pub fn check_value(node: &Node, ty: &ConfigType, reader: Reader) -> Vec<ValuePro
             Some(_) => {}
         },
         ConfigType::List(_) | ConfigType::Map(_) | ConfigType::Object(_) => match &node.kind {
+            _ if node.is_null() => problems.push(error(
+                format!("the empty string is not {} in JSON", ty.name()),
+                Some("Pulumi reads a key with no value as the empty string: write the value (`{}` or `[]` for none)"),
+                range,
+            )),
             NodeKind::Scalar { text, plain: false } => match serde_json::from_str(text) {
                 Ok(json) => check_json(&json, ty, range, "", &mut problems),
                 Err(e) => problems.push(error(

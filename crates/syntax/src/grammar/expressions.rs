@@ -555,7 +555,7 @@ fn slice(p: &mut Parser<'_>) {
     p.error_at(
         range,
         codes::INVALID_EXPRESSION,
-        "PCL has no slices: `slice(list, start, end)` takes the elements from `start` up to `end`"
+        "PCL has no slices: a `for` expression takes the elements from `start` up to `end`, `[for i, x in list : x if i >= start && i < end]`"
             .to_owned(),
     );
     m.complete(p, ERROR);
@@ -742,7 +742,9 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     while !list_ends(p, spec.close, open_indent) {
         if p.at(DOT3) {
             let message = match spec.close {
-                R_BRACK => "PCL has no spread (`...`) in lists: `concat(list, [more])` joins lists",
+                R_BRACK => {
+                    "PCL has no spread (`...`) in lists: Pulumi's `std` package joins lists, `invoke(\"std:index:concat\", { input = [list, [more]] }).result`"
+                }
                 _ => "PCL expands a list into arguments with `...` after it: `f(list...)`",
             };
             leading_spread(p, message);
@@ -924,7 +926,7 @@ fn object_item(p: &mut Parser<'_>) {
     if p.at(DOT3) {
         leading_spread(
             p,
-            "PCL has no spread (`...`) in objects: `merge(object, { key = value })` combines objects",
+            "PCL has no spread (`...`) in objects: write the keys, or combine objects with Pulumi's `std` package, `invoke(\"std:index:merge\", { input = [object, { key = value }] }).result`",
         );
         m.complete(p, OBJECT_ITEM);
         return;

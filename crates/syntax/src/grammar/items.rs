@@ -282,7 +282,8 @@ fn equals_after_labels(block_type: &str) -> Option<&'static str> {
     Some(match block_type {
         "output" => "an output is a block: `output url { value = ... }`",
         "config" => "a config is a block: `config name \"string\" { default = ... }`",
-        "const" | "let" | "var" | "export" => {
+        "export" => "a stack output is a block: `output NAME { value = ... }`",
+        "const" | "let" | "var" => {
             "PCL declares no variables: a top-level value is `name = value`, and a resource is a block, `resource name \"pkg:module:Type\" { inputs }`"
         }
         _ => return None,
