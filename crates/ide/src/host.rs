@@ -620,6 +620,13 @@ impl AnalysisHost {
             }
         }
         missing.retain(|dir, _| !self.programs.contains_key(dir));
+        self.set_missing_dirs(missing);
+        self.sync_missing();
+    }
+
+    /// Sets the component directories found with no program (with the program
+    /// directories beside each, for a did-you-mean) when they changed.
+    fn set_missing_dirs(&mut self, missing: BTreeMap<SmolStr, Box<[SmolStr]>>) {
         if let Some(workspace) = Workspace::try_get(&self.db)
             && **workspace.missing_dirs(&self.db) != missing
         {
@@ -628,7 +635,6 @@ impl AnalysisHost {
                 .with_durability(Durability::MEDIUM)
                 .to(Arc::new(missing));
         }
-        self.sync_missing();
     }
 
     /// After an edit of the program in `dir`: load the schemas of the packages it names
@@ -653,15 +659,31 @@ impl AnalysisHost {
                 }
                 Err(error) => {
                     // Checked as the text asks: without the version loaded before. The
-                    // notes say where it was looked for; nothing is fetched for it.
+                    // notes of a package found nowhere say where it was looked for;
+                    // nothing is fetched for it.
                     self.loader.forget(&mut self.db, &name);
                     self.resolved.remove(&name);
-                    self.missing.insert(name, self.missing_notes(error).into());
+                    if matches!(error, pcl_schema::LoadError::NotFound(_)) {
+                        self.missing.insert(name, self.missing_notes(error).into());
+                    }
                     self.typed_misses.insert(key);
                 }
             }
         }
         self.sync_missing();
+        // A component directory typed that holds no program: the directories beside it,
+        // for a did-you-mean (nothing is read from it until the next full load).
+        let Some(workspace) = Workspace::try_get(&self.db) else {
+            return;
+        };
+        let mut missing = (**workspace.missing_dirs(&self.db)).clone();
+        for dir in self.component_dirs(program) {
+            if !self.programs.contains_key(&dir) && !missing.contains_key(&dir) {
+                let beside = program_dirs_beside(&dir);
+                missing.insert(dir, beside);
+            }
+        }
+        self.set_missing_dirs(missing);
     }
 
     /// Read package `name` at `version`: a package block's exact version on the search

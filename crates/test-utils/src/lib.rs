@@ -65,12 +65,17 @@ pub fn corpus_dir() -> Option<PathBuf> {
 pub struct ScratchDir(PathBuf);
 
 impl ScratchDir {
-    /// Creates `pcl-{name}-{process id}` (emptied first if a killed run left it behind).
+    /// Creates `pcl-{name}-{process id}-{n}`, `n` counting the directories this process
+    /// made, so tests running at once never share one (emptied first if a killed run left
+    /// it behind).
     ///
     /// # Panics
     /// When the directory cannot be created: a test cannot run without it.
     pub fn new(name: &str) -> ScratchDir {
-        let dir = std::env::temp_dir().join(format!("pcl-{name}-{}", std::process::id()));
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let process = std::process::id();
+        let dir = std::env::temp_dir().join(format!("pcl-{name}-{process}-{n}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)
             .unwrap_or_else(|error| panic!("cannot create `{}`: {error}", dir.display()));

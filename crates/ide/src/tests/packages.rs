@@ -89,3 +89,25 @@ fn a_search_path_without_a_schemas_directory_lets_its_packages_go() {
     host.set_options(vec![dir.to_path_buf()], Default::default());
     assert_eq!(summary(&diagnostics(&host, &id)), "");
 }
+
+/// A package named while typing that is found nowhere, or whose name no schema can have,
+/// has the notes a full load gives it.
+#[test]
+fn a_typed_miss_has_the_notes_of_a_full_load() {
+    let dir = two_versions();
+    let mut host = AnalysisHost::with_database(
+        Default::default(),
+        vec![dir.to_path_buf()],
+        Default::default(),
+    );
+    let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
+    for token in ["vr:index:Thing", "éver:index:Thing"] {
+        let text = format!("resource t \"{token}\" {{}}\n");
+        host.set_file_text("/p/main.pp", text);
+        host.load_typed_packages("/p");
+        let typed = diagnostics(&host, &id);
+        host.load_dependencies();
+        let loaded = diagnostics(&host, &id);
+        assert_eq!(typed, loaded, "{token}");
+    }
+}

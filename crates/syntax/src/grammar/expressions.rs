@@ -155,7 +155,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         if next == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
             return Some(prefixed_string(p));
         }
-        if next == IDENT && p.nth_text(0) == "new" {
+        if next == IDENT && p.nth_text(0) == "new" && !p.nth_at_line_start(1) {
             return Some(new_expression(p));
         }
         // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).

@@ -21,3 +21,5 @@ o = new pulumi.asset.FileAsset("./index.html")
 p = new InputMap<string> { { "Name", "web" } }
 q = new pulumi.StackReference("acme/net/prod")
 r = new Thing()
+endsWithNew = new
+nextLine = 1
