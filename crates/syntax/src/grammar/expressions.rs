@@ -158,6 +158,19 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         if next == IDENT && p.nth_text(0) == "new" && !p.nth_at_line_start(1) {
             return Some(new_expression(p));
         }
+        if let Some(instead) = foreign_prefix(p.nth_text(0))
+            && matches!(next, IDENT | NUMBER | OPEN_QUOTE | L_PAREN | L_BRACK | BANG)
+            && !p.nth_at_line_start(1)
+        {
+            // `await invoke(..)`, `not enabled`: the word is an error of its own, and the
+            // expression after it is read as the value.
+            let m = p.start();
+            let range = p.current_range();
+            p.bump();
+            p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
+            m.complete(p, ERROR);
+            return postfix(p);
+        }
         // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).
         if next != L_PAREN {
             path_start = Some(p.position());
@@ -226,11 +239,38 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 m.complete(p, INDEX_EXPR)
             };
         } else {
+            // Go's composite literal, `pulumi.StringArray{"a", "b"}`: one error, and the
+            // whole is an error node.
+            let typed = path_start.is_some_and(|at| {
+                (p.idents_since(at).last()).is_some_and(|name| name.starts_with(char::is_uppercase))
+            });
+            if typed && p.at(L_CURLY) && p.nth_is_joined(0) && closes_later(p) {
+                let start = p.prev_range(1).start();
+                let m = lhs.precede(p);
+                p.skip_balanced();
+                let range = rowan::TextRange::new(start, p.prev_range(1).end());
+                p.error_at(
+                    range,
+                    codes::INVALID_EXPRESSION,
+                    "a Go composite literal: PCL writes the value itself, a list in brackets (`[\"a\", \"b\"]`) or an object (`{ key = value }`)".to_owned(),
+                );
+                lhs = m.complete(p, ERROR);
+            }
             break;
         }
     }
     p.chain = chain_start;
     Some(lhs)
+}
+
+/// What PCL writes for another language's word before a value (`await x`, `not x`).
+fn foreign_prefix(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "await" => "PCL needs no `await`: an `invoke(...)` or an output is used directly",
+        "not" => "PCL negates with `!`: `!value`",
+        "typeof" => "PCL has no `typeof`: a value's type is known where it is declared",
+        _ => return None,
+    })
 }
 
 /// Whether `text`, before a string, is a string prefix of Python (`f"..."`, `r"..."`).

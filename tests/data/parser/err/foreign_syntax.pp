@@ -36,3 +36,6 @@ class WebServer extends pulumi.ComponentResource {
 def make_bucket(name):
 function f(x) { return x }
 after = 1
+negated = not enabled && not other
+awaited = await invoke("x:index:f", {})
+goList = pulumi.StringArray{"a", "b"}
