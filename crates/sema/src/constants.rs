@@ -448,12 +448,9 @@ impl<'db> Infer<'db> {
         }
         let written = value.pretty();
         let (code, message, note) = if number.is_negative() {
-            let last = match self.body.expr(base) {
-                Expr::Name(name) => {
-                    let name = self.body.str(*name);
-                    format!("; the last element is `{name}[length({name}) - 1]`")
-                }
-                _ => String::new(),
+            let last = match path_text(self.body, base) {
+                Some(list) => format!("; the last element is `{list}[length({list}) - 1]`"),
+                None => String::new(),
             };
             (
                 codes::INDEX_OUT_OF_RANGE,

@@ -352,6 +352,11 @@ fn resolve_resource<'db>(
                     "the program's `package` block makes `{extension}` of `{package}`: its resources are `{extension}:...`; did you mean '{extended}'?"
                 ));
                 suggestions = vec![extended];
+            } else if suggestions.is_empty() && is_provider_like(token) {
+                // The SDKs' `aws.Provider`, written as a resource of the package.
+                let provider = SmolStr::new(format!("pulumi:providers:{package}"));
+                note = Some(format!("a provider's type is `{provider}`"));
+                suggestions = vec![provider];
             }
             let missing = missing(
                 infer,
@@ -405,6 +410,12 @@ fn resolve_resource<'db>(
         }
     }
     None
+}
+
+/// Whether `token` names a provider the SDKs' way (`aws:index:Provider`, `aws:Provider`),
+/// not PCL's (`pulumi:providers:aws`).
+fn is_provider_like(token: &str) -> bool {
+    !token.starts_with("pulumi:") && token.rsplit(':').next() == Some("Provider")
 }
 
 /// For a token of base provider `package` that names no resource of it: the package a
@@ -1413,6 +1424,8 @@ fn provider_of_package(infer: &mut Infer<'_>, value: ExprId, user: ProviderUser<
     };
     let site = Site::Expr(value);
     match crate::items::provider_package(token) {
+        // `aws:index:Provider`, reported at its declaration with the type to write.
+        None if is_provider_like(token) => {}
         None => {
             let severity = infer.beyond_go_severity();
             let message = format!(

@@ -98,3 +98,10 @@ resource quotedIgnores "web:index:Bucket" {
 script = """#!/bin/sh
 echo hi
 """
+
+# The SDKs' provider class as a resource type, and the last element the SDKs' way.
+resource west "web:index:Provider" {}
+config regions "list(string)" {
+  default = ["eu-west-1"]
+}
+lastRegion = regions[-1]
