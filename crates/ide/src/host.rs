@@ -36,9 +36,11 @@ pub struct AnalysisHost {
     resolved: BTreeMap<SmolStr, Resolution>,
     /// The packages on the search path, listed when completion first asks.
     available_packages: crate::analysis::AvailablePackages,
-    /// Packages named while typing and found on no search path: not looked for again until
-    /// the next full load (a name being typed passes through many that exist nowhere).
-    typed_misses: BTreeSet<(SmolStr, Option<SmolStr>)>,
+    /// Packages named while typing and found on no search path, with the notes of their
+    /// "no schema found" errors (none when the name is no package's): not looked for
+    /// again until the next full load (a name being typed passes through many that exist
+    /// nowhere).
+    typed_misses: BTreeMap<PackageRequest, Option<Arc<[String]>>>,
     /// Why each package found nowhere was not found (the `MissingPackages` input's value).
     missing: BTreeMap<SmolStr, Arc<[String]>>,
     /// `--fetch-schemas`: how to fetch what is found nowhere; `None` never fetches.
@@ -147,7 +149,7 @@ impl AnalysisHost {
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
             resolved: BTreeMap::new(),
-            typed_misses: BTreeSet::new(),
+            typed_misses: BTreeMap::new(),
             missing: BTreeMap::new(),
             fetching: None,
             fetched: BTreeSet::new(),
@@ -588,7 +590,7 @@ impl AnalysisHost {
     /// for checking to report where it is used.
     pub fn load_dependencies(&mut self) {
         // What typing found nowhere is looked for again, and reported as missing.
-        for (name, _) in std::mem::take(&mut self.typed_misses) {
+        for ((name, _), _) in std::mem::take(&mut self.typed_misses) {
             self.missing.remove(&name);
             self.resolved.remove(&name);
         }
@@ -648,7 +650,15 @@ impl AnalysisHost {
         };
         for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
             let key = (name.clone(), version.clone());
-            if self.is_resolved(&name, &version) || self.typed_misses.contains(&key) {
+            if self.is_resolved(&name, &version) {
+                continue;
+            }
+            // Missed before at this version: its notes again (another version's may stand).
+            if let Some(notes) = self.typed_misses.get(&key) {
+                match notes {
+                    Some(notes) => self.missing.insert(name, notes.clone()),
+                    None => self.missing.remove(&name),
+                };
                 continue;
             }
             match self.read_package(&name, version.as_deref(), cached_as.as_deref()) {
@@ -663,10 +673,14 @@ impl AnalysisHost {
                     // nothing is fetched for it.
                     self.loader.forget(&mut self.db, &name);
                     self.resolved.remove(&name);
-                    if matches!(error, pcl_schema::LoadError::NotFound(_)) {
-                        self.missing.insert(name, self.missing_notes(error).into());
-                    }
-                    self.typed_misses.insert(key);
+                    let notes: Option<Arc<[String]>> =
+                        matches!(error, pcl_schema::LoadError::NotFound(_))
+                            .then(|| self.missing_notes(error).into());
+                    match &notes {
+                        Some(notes) => self.missing.insert(name, notes.clone()),
+                        None => self.missing.remove(&name),
+                    };
+                    self.typed_misses.insert(key, notes);
                 }
             }
         }
@@ -817,6 +831,9 @@ impl AnalysisHost {
         res
     }
 }
+
+/// A package asked for: its name and version (`None`: the unversioned resolution).
+type PackageRequest = (SmolStr, Option<SmolStr>);
 
 /// How a package name was resolved: at the version programs asked for (`None`: the
 /// unversioned resolution), found or not, or given as text (kept whatever is asked).

@@ -111,3 +111,40 @@ fn a_typed_miss_has_the_notes_of_a_full_load() {
         assert_eq!(typed, loaded, "{token}");
     }
 }
+
+/// A version typed, broken and typed again: each miss keeps the notes of the version the
+/// text asks for now.
+#[test]
+fn typed_misses_keep_their_own_notes() {
+    let dir = two_versions();
+    let mut host = AnalysisHost::with_database(
+        Default::default(),
+        vec![dir.to_path_buf()],
+        Default::default(),
+    );
+    let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
+    let broken = |version: &str| {
+        format!(
+            "resource t \"wer:index:Thing\" {{\n  options {{\n    version = {version}\n  }}\n}}\n"
+        )
+    };
+    for text in [
+        broken("= \"3.0.0\""),
+        broken("\"3.0.0\""),
+        broken("= \"3.0.0\""),
+    ] {
+        host.set_file_text("/p/main.pp", text.clone());
+        host.load_typed_packages("/p");
+        let mut fresh = AnalysisHost::with_database(
+            Default::default(),
+            vec![dir.to_path_buf()],
+            Default::default(),
+        );
+        let fresh_id = set_program(&mut fresh, "/p", &[("main.pp", &text)]);
+        assert_eq!(
+            diagnostics(&host, &id),
+            diagnostics(&fresh, &fresh_id),
+            "{text}"
+        );
+    }
+}
