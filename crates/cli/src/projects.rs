@@ -124,16 +124,35 @@ fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
     Some((dir, Some(stack.to_owned())))
 }
 
-/// A project or stack file; why it cannot be read (as Pulumi cannot: it must be UTF-8).
+/// A project or stack file; why it cannot be read (as Pulumi cannot: it must be UTF-8, or
+/// UTF-16 with a byte order mark, which Pulumi's YAML library reads too).
 fn read(path: &Path) -> Result<SourceFile, String> {
     let name = path.display().to_string();
     match pcl_ide::read_source_file(path) {
-        Ok(bytes) => crate::inputs::decode(&name, bytes),
+        Ok(bytes) => match utf16_text(&bytes) {
+            Some(text) => Ok(SourceFile::new(name, text)),
+            None => crate::inputs::decode(&name, bytes),
+        },
         Err(err) => Err(format!(
             "cannot read `{name}`: {}",
             crate::inputs::io_reason(&err)
         )),
     }
+}
+
+/// The text of UTF-16 bytes that start with a byte order mark (PowerShell 5 writes YAML so),
+/// as UTF-8 with the mark kept (the YAML reader skips it); `None` for other bytes or
+/// invalid UTF-16.
+fn utf16_text(bytes: &[u8]) -> Option<String> {
+    let from: fn([u8; 2]) -> u16 = match bytes {
+        [0xFF, 0xFE, ..] => u16::from_le_bytes,
+        [0xFE, 0xFF, ..] => u16::from_be_bytes,
+        _ => return None,
+    };
+    let units = bytes.chunks_exact(2).map(|pair| from([pair[0], pair[1]]));
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .ok()
 }
 
 /// The program directory a project file's `main` names (a file's directory).
@@ -236,12 +255,10 @@ pub(crate) fn resolve(paths: &[PathBuf], stack: Option<&str>) -> Resolved {
         // is checked with its stacks.
         if is_dir {
             for project_path in project_files_below(path) {
-                let file = match read(&project_path) {
-                    Ok(file) => file,
-                    Err(error) => {
-                        resolved.read_errors.push(error);
-                        continue;
-                    }
+                // One found by looking below (a dependency's, a fixture's) that cannot be
+                // read is not the user's to fix: skipped, as before.
+                let Ok(file) = read(&project_path) else {
+                    continue;
                 };
                 let (project, _) = parse_project(FileId(0), Syntax::of(&file.name), &file.text);
                 if !project.as_ref().is_some_and(Project::is_pcl) {

@@ -121,6 +121,32 @@ fn project_transcripts() {
     }
 }
 
+/// UTF-16 with a byte order mark (PowerShell 5 writes YAML so), which Pulumi's YAML
+/// library reads: read as the text it is.
+#[test]
+fn project_and_stack_files_in_utf16() {
+    let utf16 = |text: &str| -> Vec<u8> {
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        bytes
+    };
+    let project = utf16("name: wide\nruntime: pcl\n");
+    let stack = utf16("config:\n  wide:size: big\n");
+    let dir = common::scratch(
+        "project-utf16",
+        &[
+            ("Pulumi.yaml", &project),
+            ("Pulumi.dev.yaml", &stack),
+            ("main.pp", b"config \"size\" \"int\" {}\n"),
+        ],
+    );
+    let found = run(&["check", "--color", "never", "."], &dir);
+    assert!(
+        found.contains("`wide:size`: `big` is not an int"),
+        "{found}"
+    );
+}
+
 /// Pulumi reads project and stack files as UTF-8: one that is not cannot be read, an IO
 /// error (exit 2) naming its first invalid byte, and the rest is still checked.
 #[test]

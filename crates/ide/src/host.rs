@@ -36,11 +36,11 @@ pub struct AnalysisHost {
     resolved: BTreeMap<SmolStr, Resolution>,
     /// The packages on the search path, listed when completion first asks.
     available_packages: crate::analysis::AvailablePackages,
-    /// Packages named while typing and found on no search path, with the notes of their
-    /// "no schema found" errors (none when the name is no package's): not looked for
-    /// again until the next full load (a name being typed passes through many that exist
-    /// nowhere).
-    typed_misses: BTreeMap<PackageRequest, Option<Arc<[String]>>>,
+    /// Packages found nowhere while typing: resolved again (and remembered for fetching)
+    /// at the next full load.
+    typed_misses: BTreeSet<SmolStr>,
+    /// The version each package loaded under its bare name was read at.
+    chosen: BTreeMap<SmolStr, Option<SmolStr>>,
     /// Why each package found nowhere was not found (the `MissingPackages` input's value).
     missing: BTreeMap<SmolStr, Arc<[String]>>,
     /// `--fetch-schemas`: how to fetch what is found nowhere; `None` never fetches.
@@ -149,7 +149,8 @@ impl AnalysisHost {
             programs: BTreeMap::new(),
             edited: FxHashSet::default(),
             resolved: BTreeMap::new(),
-            typed_misses: BTreeMap::new(),
+            typed_misses: BTreeSet::new(),
+            chosen: BTreeMap::new(),
             missing: BTreeMap::new(),
             fetching: None,
             fetched: BTreeSet::new(),
@@ -374,7 +375,7 @@ impl AnalysisHost {
         // The schemas the item trees name, before anything reads them: loading them later
         // starts a revision in which everything computed so far is verified again (on one
         // thread).
-        self.load_program_packages(program, &mut BTreeSet::new());
+        self.resolve_packages(Scope::New, false);
         self.sync_missing();
         // The declarations are interned on this thread, file by file in program order
         // (their ids follow it), and the program's namespace built from them; meanwhile
@@ -548,6 +549,7 @@ impl AnalysisHost {
         if search != *self.loader.search_path() {
             self.resolved
                 .retain(|_, resolution| *resolution == Resolution::Given);
+            self.chosen.clear();
         }
         self.loader.set_search_path(search);
         if let Some(options) = CheckOptions::try_get(&self.db)
@@ -589,19 +591,15 @@ impl AnalysisHost {
     /// the component programs they instantiate (from disk). What is found nowhere is left
     /// for checking to report where it is used.
     pub fn load_dependencies(&mut self) {
-        // What typing found nowhere is looked for again, and reported as missing.
-        for ((name, _), _) in std::mem::take(&mut self.typed_misses) {
-            self.missing.remove(&name);
+        // What typing found nowhere is looked for again, and remembered for fetching.
+        for name in std::mem::take(&mut self.typed_misses) {
             self.resolved.remove(&name);
         }
         let mut missing: BTreeMap<SmolStr, Box<[SmolStr]>> = BTreeMap::new();
-        // The first program (by directory) to name a package decides its version.
-        let mut decided: BTreeSet<SmolStr> = BTreeSet::new();
         loop {
-            let mut changed = false;
+            let mut changed = self.resolve_packages(Scope::All, false);
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
-                changed |= self.load_program_packages(program, &mut decided);
                 for dir in self.component_dirs(program) {
                     if self.programs.contains_key(&dir) {
                         continue;
@@ -639,51 +637,18 @@ impl AnalysisHost {
         }
     }
 
-    /// After an edit of the program in `dir`: load the schemas of the packages it names
-    /// that are found on the search path and not looked for yet. Unlike
-    /// [`AnalysisHost::load_dependencies`] (on opening and saving), nothing is fetched, no
-    /// component is read and nothing is remembered as missing: a half-typed name (`aw` on
-    /// the way to `aws`) must leave no trace.
+    /// After an edit of the program in `dir`: resolve again the packages it names whose
+    /// versions asked for changed (see [`AnalysisHost::resolve_packages`]). Unlike
+    /// [`AnalysisHost::load_dependencies`] (on opening and saving), nothing is fetched and no
+    /// component is read: a half-typed name (`aw` on the way to `aws`) is not fetched.
     pub fn load_typed_packages(&mut self, dir: &str) {
         let Some(&program) = self.programs.get(&normalise_dir(dir)) else {
             return;
         };
-        for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
-            let key = (name.clone(), version.clone());
-            if self.is_resolved(&name, &version) {
-                continue;
-            }
-            // Missed before at this version: its notes again (another version's may stand).
-            if let Some(notes) = self.typed_misses.get(&key) {
-                match notes {
-                    Some(notes) => self.missing.insert(name, notes.clone()),
-                    None => self.missing.remove(&name),
-                };
-                continue;
-            }
-            match self.read_package(&name, version.as_deref(), cached_as.as_deref()) {
-                Ok(read) => {
-                    self.loader.apply(&mut self.db, read);
-                    self.missing.remove(&name);
-                    self.resolved.insert(name, Resolution::Asked(version));
-                }
-                Err(error) => {
-                    // Checked as the text asks: without the version loaded before. The
-                    // notes of a package found nowhere say where it was looked for;
-                    // nothing is fetched for it.
-                    self.loader.forget(&mut self.db, &name);
-                    self.resolved.remove(&name);
-                    let notes: Option<Arc<[String]>> =
-                        matches!(error, pcl_schema::LoadError::NotFound(_))
-                            .then(|| self.missing_notes(error).into());
-                    match &notes {
-                        Some(notes) => self.missing.insert(name, notes.clone()),
-                        None => self.missing.remove(&name),
-                    };
-                    self.typed_misses.insert(key, notes);
-                }
-            }
-        }
+        let names = (program_packages(required_packages(&self.db, program)).into_iter())
+            .map(|(name, _, _)| name)
+            .collect();
+        self.resolve_packages(Scope::Names(names), true);
         self.sync_missing();
         // A component directory typed that holds no program: the directories beside it,
         // for a did-you-mean (nothing is read from it until the next full load).
@@ -716,49 +681,98 @@ impl AnalysisHost {
         }
     }
 
-    /// Whether package `name` was resolved at `version` (or given as text).
-    fn is_resolved(&self, name: &str, version: &Option<SmolStr>) -> bool {
-        match self.resolved.get(name) {
-            Some(Resolution::Given) => true,
-            Some(Resolution::Asked(asked)) => asked == version,
-            None => false,
+    /// Every package the loaded programs name, with the versions they ask for in program
+    /// order (by directory; each version once).
+    fn package_requests(&self) -> BTreeMap<SmolStr, VersionsAsked> {
+        let mut requests: BTreeMap<SmolStr, VersionsAsked> = BTreeMap::new();
+        for &program in self.programs.values() {
+            for (name, version, cached_as) in program_packages(required_packages(&self.db, program))
+            {
+                let asked = requests.entry(name).or_default();
+                if !asked.iter().any(|(v, _)| *v == version) {
+                    asked.push((version, cached_as));
+                }
+            }
         }
+        requests
     }
 
-    /// Load the schemas a program names at the versions it asks for, when not resolved so
-    /// (and no earlier program of this load, in `decided`, chose another); whether any was
-    /// loaded or let go. What is found nowhere is remembered for `MissingPackages`.
-    fn load_program_packages(&mut self, program: Program, decided: &mut BTreeSet<SmolStr>) -> bool {
+    /// Resolve the packages of `scope` whose versions asked for (by all programs) changed
+    /// since they were last resolved: the first version found is loaded under the bare
+    /// name (a program that asks for one found nowhere is checked against another
+    /// program's, and never unloads it for them); when none is found, the name is
+    /// forgotten, and the first version's notes say why. `typed`: nothing is fetched, and
+    /// a miss is not remembered for fetching. Whether any package was loaded or let go.
+    fn resolve_packages(&mut self, scope: Scope, typed: bool) -> bool {
         let mut changed = false;
-        for (name, version, cached_as) in program_packages(required_packages(&self.db, program)) {
-            if !decided.insert(name.clone()) || self.is_resolved(&name, &version) {
-                continue;
+        for (name, asked) in self.package_requests() {
+            let in_scope = match &scope {
+                Scope::All => true,
+                Scope::New => !self.resolved.contains_key(&name),
+                Scope::Names(names) => names.contains(&name),
+            };
+            let current = Resolution::Asked(asked.iter().map(|(v, _)| v.clone()).collect());
+            match self.resolved.get(&name) {
+                _ if !in_scope => continue,
+                Some(resolution) if *resolution == Resolution::Given || *resolution == current => {
+                    continue;
+                }
+                _ => {}
             }
-            self.resolved
-                .insert(name.clone(), Resolution::Asked(version.clone()));
-            let read = self.read_package(&name, version.as_deref(), cached_as.as_deref());
-            // Not found anywhere: fetched when fetching is on, else remembered as missing.
-            let read = match read {
-                Err(pcl_schema::LoadError::NotFound(not_found)) => {
-                    match self.fetch(&name, &not_found) {
-                        Some(read) => Ok(read),
-                        None => {
-                            // Another version loaded before goes: uses report this one
-                            // missing.
-                            changed |= pcl_schema::package_named(&self.db, &name).is_some();
-                            self.loader.forget(&mut self.db, &name);
-                            self.remember_missing(&name, not_found);
-                            continue;
+            self.resolved.insert(name.clone(), current);
+            let mut first_miss = None;
+            let mut found = false;
+            for (version, cached_as) in &asked {
+                // Loaded at that version already: nothing to read.
+                if self.chosen.get(&name) == Some(version)
+                    && pcl_schema::package_named(&self.db, &name).is_some()
+                {
+                    found = true;
+                    break;
+                }
+                let read = match self.read_package(&name, version.as_deref(), cached_as.as_deref())
+                {
+                    Err(pcl_schema::LoadError::NotFound(not_found)) if !typed => {
+                        match self.fetch(&name, &not_found) {
+                            Some(read) => Ok(read),
+                            None => Err(pcl_schema::LoadError::NotFound(not_found)),
                         }
                     }
+                    read => read,
+                };
+                match read {
+                    Ok(read) => {
+                        self.loader.apply(&mut self.db, read);
+                        self.chosen.insert(name.clone(), version.clone());
+                        found = true;
+                        changed = true;
+                        break;
+                    }
+                    Err(error) => {
+                        first_miss.get_or_insert(error);
+                    }
                 }
-                read => read,
-            };
-            if let Ok(read) = read {
-                self.loader.apply(&mut self.db, read);
+            }
+            if found {
                 self.missing.remove(&name);
                 self.fetchable.remove(&name);
-                changed = true;
+                continue;
+            }
+            changed |= pcl_schema::package_named(&self.db, &name).is_some();
+            self.loader.forget(&mut self.db, &name);
+            self.chosen.remove(&name);
+            match first_miss {
+                Some(pcl_schema::LoadError::NotFound(not_found)) if !typed => {
+                    self.remember_missing(&name, not_found);
+                }
+                Some(error @ pcl_schema::LoadError::NotFound(_)) => {
+                    let notes = self.missing_notes(error);
+                    self.missing.insert(name.clone(), notes.into());
+                    self.typed_misses.insert(name);
+                }
+                _ => {
+                    self.missing.remove(&name);
+                }
             }
         }
         changed
@@ -832,16 +846,27 @@ impl AnalysisHost {
     }
 }
 
-/// A package asked for: its name and version (`None`: the unversioned resolution).
-type PackageRequest = (SmolStr, Option<SmolStr>);
-
-/// How a package name was resolved: at the version programs asked for (`None`: the
-/// unversioned resolution), found or not, or given as text (kept whatever is asked).
+/// How a package name was resolved: for the versions the programs asked for, in program
+/// order (`None`: the unversioned resolution), found or not; or given as text (kept
+/// whatever is asked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Resolution {
-    Asked(Option<SmolStr>),
+    Asked(Vec<Option<SmolStr>>),
     Given,
 }
+
+/// Which packages [`AnalysisHost::resolve_packages`] looks at.
+enum Scope {
+    All,
+    /// Those never resolved (a program just set: what it needs before anything reads it).
+    New,
+    /// Those named.
+    Names(BTreeSet<SmolStr>),
+}
+
+/// The versions asked for a package, in program order, with how Pulumi's cache names
+/// each.
+type VersionsAsked = Vec<(Option<SmolStr>, Option<Box<CachedPackage>>)>;
 
 /// A package with its version and how Pulumi's cache names it (for a `package` block with
 /// a download URL or a parameterization).

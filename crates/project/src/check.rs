@@ -211,7 +211,7 @@ pub fn check_stack(
                 project.name
             ));
         }
-        if let Some(note) = stray_note(stack, &key, &config.logical_name, stack_path) {
+        if let Some(note) = stray_note(stack, &key, stack_path) {
             d = d.with_note(note);
         } else if stack.has_environment {
             d.severity = Severity::Note;
@@ -244,7 +244,7 @@ pub fn check_stack(
                 range: declared.key_range,
             }),
         );
-        if let Some(note) = stray_note(stack, &key, &declared.name, stack_path) {
+        if let Some(note) = stray_note(stack, &key, stack_path) {
             d = d.with_note(note);
         } else if stack.has_environment {
             d.severity = Severity::Note;
@@ -259,10 +259,10 @@ pub fn check_stack(
     out
 }
 
-/// When the stack sets config `name` (`key` with its namespace) at the top level, where
-/// Pulumi ignores it: what to do instead of adding it.
-fn stray_note(stack: &Stack, key: &str, name: &str, stack_path: &str) -> Option<String> {
-    let stray = (stack.stray_keys.iter()).find(|stray| *stray == key || *stray == name)?;
+/// When the stack sets config `key` (with its namespace) at the top level, where Pulumi
+/// ignores it: what to do instead of adding it.
+fn stray_note(stack: &Stack, key: &str, stack_path: &str) -> Option<String> {
+    let stray = (stack.stray_keys.iter()).find(|stray| *stray == key)?;
     Some(format!(
         "`{stack_path}` has `{stray}` at the top level, where Pulumi ignores it: indent it under `config:`"
     ))
@@ -473,7 +473,22 @@ impl<'a> Providers<'a> {
             .chain([project, "pulumi"])
             .collect();
         for (namespace, name, range) in &self.unknown {
-            let Some(close) = pcl_types::closest_name(namespace, known.iter().copied()) else {
+            // A misspelling, not another name that starts alike (`pulumiservice`, `awsx`
+            // beside `pulumi` and `aws`); a doubled letter (`pulumii`) is a typo.
+            let misspelt = |candidate: &&str| {
+                let (short, long) = match candidate.len() < namespace.len() {
+                    true => (*candidate, namespace.as_str()),
+                    false => (namespace.as_str(), *candidate),
+                };
+                let extension = long.strip_prefix(short);
+                let doubled = extension.is_some_and(|rest| {
+                    let last = short.chars().last();
+                    !rest.is_empty() && rest.chars().all(|c| Some(c) == last)
+                });
+                (extension.is_none() || doubled) && long.len() - short.len() <= 2
+            };
+            let candidates = known.iter().copied().filter(misspelt);
+            let Some(close) = pcl_types::closest_name(namespace, candidates) else {
                 continue;
             };
             out.in_stack.push(
@@ -970,6 +985,32 @@ mod tests {
         expect_test::expect![[r#"
             [
                 "note PCL5008 the required config `region` is not set in `Pulumi.dev.yaml`",
+            ]
+        "#]]
+        .assert_debug_eq(&found);
+    }
+
+    /// A namespace with no schema one edit from a known one is a misspelling; one that
+    /// only starts alike (`pulumiservice`, `awsx` beside `aws`) is another provider.
+    #[test]
+    fn misspelt_namespaces_are_not_other_providers() {
+        let (project, _) = parse_project(FileId(1), Syntax::Yaml, "name: demo\nruntime: pcl\n");
+        let project = project.expect("a project");
+        let stack = stack_of(
+            "config:\n  aws:region: r\n  asw:region: r\n  awsx:x: 1\n  pulumiservice:accessToken: t\n  pulumii:tags: {}\n",
+        );
+        let aws = |package: &str| {
+            (package == "aws").then(|| ProviderConfig {
+                variables: vec![("region".to_owned(), ConfigType::String)],
+            })
+        };
+        let found: Vec<String> = (check_dev(&project, &stack, &[], &aws).in_stack.iter())
+            .map(|d| d.message.clone())
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "`asw` is no provider with a schema, and the project is `demo`: `asw:region` may be read by no one",
+                "`pulumii` is no provider with a schema, and the project is `demo`: `pulumii:tags` may be read by no one",
             ]
         "#]]
         .assert_debug_eq(&found);

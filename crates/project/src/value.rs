@@ -70,8 +70,10 @@ pub fn is_ciphertext(node: &Node) -> bool {
     }
 }
 
-/// Why a map with a `secure` key is not an encrypted value (Pulumi then reads it as an
-/// ordinary object): the key is not alone, or holds no text. `None` for anything else.
+/// Why a map with a `secure` key that looks meant as an encrypted value is not one (Pulumi
+/// then reads it as an ordinary object): `secure:` with nothing, or a ciphertext with
+/// another key beside it. An object config with a `secure` field of its own (`{host,
+/// port, secure: true}`) is none of these. `None` for anything else.
 pub(crate) fn misshapen_secure(node: &Node) -> Option<(&'static str, TextRange)> {
     let NodeKind::Map(entries) = &node.kind else {
         return None;
@@ -79,14 +81,13 @@ pub(crate) fn misshapen_secure(node: &Node) -> Option<(&'static str, TextRange)>
     let (key, value) = entries
         .iter()
         .find(|(key, _)| key.scalar() == Some("secure"))?;
-    if is_ciphertext(node) {
-        return None;
-    }
-    let why = match &value.kind {
-        _ if entries.len() > 1 => "`secure` must be its only key",
-        _ if value.is_null() => "`secure` holds no ciphertext",
-        NodeKind::Scalar { .. } => "`secure` holds a number or a bool, not the ciphertext's text",
-        _ => "`secure` holds a collection, not the ciphertext's text",
+    let ciphertext_like = value
+        .scalar()
+        .is_some_and(|text| text.starts_with("v1:") || (text.len() >= 24 && !text.contains(' ')));
+    let why = match entries.len() {
+        1 if value.is_null() => "`secure` holds no ciphertext",
+        2.. if ciphertext_like => "`secure` must be its only key",
+        _ => return None,
     };
     Some((why, key.range))
 }
@@ -562,6 +563,21 @@ mod tests {
     }
 
     /// `pulumi config set --path --secret` writes `{secure: ...}` inside a value.
+    /// `{secure: ...}` meant as an encrypted value, not one: empty, or a ciphertext with a
+    /// key beside it; an object's own `secure` field is none of these.
+    #[test]
+    fn misshapen_secure_values() {
+        let why = |yaml: &str| misshapen_secure(&value(yaml)).map(|(why, _)| why);
+        assert_eq!(why("{secure: }"), Some("`secure` holds no ciphertext"));
+        assert_eq!(
+            why("{secure: v1:AA:BB, b: 1}"),
+            Some("`secure` must be its only key")
+        );
+        assert_eq!(why("{host: h, port: 587, secure: true}"), None);
+        assert_eq!(why("{secure: true}"), None);
+        assert_eq!(why("{secure: v1:AA:BB}"), None);
+    }
+
     #[test]
     fn secrets_inside_values_are_not_checked() {
         let codes = |yaml: &str, ty: ConfigType| -> Vec<&'static str> {

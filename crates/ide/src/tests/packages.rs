@@ -148,3 +148,39 @@ fn typed_misses_keep_their_own_notes() {
         );
     }
 }
+
+/// Programs sharing a package: the first version found among those they ask for (in
+/// directory order) is the one loaded, so one program asking for a version found nowhere,
+/// while typing or not, never leaves another without its package, and a component read
+/// from disk does not replace the version its program asks for.
+#[test]
+fn programs_sharing_a_package_keep_a_version_that_is_found() {
+    let dir = two_versions();
+    let new_host = || {
+        AnalysisHost::with_database(
+            Default::default(),
+            vec![dir.to_path_buf()],
+            Default::default(),
+        )
+    };
+    // Two programs; the first types a version found nowhere.
+    let mut host = new_host();
+    let _a = set_program(&mut host, "/a", &[("main.pp", &thing("1.0.0", "old"))]);
+    let b = set_program(&mut host, "/b", &[("main.pp", &thing("1.0.0", "old"))]);
+    host.set_file_text("/a/main.pp", thing("3.0.0", "old"));
+    host.load_typed_packages("/a");
+    assert_eq!(summary(&diagnostics(&host, &b)), "");
+    host.load_dependencies();
+    assert_eq!(summary(&diagnostics(&host, &b)), "");
+    // A program and its component (read from disk), which asks for no version.
+    let work = ScratchDir::new("ide-package-component");
+    std::fs::create_dir_all(work.join("r/c")).expect("mkdir");
+    let root = format!("{}component c \"./c\" {{}}\n", thing("1.0.0", "old"));
+    std::fs::write(work.join("r/main.pp"), root).expect("written");
+    let component = "resource u \"ver:index:Thing\" {\n  old = \"y\"\n}\n";
+    std::fs::write(work.join("r/c/main.pp"), component).expect("written");
+    let mut host = new_host();
+    let id = host.load_program_dir(&work.join("r")).expect("the program");
+    host.load_dependencies();
+    assert_eq!(summary(&diagnostics(&host, &id)), "");
+}

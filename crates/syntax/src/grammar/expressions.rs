@@ -126,6 +126,23 @@ fn chain_step(p: &mut Parser<'_>) -> bool {
 }
 
 fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if p.at(IDENT)
+        && let Some(instead) = foreign_prefix(p)
+    {
+        // `await invoke(..)`, `not enabled`: the word is an error of its own, and the
+        // expression after it is read as the value.
+        if !p.enter_nesting() {
+            return Some(p.skip_balanced());
+        }
+        let m = p.start();
+        let range = p.current_range();
+        p.bump();
+        p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
+        m.complete(p, ERROR);
+        let value = unary(p);
+        p.leave_nesting();
+        return value;
+    }
     if !p.at(MINUS) && !p.at(BANG) {
         return postfix(p);
     }
@@ -155,21 +172,12 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         if next == OPEN_QUOTE && p.nth_is_joined(1) && is_string_prefix(p.nth_text(0)) {
             return Some(prefixed_string(p));
         }
-        if next == IDENT && p.nth_text(0) == "new" && !p.nth_at_line_start(1) {
-            return Some(new_expression(p));
-        }
-        if let Some(instead) = foreign_prefix(p.nth_text(0))
-            && matches!(next, IDENT | NUMBER | OPEN_QUOTE | L_PAREN | L_BRACK | BANG)
+        if next == IDENT
+            && p.nth_text(0) == "new"
             && !p.nth_at_line_start(1)
+            && !is_clause_keyword(p.nth_text(1))
         {
-            // `await invoke(..)`, `not enabled`: the word is an error of its own, and the
-            // expression after it is read as the value.
-            let m = p.start();
-            let range = p.current_range();
-            p.bump();
-            p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
-            m.complete(p, ERROR);
-            return postfix(p);
+            return Some(new_expression(p));
         }
         // A name alone starts a path (`lookup(m, k).get(..)` is a value's method).
         if next != L_PAREN {
@@ -241,10 +249,15 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         } else {
             // Go's composite literal, `pulumi.StringArray{"a", "b"}`: one error, and the
             // whole is an error node.
-            let typed = path_start.is_some_and(|at| {
-                (p.idents_since(at).last()).is_some_and(|name| name.starts_with(char::is_uppercase))
-            });
-            if typed && p.at(L_CURLY) && p.nth_is_joined(0) && closes_later(p) {
+            // The path's last name is read back only at a `{` right after it.
+            let composite = p.at(L_CURLY)
+                && p.nth_is_joined(0)
+                && path_start.is_some_and(|at| {
+                    (p.idents_since(at).last())
+                        .is_some_and(|name| name.starts_with(char::is_uppercase))
+                })
+                && closes_later(p);
+            if composite {
                 let start = p.prev_range(1).start();
                 let m = lhs.precede(p);
                 p.skip_balanced();
@@ -263,14 +276,29 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     Some(lhs)
 }
 
-/// What PCL writes for another language's word before a value (`await x`, `not x`).
-fn foreign_prefix(word: &str) -> Option<&'static str> {
-    Some(match word {
+/// What PCL writes for another language's word before a value on its line (`await x`,
+/// `not x`), when the current token is one. Not a name of that spelling used as a value:
+/// before a `for` expression's `if` or `in`, or indexed or called without a space
+/// (`await[0]`).
+fn foreign_prefix(p: &Parser<'_>) -> Option<&'static str> {
+    let instead = match p.nth_text(0) {
         "await" => "PCL needs no `await`: an `invoke(...)` or an output is used directly",
         "not" => "PCL negates with `!`: `!value`",
         "typeof" => "PCL has no `typeof`: a value's type is known where it is declared",
         _ => return None,
-    })
+    };
+    let value_follows = match p.nth(1) {
+        IDENT => !is_clause_keyword(p.nth_text(1)),
+        NUMBER | OPEN_QUOTE | BANG | MINUS => true,
+        L_PAREN | L_BRACK => !p.nth_is_joined(1),
+        _ => false,
+    };
+    (value_follows && !p.nth_at_line_start(1)).then_some(instead)
+}
+
+/// Words that continue an expression (`[for x in xs : x if x]`): no value starts with them.
+fn is_clause_keyword(word: &str) -> bool {
+    matches!(word, "if" | "in" | "for" | "else")
 }
 
 /// Whether `text`, before a string, is a string prefix of Python (`f"..."`, `r"..."`).
@@ -355,8 +383,30 @@ fn new_message(path: &[&str]) -> String {
             class,
             "Dictionary" | "Map" | "HashMap" | "List" | "Array" | "Object"
         );
-    let instead = if assets.contains(&class) {
+    // C#'s `Pulumi.Config`, Python's `pulumi.Config`; `k8s` is the SDKs' alias.
+    let root = match namespace.first().copied() {
+        Some("Pulumi") => Some("pulumi"),
+        Some("k8s") => Some("kubernetes"),
+        other => other,
+    };
+    let instead = if assets.contains(&class) || (root == Some("pulumi") && class == "Config") {
         crate::foreign::sdk_reference("pulumi", class)
+    } else if class == "Provider" && root.is_some_and(|package| package != "pulumi") {
+        let package = root.unwrap_or_default();
+        format!(
+            "a provider is a resource of type `pulumi:providers:{package}`, `resource {package}Provider \"pulumi:providers:{package}\" {{ ... }}`"
+        )
+    } else if let (Some(package), [_, module @ ..]) = (root, namespace)
+        && package != "pulumi"
+        && module.len() > 1
+        && class.starts_with(|c: char| c.is_ascii_uppercase())
+    {
+        // A class in a nested module (`k8s.apps.v1.Deployment`): its token's module is
+        // the path, its file part the package's own.
+        format!(
+            "PCL declares a resource as a block with its type token, `resource name \"{package}:{}:{class}\" {{ inputs }}` (`pcl schema {package}` lists them)",
+            module.join("/")
+        )
     } else if collection {
         "PCL writes a map as an object, `{ Name = \"web\" }`, and a list in brackets, `[\"a\", \"b\"]`"
             .to_owned()

@@ -23,3 +23,6 @@ q = new pulumi.StackReference("acme/net/prod")
 r = new Thing()
 endsWithNew = new
 nextLine = 1
+k = new k8s.apps.v1.Deployment("d", {})
+c = new pulumi.Config()
+p = new aws.Provider("p", {})
