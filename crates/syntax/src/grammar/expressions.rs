@@ -129,19 +129,7 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     if p.at(IDENT)
         && let Some(instead) = foreign_prefix(p)
     {
-        // `await invoke(..)`, `not enabled`: the word is an error of its own, and the
-        // expression after it is read as the value.
-        if !p.enter_nesting() {
-            return Some(p.skip_balanced());
-        }
-        let m = p.start();
-        let range = p.current_range();
-        p.bump();
-        p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
-        m.complete(p, ERROR);
-        let value = unary(p);
-        p.leave_nesting();
-        return value;
+        return foreign_prefixed(p, instead);
     }
     if !p.at(MINUS) && !p.at(BANG) {
         return postfix(p);
@@ -276,24 +264,45 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     Some(lhs)
 }
 
+/// `await invoke(..)`, `not enabled`: the word is an error of its own (`instead` says what
+/// PCL writes), and the expression after it is read as the value.
+#[cold]
+#[inline(never)]
+fn foreign_prefixed(p: &mut Parser<'_>, instead: &str) -> Option<CompletedMarker> {
+    if !p.enter_nesting() {
+        return Some(p.skip_balanced());
+    }
+    let m = p.start();
+    let range = p.current_range();
+    p.bump();
+    p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
+    m.complete(p, ERROR);
+    let value = unary(p);
+    p.leave_nesting();
+    value
+}
+
 /// What PCL writes for another language's word before a value on its line (`await x`,
 /// `not x`), when the current token is one. Not a name of that spelling used as a value:
 /// before a `for` expression's `if` or `in`, or indexed or called without a space
 /// (`await[0]`).
 fn foreign_prefix(p: &Parser<'_>) -> Option<&'static str> {
-    let instead = match p.nth_text(0) {
-        "await" => "PCL needs no `await`: an `invoke(...)` or an output is used directly",
-        "not" => "PCL negates with `!`: `!value`",
-        "typeof" => "PCL has no `typeof`: a value's type is known where it is declared",
-        _ => return None,
-    };
+    // The next token first: a name is most often followed by none of these.
     let value_follows = match p.nth(1) {
         IDENT => !is_clause_keyword(p.nth_text(1)),
         NUMBER | OPEN_QUOTE | BANG | MINUS => true,
         L_PAREN | L_BRACK => !p.nth_is_joined(1),
         _ => false,
     };
-    (value_follows && !p.nth_at_line_start(1)).then_some(instead)
+    if !value_follows || p.nth_at_line_start(1) {
+        return None;
+    }
+    Some(match p.nth_text(0) {
+        "await" => "PCL needs no `await`: an `invoke(...)` or an output is used directly",
+        "not" => "PCL negates with `!`: `!value`",
+        "typeof" => "PCL has no `typeof`: a value's type is known where it is declared",
+        _ => return None,
+    })
 }
 
 /// Words that continue an expression (`[for x in xs : x if x]`): no value starts with them.

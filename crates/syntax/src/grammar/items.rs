@@ -216,13 +216,13 @@ fn foreign_import(p: &mut Parser<'_>) {
 /// `def f(x):`, `func f() {`): a keyword, a name, then `(`, `:`, `extends` or `{`-less
 /// words a block's labels never are.
 fn is_definition(p: &Parser<'_>) -> bool {
-    let after = (p.nth(2), p.nth_text(2));
     match p.nth_text(0) {
-        "class" | "interface" => matches!(
-            after,
-            (L_PAREN | COLON, _) | (IDENT, "extends" | "implements" | ":")
-        ),
-        "function" | "def" | "func" | "fn" => after.0 == L_PAREN,
+        "class" | "interface" => match p.nth(2) {
+            L_PAREN | COLON => true,
+            IDENT => matches!(p.nth_text(2), "extends" | "implements"),
+            _ => false,
+        },
+        "function" | "def" | "func" | "fn" => p.nth(2) == L_PAREN,
         _ => false,
     }
 }
