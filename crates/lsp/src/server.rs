@@ -841,15 +841,16 @@ impl Server {
     /// as a component (a component's change changes what they are checked against).
     fn publish_with_users(&mut self, dir: &str) -> Vec<Message> {
         let mut messages = self.publish(dir, None);
-        let users = self.host.programs_using(dir);
-        if users.is_empty() {
+        // The programs of other directories with open documents, if any, are looked at.
+        let mut open: Vec<String> = (self.documents.values())
+            .filter(|d| !d.project_file && d.dir != dir)
+            .map(|d| d.dir.clone())
+            .collect();
+        if open.is_empty() {
             return messages;
         }
-        let mut open: Vec<String> = (self.documents.values())
-            .filter(|d| !d.project_file)
-            .map(|d| d.dir.clone())
-            .filter(|d| users.iter().any(|user| user.0 == pcl_ide::normalise_dir(d)))
-            .collect();
+        let users = self.host.programs_using(dir);
+        open.retain(|d| users.iter().any(|user| user.0 == pcl_ide::normalise_dir(d)));
         open.sort();
         open.dedup();
         for user in open {

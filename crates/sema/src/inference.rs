@@ -1254,13 +1254,14 @@ impl<'db> Infer<'db> {
         let Expr::GetAttr { base, .. } = self.body.expr(id) else {
             return None;
         };
+        if !is_reference {
+            return None;
+        }
         let reference = crate::constants::path_text(self.body, *base)?;
-        is_reference.then(|| {
-            let note = format!(
-                "a stack reference's outputs are read with `getOutput({reference}, \"{asked}\")`"
-            );
-            (note, None)
-        })
+        let note = format!(
+            "a stack reference's outputs are read with `getOutput({reference}, \"{asked}\")`"
+        );
+        Some((note, None))
     }
 
     /// `range.index`, `range.count`: what the `range` variable has, and the attribute

@@ -25,6 +25,15 @@ fn two_versions() -> ScratchDir {
     dir
 }
 
+/// A host whose search path is `dir`.
+fn host_over(dir: &std::path::Path) -> AnalysisHost {
+    AnalysisHost::with_database(
+        Default::default(),
+        vec![dir.to_path_buf()],
+        Default::default(),
+    )
+}
+
 fn thing(version: &str, input: &str) -> String {
     format!(
         "resource t \"ver:index:Thing\" {{\n  {input} = \"x\"\n  options {{\n    version = \"{version}\"\n  }}\n}}\n"
@@ -41,11 +50,7 @@ fn edit(host: &mut AnalysisHost, text: String) -> String {
 #[test]
 fn an_edit_asking_for_another_version_checks_against_it() {
     let dir = two_versions();
-    let mut host = AnalysisHost::with_database(
-        Default::default(),
-        vec![dir.to_path_buf()],
-        Default::default(),
-    );
+    let mut host = host_over(&dir);
     let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
     assert_eq!(summary(&diagnostics(&host, &id)), "");
     // The text asks for 2.0.0 now, whose input is `new`: checked against it while typing,
@@ -73,11 +78,7 @@ fn an_edit_asking_for_another_version_checks_against_it() {
 #[test]
 fn a_search_path_without_a_schemas_directory_lets_its_packages_go() {
     let dir = two_versions();
-    let mut host = AnalysisHost::with_database(
-        Default::default(),
-        vec![dir.to_path_buf()],
-        Default::default(),
-    );
+    let mut host = host_over(&dir);
     let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
     assert_eq!(summary(&diagnostics(&host, &id)), "");
     host.set_options(Vec::new(), Default::default());
@@ -95,11 +96,7 @@ fn a_search_path_without_a_schemas_directory_lets_its_packages_go() {
 #[test]
 fn a_typed_miss_has_the_notes_of_a_full_load() {
     let dir = two_versions();
-    let mut host = AnalysisHost::with_database(
-        Default::default(),
-        vec![dir.to_path_buf()],
-        Default::default(),
-    );
+    let mut host = host_over(&dir);
     let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
     for token in ["vr:index:Thing", "éver:index:Thing"] {
         let text = format!("resource t \"{token}\" {{}}\n");
@@ -117,11 +114,7 @@ fn a_typed_miss_has_the_notes_of_a_full_load() {
 #[test]
 fn typed_misses_keep_their_own_notes() {
     let dir = two_versions();
-    let mut host = AnalysisHost::with_database(
-        Default::default(),
-        vec![dir.to_path_buf()],
-        Default::default(),
-    );
+    let mut host = host_over(&dir);
     let id = set_program(&mut host, "/p", &[("main.pp", &thing("1.0.0", "old"))]);
     let broken = |version: &str| {
         format!(
@@ -135,11 +128,7 @@ fn typed_misses_keep_their_own_notes() {
     ] {
         host.set_file_text("/p/main.pp", text.clone());
         host.load_typed_packages("/p");
-        let mut fresh = AnalysisHost::with_database(
-            Default::default(),
-            vec![dir.to_path_buf()],
-            Default::default(),
-        );
+        let mut fresh = host_over(&dir);
         let fresh_id = set_program(&mut fresh, "/p", &[("main.pp", &text)]);
         assert_eq!(
             diagnostics(&host, &id),
@@ -156,15 +145,8 @@ fn typed_misses_keep_their_own_notes() {
 #[test]
 fn programs_sharing_a_package_keep_a_version_that_is_found() {
     let dir = two_versions();
-    let new_host = || {
-        AnalysisHost::with_database(
-            Default::default(),
-            vec![dir.to_path_buf()],
-            Default::default(),
-        )
-    };
     // Two programs; the first types a version found nowhere.
-    let mut host = new_host();
+    let mut host = host_over(&dir);
     let _a = set_program(&mut host, "/a", &[("main.pp", &thing("1.0.0", "old"))]);
     let b = set_program(&mut host, "/b", &[("main.pp", &thing("1.0.0", "old"))]);
     host.set_file_text("/a/main.pp", thing("3.0.0", "old"));
@@ -179,7 +161,7 @@ fn programs_sharing_a_package_keep_a_version_that_is_found() {
     std::fs::write(work.join("r/main.pp"), root).expect("written");
     let component = "resource u \"ver:index:Thing\" {\n  old = \"y\"\n}\n";
     std::fs::write(work.join("r/c/main.pp"), component).expect("written");
-    let mut host = new_host();
+    let mut host = host_over(&dir);
     let id = host.load_program_dir(&work.join("r")).expect("the program");
     host.load_dependencies();
     assert_eq!(summary(&diagnostics(&host, &id)), "");
