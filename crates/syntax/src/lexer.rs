@@ -568,6 +568,7 @@ impl<'a> Lexer<'a> {
             return;
         }
         let end = start + ch.len_utf8();
+        let line_end_semicolon = ch == ';' && ends_line(&rest[1..]);
         let message = match ch {
             '\r' => "a carriage return must be followed by a line feed".to_owned(),
             '&' if rest[1..].starts_with(|c: char| c.is_ascii_alphabetic()) => {
@@ -575,9 +576,7 @@ impl<'a> Lexer<'a> {
             }
             '&' | '|' => format!("unexpected character `{ch}`: the operators are `&&` and `||`"),
             '\'' => "unexpected character `'`: strings are written in double quotes".to_owned(),
-            ';' if rest[1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n')
-                || rest[1..].trim().is_empty() =>
-            {
+            ';' if line_end_semicolon => {
                 "unexpected `;`: a line ends without one in PCL".to_owned()
             }
             '`' => "unexpected backtick (`` ` ``): strings are written in double quotes, and interpolate with `${...}`: \"logs-${name}\"".to_owned(),
@@ -589,7 +588,9 @@ impl<'a> Lexer<'a> {
         };
         // Merge a run of invalid characters into one token and one error.
         let last = self.res.kinds.len().wrapping_sub(1);
-        let merges = self.res.kinds.last() == Some(&ERROR_TOKEN)
+        // A `;` ending a line keeps its own message (the backtick string before it too).
+        let merges = !line_end_semicolon
+            && self.res.kinds.last() == Some(&ERROR_TOKEN)
             && self
                 .res
                 .errors
@@ -1078,6 +1079,18 @@ impl CodeToken {
 
 /// Whether `text` is exactly one HCL identifier (`_` or a letter, then letters, digits,
 /// `_` and `-`).
+/// Whether what follows a character is the end of its line (blanks, then a newline or
+/// the end of the text).
+fn ends_line(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\t', '\r']).starts_with('\n') || rest.trim().is_empty()
+}
+
+/// Whether `range` of `text` is a `;` that ends its line, which the lexer reports alone.
+pub(crate) fn is_line_end_semicolon(text: &str, range: TextRange) -> bool {
+    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+    text.get(start..end) == Some(";") && text.get(end..).is_some_and(ends_line)
+}
+
 pub fn is_identifier(text: &str) -> bool {
     let mut chars = text.chars();
     match chars.next() {

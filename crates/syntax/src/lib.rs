@@ -387,7 +387,7 @@ pub fn lex_and_check(text: &str) -> (LexedText<'_>, Vec<SyntaxError>) {
     grammar::source_file(&mut parser);
     let (parse_errors, input) = parser.finish();
     let lexed = input.into_lexed();
-    let errors = all_errors(&lexed, parse_errors);
+    let errors = all_errors(text, &lexed, parse_errors);
     (lexed, errors)
 }
 
@@ -516,7 +516,7 @@ fn build(text: Source<'_>, input: parser::Input<'_>, step_limit: u32) -> Parse {
     let mut parser = parser::Parser::building(input, step_limit);
     grammar::source_file(&mut parser);
     let (builder, parse_errors, input) = parser.finish_tree();
-    let errors = all_errors(input.lexed(), parse_errors);
+    let errors = all_errors(text.text(), input.lexed(), parse_errors);
     let (tree, items) = builder.finish(text.kept());
     Parse::flat(
         tree,
@@ -528,13 +528,7 @@ fn build(text: Source<'_>, input: parser::Input<'_>, step_limit: u32) -> Parse {
 }
 
 /// The lexer's and the parser's errors, one per cause, sorted by position.
-fn all_errors(lexed: &LexedText<'_>, parse_errors: Vec<SyntaxError>) -> Vec<SyntaxError> {
-    let lex_errors = lexed.errors().iter().map(|err| SyntaxError {
-        code: err.code,
-        range: err.range,
-        message: err.message.clone(),
-        related: None,
-    });
+fn all_errors(text: &str, lexed: &LexedText<'_>, parse: parser::ParseErrors) -> Vec<SyntaxError> {
     let mut lex_error_starts: Vec<TextSize> =
         lexed.errors().iter().map(|e| e.range.start()).collect();
     lex_error_starts.sort_unstable();
@@ -546,11 +540,32 @@ fn all_errors(lexed: &LexedText<'_>, parse_errors: Vec<SyntaxError>) -> Vec<Synt
         .filter(|err| err.code == pcl_diagnostics::codes::UNTERMINATED_HEREDOC)
         .map(|err| err.range.start())
         .min();
-    let parse_errors = parse_errors.into_iter().filter(|err| {
+    let lexer_reported = |start: TextSize| lex_error_starts.binary_search(&start).is_ok();
+    // What an error says to write anew whole holds no mistakes of its own (the backtick
+    // string in `new aws.s3.Bucket(`site`)`); reported only when its error is.
+    let mut rewritten: Vec<TextRange> = (parse.rewritten.into_iter())
+        .filter(|range| !lexer_reported(range.start()))
+        .collect();
+    rewritten.sort_unstable_by_key(|range| range.start());
+    let inside_rewritten = |start: TextSize| {
+        let before = rewritten.partition_point(|range| range.start() < start);
+        rewritten[..before]
+            .iter()
+            .any(|range| range.contains(start))
+    };
+    let lex_errors = (lexed.errors().iter())
+        .filter(|err| !inside_rewritten(err.range.start()))
+        .map(|err| SyntaxError {
+            code: err.code,
+            range: err.range,
+            message: err.message.clone(),
+            related: None,
+        });
+    let parse_errors = parse.errors.into_iter().filter(|err| {
         let swallowed = heredoc_start.is_some_and(|start| {
             err.code == pcl_diagnostics::codes::UNCLOSED_DELIMITER && err.range.start() < start
         });
-        !swallowed && lex_error_starts.binary_search(&err.range.start()).is_err()
+        !swallowed && !lexer_reported(err.range.start())
     });
     let parse_errors: Vec<SyntaxError> = parse_errors.collect();
     // An interpolation left open inside a heredoc runs over the heredoc's closing line, so
@@ -573,5 +588,26 @@ fn all_errors(lexed: &LexedText<'_>, parse_errors: Vec<SyntaxError>) -> Vec<Synt
     let mut errors: Vec<SyntaxError> = lex_errors.into_iter().chain(parse_errors).collect();
     errors.sort_by_key(|err| (err.range.start(), err.range.end()));
     errors.dedup();
+    drop_line_end_semicolons_after_errors(text, &mut errors);
     errors
+}
+
+/// A `;` that ends a line on which another error ends (or goes on past it) is not
+/// reported: the line is written anew (`const env = config.require("env");` becomes a
+/// `config` block), and a second error on it says nothing more. `errors` are sorted by
+/// position.
+fn drop_line_end_semicolons_after_errors(text: &str, errors: &mut Vec<SyntaxError>) {
+    // The furthest end of the errors kept so far.
+    let mut reach: Option<TextSize> = None;
+    errors.retain(|err| {
+        let on_an_erring_line = reach.is_some_and(|reach| {
+            let between = text.get(usize::from(reach)..usize::from(err.range.start()));
+            reach >= err.range.start() || between.is_some_and(|between| !between.contains('\n'))
+        });
+        let drop = on_an_erring_line && lexer::is_line_end_semicolon(text, err.range);
+        if !drop {
+            reach = Some(reach.map_or(err.range.end(), |reach| reach.max(err.range.end())));
+        }
+        !drop
+    });
 }

@@ -370,12 +370,24 @@ impl SyntaxError {
     }
 }
 
+/// What a parser reports.
+pub(crate) struct ParseErrors {
+    pub(crate) errors: Vec<SyntaxError>,
+    /// The ranges that an error says to write anew whole (another language's statement or
+    /// expression): the lexer's errors inside one (a backtick string in `new
+    /// aws.s3.Bucket(`site`)`) are part of what is rewritten, not mistakes of their own.
+    pub(crate) rewritten: Vec<TextRange>,
+}
+
 pub(crate) struct Parser<'t> {
     input: Input<'t>,
     pos: usize,
     /// Where the tree is built, when one is ([`Parser::building`]).
     sink: Option<Sink>,
     errors: Vec<SyntaxError>,
+    /// The ranges of errors that say what to write instead of the whole range (another
+    /// language's import, or its `new aws.s3.Bucket(...)`): see [`ParseErrors::rewritten`].
+    rewritten: Vec<TextRange>,
     /// How many significant tokens a window dropped before `pos`'s.
     dropped: usize,
     /// Checks of the current token since the last token was consumed.
@@ -409,6 +421,7 @@ impl<'t> Parser<'t> {
             input,
             pos: 0,
             errors: Vec::new(),
+            rewritten: Vec::new(),
             dropped: 0,
             steps: 0,
             depth: 0,
@@ -419,8 +432,12 @@ impl<'t> Parser<'t> {
     }
 
     /// The errors and the tokens of a parser made by [`Parser::new`].
-    pub(crate) fn finish(self) -> (Vec<SyntaxError>, Input<'t>) {
-        (self.errors, self.input)
+    pub(crate) fn finish(self) -> (ParseErrors, Input<'t>) {
+        let errors = ParseErrors {
+            errors: self.errors,
+            rewritten: self.rewritten,
+        };
+        (errors, self.input)
     }
 
     /// A parser that builds the tree as it goes; from a window of tokens, those in the
@@ -434,10 +451,14 @@ impl<'t> Parser<'t> {
 
     /// The flat tree built, the errors and the tokens of a parser made by
     /// [`Parser::building`].
-    pub(crate) fn finish_tree(self) -> (FlatBuilder, Vec<SyntaxError>, Input<'t>) {
+    pub(crate) fn finish_tree(self) -> (FlatBuilder, ParseErrors, Input<'t>) {
         let text_len = self.input.lexer.text_len();
         let sink = self.sink.unwrap_or_else(|| Sink::new(text_len));
-        (sink.finish(), self.errors, self.input)
+        let errors = ParseErrors {
+            errors: self.errors,
+            rewritten: self.rewritten,
+        };
+        (sink.finish(), errors, self.input)
     }
 
     /// A top-level item is parsed: the nodes in it that enclose others go in the tree
@@ -684,6 +705,24 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn leave_nesting(&mut self) {
         self.depth -= 1;
+    }
+
+    /// How many errors are reported so far: with [`Parser::errors_since`], what a part of
+    /// the input reported.
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// The errors reported after the first `count`.
+    pub(crate) fn errors_since(&self, count: usize) -> &[SyntaxError] {
+        self.errors.get(count..).unwrap_or_default()
+    }
+
+    /// Reports an error whose message says what to write instead of all of `range`:
+    /// the lexer's errors inside it are not reported ([`ParseErrors::rewritten`]).
+    pub(crate) fn error_rewriting(&mut self, range: TextRange, code: Code, message: String) {
+        self.rewritten.push(range);
+        self.error_at(range, code, message);
     }
 
     pub(crate) fn error(&mut self, code: Code, message: String) {

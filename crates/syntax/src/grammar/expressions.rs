@@ -250,7 +250,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 let m = lhs.precede(p);
                 p.skip_balanced();
                 let range = rowan::TextRange::new(start, p.prev_range(1).end());
-                p.error_at(
+                p.error_rewriting(
                     range,
                     codes::INVALID_EXPRESSION,
                     "a Go composite literal: PCL writes the value itself, a list in brackets (`[\"a\", \"b\"]`) or an object (`{ key = value }`)".to_owned(),
@@ -275,7 +275,7 @@ fn foreign_prefixed(p: &mut Parser<'_>, instead: &str) -> Option<CompletedMarker
     let m = p.start();
     let range = p.current_range();
     p.bump();
-    p.error_at(range, codes::INVALID_EXPRESSION, instead.to_owned());
+    p.error_rewriting(range, codes::INVALID_EXPRESSION, instead.to_owned());
     m.complete(p, ERROR);
     let value = unary(p);
     p.leave_nesting();
@@ -334,7 +334,7 @@ fn prefixed_string(p: &mut Parser<'_>) -> CompletedMarker {
         ),
         false => format!("PCL strings take no prefix: drop the `{prefix}`"),
     };
-    p.error_at(range, codes::INVALID_EXPRESSION, message);
+    p.error_rewriting(range, codes::INVALID_EXPRESSION, message);
     m.complete(p, ERROR)
 }
 
@@ -369,7 +369,7 @@ fn new_expression(p: &mut Parser<'_>) -> CompletedMarker {
         }
     }
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(range, codes::INVALID_EXPRESSION, new_message(&path));
+    p.error_rewriting(range, codes::INVALID_EXPRESSION, new_message(&path));
     m.complete(p, ERROR)
 }
 
@@ -452,7 +452,7 @@ fn method_call(
     }
     if report {
         let range = rowan::TextRange::new(start, p.prev_range(1).end());
-        p.error_at(range, codes::INVALID_EXPRESSION, call_message(path, name));
+        p.error_rewriting(range, codes::INVALID_EXPRESSION, call_message(path, name));
     }
     m.complete(p, ERROR)
 }
@@ -651,7 +651,7 @@ fn slice(p: &mut Parser<'_>) {
         p.bump();
     }
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(
+    p.error_rewriting(
         range,
         codes::INVALID_EXPRESSION,
         "PCL has no slices: a `for` expression takes the elements from `start` up to `end`, `[for i, x in list : x if i >= start && i < end]`"
@@ -1066,7 +1066,7 @@ fn leading_spread(p: &mut Parser<'_>, message: &str) {
     p.bump();
     expr(p);
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(range, codes::INVALID_EXPRESSION, message.to_owned());
+    p.error_rewriting(range, codes::INVALID_EXPRESSION, message.to_owned());
     m.complete(p, ERROR);
 }
 

@@ -128,6 +128,9 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
         if block.is_none() && next == IDENT && is_definition(p) {
             return foreign_definition(p);
         }
+        if next == IDENT && is_variable_declaration(p) {
+            return variable_keyword(p, block, seen);
+        }
         match next {
             // `name: "nginx"`, as YAML and JSON write it: reported at the `:`, and read as
             // the attribute it means, so the name counts as set.
@@ -203,7 +206,7 @@ fn foreign_import(p: &mut Parser<'_>) {
         p.bump();
     }
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(
+    p.error_rewriting(
         range,
         codes::UNEXPECTED_TOKEN,
         "PCL has no imports: a package is used by naming it in a resource's type, `resource site \"aws:s3/bucket:Bucket\" { ... }`".to_owned(),
@@ -254,8 +257,45 @@ fn foreign_definition(p: &mut Parser<'_>) {
         }
     }
     let range = rowan::TextRange::new(start, p.prev_range(1).end());
-    p.error_at(range, codes::UNEXPECTED_TOKEN, message.to_owned());
+    p.error_rewriting(range, codes::UNEXPECTED_TOKEN, message.to_owned());
     m.complete(p, ERROR);
+}
+
+/// Whether the item at the current token declares a variable in another language
+/// (`const bucket = ...`, `let x = ...`, `var y = ...`): the keyword, a name and `=` on
+/// one line, which no PCL block header is.
+fn is_variable_declaration(p: &Parser<'_>) -> bool {
+    matches!(p.nth_text(0), "const" | "let" | "var") && p.nth(2) == EQ && !p.nth_at_line_start(2)
+}
+
+/// The keyword of another language's variable declaration, and the attribute it means
+/// (`bucket = ...`), which later lines may read. The keyword is reported unless the value
+/// is another language's too (`new aws.s3.Bucket(...)`, `config.require(...)`): that
+/// error says what the whole line becomes.
+#[cold]
+fn variable_keyword<'t>(
+    p: &mut Parser<'t>,
+    block: Option<BlockCtx>,
+    seen: &mut SeenAttributes<'t>,
+) {
+    let (keyword, name) = (p.nth_text(0), p.nth_text(1));
+    let m = p.start();
+    p.bump();
+    m.complete(p, ERROR);
+    let range = p.prev_range(1);
+    let before = p.error_count();
+    item(p, block, seen);
+    let value_is_foreign =
+        (p.errors_since(before).iter()).any(|error| error.code == codes::INVALID_EXPRESSION);
+    if !value_is_foreign {
+        p.error_at(
+            range,
+            codes::UNEXPECTED_TOKEN,
+            format!(
+                "PCL declares no variables: a value is named without `{keyword}`, `{name} = ...`"
+            ),
+        );
+    }
 }
 
 /// What PCL writes for a statement of another language at an item's start: `name` then
