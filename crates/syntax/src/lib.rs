@@ -542,16 +542,18 @@ fn all_errors(text: &str, lexed: &LexedText<'_>, parse: parser::ParseErrors) -> 
         .min();
     let lexer_reported = |start: TextSize| lex_error_starts.binary_search(&start).is_ok();
     // What an error says to write anew whole holds no mistakes of its own (the backtick
-    // string in `new aws.s3.Bucket(`site`)`); reported only when its error is.
-    let mut rewritten: Vec<TextRange> = (parse.rewritten.into_iter())
-        .filter(|range| !lexer_reported(range.start()))
-        .collect();
+    // string in `new aws.s3.Bucket(`site`)`, the `&` of `&s3.BucketArgs{...}`).
+    let mut rewritten = parse.rewritten;
     rewritten.sort_unstable_by_key(|range| range.start());
     let inside_rewritten = |start: TextSize| {
-        let before = rewritten.partition_point(|range| range.start() < start);
-        rewritten[..before]
-            .iter()
-            .any(|range| range.contains(start))
+        let up_to = rewritten.partition_point(|range| range.start() <= start);
+        rewritten[..up_to].iter().any(|range| range.contains(start))
+    };
+    let is_rewriting = |range: TextRange| {
+        let at = rewritten.partition_point(|r| r.start() < range.start());
+        (rewritten[at..].iter())
+            .take_while(|r| r.start() == range.start())
+            .any(|r| *r == range)
     };
     let lex_errors = (lexed.errors().iter())
         .filter(|err| !inside_rewritten(err.range.start()))
@@ -565,7 +567,7 @@ fn all_errors(text: &str, lexed: &LexedText<'_>, parse: parser::ParseErrors) -> 
         let swallowed = heredoc_start.is_some_and(|start| {
             err.code == pcl_diagnostics::codes::UNCLOSED_DELIMITER && err.range.start() < start
         });
-        !swallowed && !lexer_reported(err.range.start())
+        !swallowed && (is_rewriting(err.range) || !lexer_reported(err.range.start()))
     });
     let parse_errors: Vec<SyntaxError> = parse_errors.collect();
     // An interpolation left open inside a heredoc runs over the heredoc's closing line, so

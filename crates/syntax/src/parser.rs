@@ -375,7 +375,8 @@ pub(crate) struct ParseErrors {
     pub(crate) errors: Vec<SyntaxError>,
     /// The ranges that an error says to write anew whole (another language's statement or
     /// expression): the lexer's errors inside one (a backtick string in `new
-    /// aws.s3.Bucket(`site`)`) are part of what is rewritten, not mistakes of their own.
+    /// aws.s3.Bucket(`site`)`, Go's `&` in `&s3.BucketArgs{...}`) are part of what is
+    /// rewritten, not mistakes of their own.
     pub(crate) rewritten: Vec<TextRange>,
 }
 
@@ -721,8 +722,11 @@ impl<'t> Parser<'t> {
     /// Reports an error whose message says what to write instead of all of `range`:
     /// the lexer's errors inside it are not reported ([`ParseErrors::rewritten`]).
     pub(crate) fn error_rewriting(&mut self, range: TextRange, code: Code, message: String) {
-        self.rewritten.push(range);
+        let count = self.errors.len();
         self.error_at(range, code, message);
+        if self.errors.len() > count {
+            self.rewritten.push(range);
+        }
     }
 
     pub(crate) fn error(&mut self, code: Code, message: String) {

@@ -131,6 +131,11 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     {
         return foreign_prefixed(p, instead);
     }
+    if p.at(ERROR_TOKEN)
+        && let Some(literal) = go_address_of(p)
+    {
+        return Some(literal);
+    }
     if !p.at(MINUS) && !p.at(BANG) {
         return postfix(p);
     }
@@ -253,7 +258,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 p.error_rewriting(
                     range,
                     codes::INVALID_EXPRESSION,
-                    "a Go composite literal: PCL writes the value itself, a list in brackets (`[\"a\", \"b\"]`) or an object (`{ key = value }`)".to_owned(),
+                    GO_COMPOSITE_LITERAL.to_owned(),
                 );
                 lhs = m.complete(p, ERROR);
             }
@@ -303,6 +308,50 @@ fn foreign_prefix(p: &Parser<'_>) -> Option<&'static str> {
         "typeof" => "PCL has no `typeof`: a value's type is known where it is declared",
         _ => return None,
     })
+}
+
+/// What PCL writes for Go's composite literal, `pulumi.StringArray{"a", "b"}`.
+const GO_COMPOSITE_LITERAL: &str = "a Go composite literal: PCL writes the value itself, a list in brackets (`[\"a\", \"b\"]`) or an object (`{ key = value }`)";
+
+/// Go's `&T{...}` (`&s3.BucketArgs{...}`): one error for all of it, saying what PCL writes
+/// (for an arguments struct: its inputs in the resource's body); `None` unless the `&` is
+/// joined to a path joined to `{` (the lexer's error about the `&` stands then).
+#[cold]
+fn go_address_of(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if p.nth_text(0) != "&" {
+        return None;
+    }
+    // `&`, names joined by dots, then `{`: `n` at the last name.
+    let mut n = 1;
+    loop {
+        p.ensure_ahead(n + 2);
+        if p.nth(n) != IDENT || !p.nth_is_joined(n) {
+            return None;
+        }
+        if p.nth(n + 1) != DOT || !p.nth_is_joined(n + 1) {
+            break;
+        }
+        n += 2;
+    }
+    let name = p.nth_text(n);
+    if p.nth(n + 1) != L_CURLY || !p.nth_is_joined(n + 1) || !closes_later_from(p, n + 1) {
+        return None;
+    }
+    let message = match name.ends_with("Args") {
+        true => format!(
+            "`{name}{{...}}` is a Go SDK's arguments struct: PCL has no arguments object: write each input in the resource's body, `name = value`"
+        ),
+        false => GO_COMPOSITE_LITERAL.to_owned(),
+    };
+    let m = p.start();
+    let start = p.current_range().start();
+    for _ in 0..=n {
+        p.bump();
+    }
+    p.skip_balanced();
+    let range = rowan::TextRange::new(start, p.prev_range(1).end());
+    p.error_rewriting(range, codes::INVALID_EXPRESSION, message);
+    Some(m.complete(p, ERROR))
 }
 
 /// Words that continue an expression (`[for x in xs : x if x]`): no value starts with them.
@@ -459,8 +508,13 @@ fn method_call(
 
 /// Whether the bracket at the current token is closed before the end of the input.
 fn closes_later(p: &mut Parser<'_>) -> bool {
+    closes_later_from(p, 0)
+}
+
+/// [`closes_later`] of the bracket `from` tokens ahead.
+fn closes_later_from(p: &mut Parser<'_>, from: usize) -> bool {
     let mut depth = 0usize;
-    for n in 0.. {
+    for n in from.. {
         p.ensure_ahead(n);
         match p.nth(n) {
             EOF => return false,

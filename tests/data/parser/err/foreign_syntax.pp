@@ -39,3 +39,8 @@ after = 1
 negated = not enabled && not other
 awaited = await invoke("x:index:f", {})
 goList = pulumi.StringArray{"a", "b"}
+goArgs = &s3.BucketArgs{
+  Bucket: pulumi.String("b"),
+}
+goStruct = &Settings{Name: "x"}
+goPointer = &name
