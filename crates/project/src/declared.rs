@@ -95,6 +95,18 @@ pub(crate) fn declaration(
         }
         diagnostics.push(d.with_note("Pulumi refuses to load the project"));
     };
+    if name == "secret" && !is_plain_bool(value) {
+        // The schema's `secret` property of `config` (meant for a flag of the whole map)
+        // is a name no config may have, unless its value is a bool.
+        refuse(
+            value.range,
+            "Pulumi's project schema reads a config named `secret` as a bool: it can only be `true` or `false`".to_owned(),
+            Some("rename the config (`secretName: ...`): a config's own secrecy is `secret: true` inside its declaration".to_owned()),
+        );
+        // Reported once: not also as a config the stacks must set.
+        declared.has_value = true;
+        return declared;
+    }
     let NodeKind::Map(entries) = &value.kind else {
         // A value written alone is the default: a string, an integer, a bool or a list.
         if let Some((message, note)) = value_alone_refused(name, value) {
@@ -170,6 +182,11 @@ pub(crate) fn declaration(
         );
     }
     declared
+}
+
+/// Whether `value` is a bool written alone (`true`, `False`).
+fn is_plain_bool(value: &Node) -> bool {
+    matches!(&value.kind, NodeKind::Scalar { text, plain: true } if matches!(resolve_plain(text), PlainScalar::Bool(_)))
 }
 
 /// What the project schema refuses in a value written alone (`port: 80`): a key with no
