@@ -638,9 +638,12 @@ impl AnalysisHost {
     }
 
     /// After an edit of the program in `dir`: resolve again the packages it names whose
-    /// versions asked for changed (see [`AnalysisHost::resolve_packages`]). Unlike
-    /// [`AnalysisHost::load_dependencies`] (on opening and saving), nothing is fetched and no
-    /// component is read: a half-typed name (`aw` on the way to `aws`) is not fetched.
+    /// versions asked for changed (see [`AnalysisHost::resolve_packages`]), and read a
+    /// component directory it names for the first time, so a `component` typed is checked
+    /// against its program at once. Unlike [`AnalysisHost::load_dependencies`] (on opening
+    /// and saving), nothing is fetched: a half-typed name (`aw` on the way to `aws`) is not
+    /// fetched, and a half-typed path (`./we` on the way to `./web`) is read once, as a
+    /// directory with no program, whose neighbours make a did-you-mean.
     pub fn load_typed_packages(&mut self, dir: &str) {
         let Some(&program) = self.programs.get(&normalise_dir(dir)) else {
             return;
@@ -650,19 +653,31 @@ impl AnalysisHost {
             .collect();
         self.resolve_packages(Scope::Names(names), true);
         self.sync_missing();
-        // A component directory typed that holds no program: the directories beside it,
-        // for a did-you-mean (nothing is read from it until the next full load).
         let Some(workspace) = Workspace::try_get(&self.db) else {
             return;
         };
         let mut missing = (**workspace.missing_dirs(&self.db)).clone();
+        let mut read = false;
         for dir in self.component_dirs(program) {
-            if !self.programs.contains_key(&dir) && !missing.contains_key(&dir) {
-                let beside = program_dirs_beside(&dir);
-                missing.insert(dir, beside);
+            if self.programs.contains_key(&dir) || missing.contains_key(&dir) {
+                continue;
+            }
+            match read_program_files(Path::new(dir.as_str())) {
+                Ok(files) if !files.is_empty() => {
+                    self.set_program(&dir, files);
+                    read = true;
+                }
+                _ => {
+                    let beside = program_dirs_beside(&dir);
+                    missing.insert(dir, beside);
+                }
             }
         }
-        self.set_missing_dirs(missing);
+        match read {
+            // The component's own packages and components, as on opening.
+            true => self.load_dependencies(),
+            false => self.set_missing_dirs(missing),
+        }
     }
 
     /// Read package `name` at `version`: a package block's exact version on the search

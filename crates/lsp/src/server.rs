@@ -608,8 +608,9 @@ impl Server {
                     document.dir.clone(),
                 );
                 self.host.edit_file_text(&path, text, changed);
-                // A package named for the first time loads as it is typed, not at the
-                // next save (a name found nowhere is not looked for again until then).
+                // A package or a component directory named for the first time loads as it
+                // is typed, not at the next save (a name found nowhere is not looked for
+                // again until then).
                 self.host.load_typed_packages(&dir);
                 dir
             }

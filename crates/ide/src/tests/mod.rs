@@ -1,6 +1,7 @@
 //! Tests of the analysis API: schema-backed types through the root database, what an
 //! edit recomputes, and inputs that must not crash or hang the checker.
 
+mod components;
 mod generated;
 mod hir;
 mod incremental;
