@@ -222,6 +222,35 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// [`Analysis::decl_at`], or else the declaration just before `offset` whose body's
+    /// brace is not closed yet, with only blanks between (a line typed in a body before its
+    /// `}` is: the blanks then belong to what follows the declaration).
+    fn decl_at_or_open_before(
+        &self,
+        path: &str,
+        offset: TextSize,
+    ) -> Option<(DeclId<'_>, TextSize)> {
+        if let Some(found) = self.decl_at(path, offset) {
+            return Some(found);
+        }
+        let db = self.db();
+        let (file, program) = self.file_and_program(path)?;
+        let (text, items) = (file.text(db), file_items(db, file));
+        program_decls(db, program).iter().copied().find_map(|decl| {
+            if decl.file(db) != file {
+                return None;
+            }
+            let item = items.get(decl.key(db))?;
+            let end = item.offset + item.syntax.text_len();
+            let blanks = text.get(usize::from(end)..usize::from(offset))?;
+            let written = text.get(usize::from(item.offset)..usize::from(end))?;
+            let open = written.contains('{') && !written.trim_end().ends_with('}');
+            (open && blanks.trim().is_empty()).then(|| (decl, offset - item.offset))
+        })
+    }
+}
+
 /// The smallest expression of `decl` around `relative`: `Some(None)` when the offset is in
 /// the declaration but in no expression.
 #[allow(clippy::option_option)]
@@ -807,7 +836,8 @@ impl Analysis {
             if let Some(members) = member_completions(db, file, program, offset) {
                 return members;
             }
-            if let Some((decl, _)) = self.decl_at(path, offset)
+            let decl_here = self.decl_at_or_open_before(path, offset);
+            if let Some((decl, _)) = decl_here
                 && matches!(
                     decl.kind(db),
                     DeclKind::Resource | DeclKind::Read | DeclKind::Config
@@ -816,7 +846,7 @@ impl Analysis {
                     db,
                     Located::new(decl, Site::Label(pcl_sema::BlockId::ROOT, 1)),
                 )
-                && label.contains(offset)
+                && in_label(file.text(db), label, offset)
             {
                 let contents = quoted_contents(file.text(db), label);
                 if decl.kind(db) == DeclKind::Config {
@@ -831,7 +861,7 @@ impl Analysis {
             // A value being written: the enum's values, alone inside a plain string (where
             // names would land inside the quotes), else first among the names in scope.
             let mut enum_items = Vec::new();
-            if let Some((decl, _)) = self.decl_at(path, offset)
+            if let Some((decl, _)) = decl_here
                 && let Some(site) = value_site(db, file, offset)
             {
                 let values = pcl_sema::enum_value_completions(
@@ -846,7 +876,7 @@ impl Analysis {
                 }
                 enum_items = enum_values(values, None);
             }
-            if let Some((decl, _)) = self.decl_at(path, offset) {
+            if let Some((decl, _)) = decl_here {
                 match field_position(db, file, offset) {
                     // Where an object's key goes: that object's fields only.
                     FieldPosition::Object(context, keys) => {
@@ -918,7 +948,7 @@ impl Analysis {
                 }
             }
             // A word at the start of a top-level line may begin a block.
-            let at_top_level = self.decl_at(path, offset).is_none() && {
+            let at_top_level = decl_here.is_none() && {
                 let text = file.text(db);
                 let before = text.get(..usize::from(offset)).unwrap_or_default();
                 let line = before.rsplit('\n').next().unwrap_or_default();
@@ -1269,6 +1299,24 @@ impl Analysis {
         offset: TextSize,
     ) -> Cancellable<Option<SignatureHelp>> {
         salsa::Cancelled::catch(|| {
+            self.signature_help_at(path, offset).or_else(|| {
+                // A call not closed yet ends at its last argument or `,`: the blanks typed
+                // after it are still its (`element(names, |`).
+                let text = self.file_and_program(path)?.0.text(self.db());
+                let before = text.get(..usize::from(offset))?;
+                let trimmed = before.trim_end_matches([' ', '\t', '\r', '\n']);
+                let after_comma = trimmed.ends_with([',', '(']);
+                let trimmed = TextSize::try_from(trimmed.len()).ok()?;
+                (after_comma && trimmed < offset)
+                    .then(|| self.signature_help_at(path, trimmed))
+                    .flatten()
+            })
+        })
+    }
+
+    /// The signature of the innermost builtin call around `offset`.
+    fn signature_help_at(&self, path: &str, offset: TextSize) -> Option<SignatureHelp> {
+        {
             let db = self.db();
             let (decl, relative) = self.decl_at(path, offset)?;
             let with_map = body_with_source_map(db, decl);
@@ -1300,7 +1348,7 @@ impl Analysis {
                 parameters,
                 active_parameter: active,
             })
-        })
+        }
     }
 }
 
@@ -1665,6 +1713,18 @@ impl Analysis {
         }
         items
     }
+}
+
+/// Whether `offset` is in the label at `range`: inside it, or at its end while its closing
+/// quote is not typed yet (`resource pet "rand|`).
+fn in_label(text: &str, range: TextRange, offset: TextSize) -> bool {
+    let unclosed = || {
+        let written = text
+            .get(std::ops::Range::<usize>::from(range))
+            .unwrap_or_default();
+        written.starts_with('"') && (written.len() == 1 || !written.ends_with('"'))
+    };
+    range.contains(offset) || (offset == range.end() && unclosed())
 }
 
 /// What lies between the quotes of the string literal at `range` (up to its end when the

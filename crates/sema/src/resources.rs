@@ -634,7 +634,7 @@ fn check_inputs<'db>(
         let plain = pcl_types::strip_input(infer.db, input.ty);
         let (ty, placeholder) = match any(input) {
             // `null` would be taken, and rejected as the missing input is.
-            true => ("any value".to_owned(), "{}"),
+            true => ("any value".to_owned(), "{}".to_owned()),
             false => (
                 pcl_types::pretty(infer.db, plain),
                 placeholder(infer.db, plain),
@@ -743,15 +743,35 @@ pub(crate) fn missing_package_type(
 }
 
 /// A value of type `ty` to start from where one is required: empty for strings and
-/// collections, zero, false, else `null`.
-fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> &'static str {
+/// collections, zero, false, an enum's first member, an alternative's for a union, else
+/// `null`.
+fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> String {
     match ty.kind(db) {
-        TyKind::String => "\"\"",
-        TyKind::Int | TyKind::Number => "0",
-        TyKind::Bool => "false",
-        TyKind::List(_) | TyKind::Set(_) | TyKind::Tuple(_) => "[]",
-        TyKind::Map(_) | TyKind::Object(_) | TyKind::Named(_) => "{}",
-        _ => "null",
+        TyKind::String => "\"\"".to_owned(),
+        TyKind::Int | TyKind::Number => "0".to_owned(),
+        TyKind::Bool => "false".to_owned(),
+        TyKind::List(_) | TyKind::Set(_) | TyKind::Tuple(_) => "[]".to_owned(),
+        TyKind::Map(_) | TyKind::Object(_) | TyKind::Named(_) => "{}".to_owned(),
+        TyKind::Enum(enumeration) => match enumeration.values.first() {
+            // Written as it reads in a message when that is PCL too (no escapes, no `$`
+            // or `%` that would start a template sequence).
+            Some(ConstValue::String(text))
+                if text
+                    .chars()
+                    .all(|c| c.is_ascii_graphic() && !"\"\\$%".contains(c)) =>
+            {
+                format!("\"{text}\"")
+            }
+            Some(value @ (ConstValue::Number(_) | ConstValue::Bool(_))) => value.pretty(),
+            _ => "\"\"".to_owned(),
+        },
+        TyKind::Union(_) => (pcl_types::plain_alternatives(db, ty))
+            .find(|alternative| !matches!(alternative.kind(db), TyKind::None))
+            .map_or_else(
+                || "null".to_owned(),
+                |alternative| placeholder(db, alternative),
+            ),
+        _ => "null".to_owned(),
     }
 }
 
@@ -941,9 +961,17 @@ fn unknown_attribute<'db>(
     }
     let suggestion =
         pcl_types::closest_name(name, inputs.iter().map(|i| i.name)).map(str::to_owned);
+    // A name the body sets already is no fix: it would be set twice.
+    let body = infer.body;
+    let set_already = suggestion.as_deref().is_some_and(|suggested| {
+        (body.block(BlockId::ROOT).attrs.iter()).any(|&a| body.str(body.attr(a).name) == suggested)
+    });
     let db = infer.db;
     let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
     match suggestion {
+        Some(s) if set_already => diagnostic.notes.push(format!(
+            "did you mean '{s}'? It is set already in this body: remove one of the two"
+        )),
         Some(s) => {
             diagnostic.notes.push(format!("did you mean '{s}'?"));
             diagnostic.replace_with(at, &format!("`{s}`"), s);

@@ -849,3 +849,100 @@ fn highlight_classes_of_names_and_labels() {
     assert_eq!(class_of("web:index"), [Type]);
     assert_eq!(class_of("name = local"), [Property]);
 }
+
+/// Typed with nothing closed yet (an editor that does not close brackets and quotes):
+/// a type label's tokens with its quote open, and a body's unset inputs with its brace
+/// open, as when they are closed.
+#[test]
+fn completion_before_quotes_and_braces_are_closed() {
+    let complete = |text: &str| -> (Vec<String>, Vec<Option<String>>) {
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", text)]);
+        let at = TextSize::of(text);
+        let found = (host.analysis().completions("m/main.pp", at)).expect("no cancellation");
+        let replaced = (found.iter())
+            .map(|item| {
+                item.replace
+                    .map(|r| text[std::ops::Range::<usize>::from(r)].to_owned())
+            })
+            .collect();
+        (found.into_iter().map(|item| item.label).collect(), replaced)
+    };
+    let (labels, replaced) = complete("resource site \"");
+    assert!(
+        labels.contains(&"web:index:Bucket".to_owned()),
+        "{labels:?}"
+    );
+    assert!(
+        replaced.iter().all(|r| r.as_deref() == Some("")),
+        "{replaced:?}"
+    );
+    let (labels, replaced) = complete("x = 1\n\nresource site \"web:index:B");
+    assert!(
+        labels.contains(&"web:index:Bucket".to_owned()),
+        "{labels:?}"
+    );
+    assert!(
+        replaced.iter().all(|r| r.as_deref() == Some("web:index:B")),
+        "{replaced:?}"
+    );
+    let (labels, _) = complete("config size \"");
+    assert!(labels.contains(&"int".to_owned()), "{labels:?}");
+    let (labels, _) = complete("resource site \"web:index:Bucket\" {\n  name = \"x\"\n  ");
+    assert_eq!(
+        labels,
+        ["storageClass", "tags", "versioning", "website", "options"]
+    );
+    let (labels, _) = complete("resource site \"web:index:Bucket\" {\n  ");
+    assert!(labels.contains(&"name".to_owned()), "{labels:?}");
+}
+
+/// The signature of the builtin being called, with the argument at the cursor active:
+/// inside the parentheses, and after a `,` before the call is closed.
+#[test]
+fn signature_help_inside_a_call_closed_or_not() {
+    let active = |text: &str, marker: &str| -> Option<usize> {
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", text)]);
+        let at = match marker {
+            "" => TextSize::of(text),
+            marker => offset_of(text, marker),
+        };
+        let help = (host.analysis().signature_help("m/main.pp", at)).expect("no cancellation");
+        help.map(|help| help.active_parameter)
+    };
+    let names = "names = [\"a\", \"b\"]\n";
+    assert_eq!(
+        active(&format!("{names}x = element(names, HERE)\n"), "HERE)"),
+        Some(1)
+    );
+    assert_eq!(active(&format!("{names}x = element(HERE"), "HERE"), Some(0));
+    assert_eq!(active(&format!("{names}x = element(names, "), ""), Some(1));
+    assert_eq!(active(&format!("{names}x = element("), ""), Some(0));
+    assert_eq!(active(&format!("{names}x = element(names)\n"), ""), None);
+}
+
+/// The fix for a missing enum input writes one of its members (a value the input takes),
+/// and one for an input that takes several types a value of the first.
+#[test]
+fn the_missing_input_fix_writes_a_value_the_input_takes() {
+    let schema = r##"{ "name": "plant", "version": "1.0.0",
+        "resources": { "plant:index:Tree": {
+            "requiredInputs": ["kind", "height"],
+            "inputProperties": {
+                "kind": { "$ref": "#/types/plant:index:Kind" },
+                "height": { "oneOf": [ { "type": "integer" }, { "type": "string" } ] } } } },
+        "types": { "plant:index:Kind": { "type": "string",
+            "enum": [ { "value": "Oak" }, { "value": "Birch" } ] } } }"##;
+    let mut host = host_with_the_web_schema();
+    host.add_schema("plant-1.0.0.json", schema)
+        .expect("the schema loads");
+    let main = "resource t \"plant:index:Tree\" {\n}\n";
+    let id = set_program(&mut host, "app", &[("main.pp", main)]);
+    let replacements: Vec<String> = (super::diagnostics(&host, &id).iter())
+        .flat_map(|d| d.fixes.iter())
+        .flat_map(|fix| fix.edits.iter())
+        .map(|edit| edit.replacement.clone())
+        .collect();
+    assert_eq!(replacements, ["{\n  height = 0", "{\n  kind = \"Oak\""]);
+}

@@ -40,3 +40,9 @@ resource "cased" "web:index:bucket" {
   name    = "cased"
   colour  = "red"
 }
+
+# A misspelling of an input the body sets already: no fix that would set it twice.
+resource "twice" "web:index:Bucket" {
+  name = "a"
+  nmae = "b"
+}
