@@ -838,6 +838,19 @@ impl Analysis {
             }
             let decl_here = self.decl_at_or_open_before(path, offset);
             if let Some((decl, _)) = decl_here
+                && let Some(members) = range_members(db, file, decl, offset)
+            {
+                return members;
+            }
+            // `ignoreChanges = [|`: the inputs, whose names the list holds.
+            if let Some((decl, _)) = decl_here
+                && in_ignore_changes(db, file, offset)
+            {
+                let body_context = pcl_sema::FieldsContext::Body;
+                let fields = pcl_sema::field_completions(db, decl, &body_context, &[]);
+                return fields.into_iter().map(field_completion).collect();
+            }
+            if let Some((decl, _)) = decl_here
                 && matches!(
                     decl.kind(db),
                     DeclKind::Resource | DeclKind::Read | DeclKind::Config
@@ -954,10 +967,18 @@ impl Analysis {
                 let line = before.rsplit('\n').next().unwrap_or_default();
                 line.chars().all(|c| c.is_alphanumeric() || c == '_')
             };
-            let keywords = at_top_level
-                .then_some(TOP_LEVEL_KEYWORDS)
-                .into_iter()
-                .flatten();
+            // At the start of a top-level line: a block's keyword or a new name, no value.
+            if at_top_level {
+                let mut words: Vec<CompletionItem> = (TOP_LEVEL_KEYWORDS.iter())
+                    .map(|(word, detail)| keyword(word, detail))
+                    .collect();
+                words.sort_by(|a, b| a.label.cmp(&b.label));
+                return words;
+            }
+            // The name a block declares (`resource |`): a new name, nothing to offer.
+            if decl_here.is_none() && declares_a_name(file.text(db), offset) {
+                return Vec::new();
+            }
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
                 .map(|&d| {
@@ -972,7 +993,6 @@ impl Analysis {
                     )
                 })
                 .collect();
-            res.extend(keywords.map(|(word, detail)| keyword(word, detail)));
             res.extend(
                 pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| {
                     CompletionItem::plain(*f, "builtin function", CompletionKind::Builtin)
@@ -1152,6 +1172,69 @@ fn member_completions(
         }
     }
     Some(members)
+}
+
+/// After `range.` in a declaration with a `range` option: what the variable has.
+fn range_members(
+    db: &RootDatabase,
+    file: pcl_sema::File,
+    decl: DeclId<'_>,
+    offset: TextSize,
+) -> Option<Vec<CompletionItem>> {
+    let before = file.text(db).get(..usize::from(offset))?;
+    let (root, steps) = member_chain(before)?;
+    let body = body(db, decl);
+    let ranged = (body.find_blocks(pcl_sema::BlockId::ROOT, "options"))
+        .any(|options| body.find_attr(options, "range").is_some());
+    (root == "range" && steps.is_empty() && ranged).then(|| {
+        [
+            ("value", "the element ranged over (a number's: its index)"),
+            ("key", "the element's index in a list, or its key in a map"),
+        ]
+        .into_iter()
+        .map(|(name, detail)| CompletionItem::plain(name, detail, CompletionKind::Field))
+        .collect()
+    })
+}
+
+/// Whether `offset` is in the list of an `ignoreChanges` option (open or closed).
+fn in_ignore_changes(db: &RootDatabase, file: pcl_sema::File, offset: TextSize) -> bool {
+    use pcl_syntax::SyntaxKind::*;
+    use pcl_syntax::ast::{self, AstNode};
+    let tree = pcl_sema::parse(db, file).syntax_node();
+    let offset = offset.min(tree.text_range().end());
+    let token = match tree.token_at_offset(offset) {
+        pcl_syntax::TokenAtOffset::Single(t) | pcl_syntax::TokenAtOffset::Between(t, _) => t,
+        pcl_syntax::TokenAtOffset::None => return false,
+    };
+    let mut in_list = false;
+    for node in token.parent_ancestors() {
+        match node.kind() {
+            TUPLE_EXPR => in_list = node.text_range().start() < offset,
+            ATTRIBUTE => {
+                let name = ast::Attribute::cast(node).and_then(|a| a.name());
+                return in_list && name.is_some_and(|n| n.text() == "ignoreChanges");
+            }
+            BLOCK => return false,
+            _ => (),
+        }
+    }
+    false
+}
+
+/// Whether `offset` is where a block's name goes, after its keyword alone on a top-level
+/// line (`resource |`, `config |`).
+fn declares_a_name(text: &str, offset: TextSize) -> bool {
+    let before = text.get(..usize::from(offset)).unwrap_or_default();
+    let line = before.rsplit('\n').next().unwrap_or_default();
+    let mut words = line.split_whitespace();
+    let keyword = words.next().unwrap_or_default();
+    let naming = ["resource", "config", "output", "component"].contains(&keyword);
+    let typed = words.next();
+    naming
+        && words.next().is_none()
+        && (typed.is_none() || !line.ends_with(' '))
+        && line.starts_with(keyword)
 }
 
 /// `ty` traversed by `steps`.

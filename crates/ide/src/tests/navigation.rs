@@ -409,7 +409,7 @@ lines = "%{ for line in pages }${line}%{ endfor }"
 
 /// At a line of a resource's body: its inputs not yet set and the `options` block, and
 /// nothing else (no builtins, no other declarations); in a config's or output's, its
-/// attributes not yet set; at the start of a top-level line, the block keywords too; in a
+/// attributes not yet set; at the start of a top-level line, the block keywords only; in a
 /// type label and `invoke`'s first argument, the schema's tokens.
 #[test]
 fn completion_in_a_body_offers_unset_inputs_only() {
@@ -472,9 +472,12 @@ reso
     );
     let output = offset_of(main, "valu") + TextSize::from(4);
     assert_eq!(labels(output), ["value", "description", "__logicalName"]);
+    // A top-level line starts a block or a new name: the block keywords only (no value:
+    // neither builtins nor the names declared already).
     let top = labels(offset_of(main, "reso\n") + TextSize::from(4));
+    assert!(top.contains(&"resource".to_owned()), "{top:?}");
     assert!(
-        top.contains(&"resource".to_owned()) && top.contains(&"region".to_owned()),
+        !top.contains(&"region".to_owned()) && !top.contains(&"fileAsset".to_owned()),
         "{top:?}"
     );
     let label = offset_of(main, "\"\" {") + TextSize::from(1);
@@ -945,4 +948,27 @@ fn the_missing_input_fix_writes_a_value_the_input_takes() {
         .map(|edit| edit.replacement.clone())
         .collect();
     assert_eq!(replacements, ["{\n  height = 0", "{\n  kind = \"Oak\""]);
+}
+
+/// `range.` in a ranged resource offers the variable's two attributes; the name a block
+/// declares (`resource |`) offers nothing.
+#[test]
+fn completion_of_the_range_variable_and_of_a_new_name() {
+    let complete = |text: &str, marker: &str| -> Vec<String> {
+        let mut host = host_with_the_web_schema();
+        set_program(&mut host, "m", &[("main.pp", text)]);
+        let at = offset_of(text, marker);
+        let found = (host.analysis().completions("m/main.pp", at)).expect("no cancellation");
+        found.into_iter().map(|item| item.label).collect()
+    };
+    let ranged = "resource b \"web:index:Bucket\" {\n  name = \"b-${range.HERE}\"\n  options {\n    range = 2\n  }\n}\n";
+    assert_eq!(complete(ranged, "HERE"), ["value", "key"]);
+    let declaring = "x = 1\n\nresource HERE\n";
+    assert_eq!(complete(declaring, "HERE"), Vec::<String>::new());
+    let ignored = "resource b \"web:index:Bucket\" {\n  name = \"b\"\n  options {\n    ignoreChanges = [tags, HERE]\n  }\n}\n";
+    let inputs = complete(ignored, "HERE");
+    assert!(
+        inputs.contains(&"name".to_owned()) && inputs.contains(&"website".to_owned()),
+        "{inputs:?}"
+    );
 }
