@@ -1613,3 +1613,42 @@ fn files_a_project_program_reads_are_looked_for() {
     );
     shut_down(client);
 }
+
+/// Renaming a config a project's stacks set renames its keys in the stack files too (as
+/// `shop:size` and as `size` alone), and only those: another namespace's and a config with
+/// a logical name of its own are left as they are.
+#[test]
+fn renaming_a_config_renames_its_keys_in_the_stack_files() {
+    let dir = scratch_dir("config-rename");
+    std::fs::write(dir.join("Pulumi.yaml"), "name: shop\nruntime: pcl\n").expect("write");
+    let dev = "config:\n  shop:size: 2\n  aws:size: 3\n  shop:sizes: 4\n";
+    let prod = "config:\n  size: 5\n  \"shop:label\": x\n";
+    std::fs::write(dir.join("Pulumi.dev.yaml"), dev).expect("write");
+    std::fs::write(dir.join("Pulumi.prod.yaml"), prod).expect("write");
+    let path = dir.join("main.pp");
+    let uri = format!("file://{}", path.display());
+    let text = "config size \"int\" {}\n\nconfig sizes \"int\" {}\n\nconfig tag \"string\" {\n  __logicalName = \"label\"\n}\n\noutput total {\n  value = size + sizes\n}\n\noutput named {\n  value = tag\n}\n";
+    std::fs::write(&path, text).expect("write");
+    let mut client = client_with_open_document(&uri, text);
+    let renamed = rename_at(&mut client, 2, (&uri, text), "size \"", "count");
+    let changes = &renamed["result"]["changes"];
+    let uri_of = |name: &str| format!("file://{}", dir.join(name).display());
+    assert_eq!(
+        apply_lsp_edits(dev, &changes[&uri_of("Pulumi.dev.yaml")]),
+        dev.replace("shop:size:", "shop:count:"),
+        "{renamed}"
+    );
+    assert_eq!(
+        apply_lsp_edits(prod, &changes[&uri_of("Pulumi.prod.yaml")]),
+        prod.replace("  size:", "  count:"),
+        "{renamed}"
+    );
+    // A config whose logical name stacks use: its stack keys stay.
+    let renamed = rename_at(&mut client, 3, (&uri, text), "tag \"", "kind");
+    let changes = &renamed["result"]["changes"];
+    assert!(
+        changes.get(uri_of("Pulumi.prod.yaml")).is_none(),
+        "{renamed}"
+    );
+    shut_down(client);
+}

@@ -37,13 +37,15 @@ pub use navigation::{
 };
 pub use parallel::CHECK_STACK_SIZE;
 pub use pcl_project::{
-    ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig, check_local_files,
+    ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig, check_local_files, stack_name,
 };
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};
 pub use pcl_syntax::ChangedRange;
 pub use program_dir::{program_dir_diagnostic, program_dir_problem, project_program_dir};
-pub use project::{ProjectDocument, parse_project_main};
+pub use project::{
+    ProjectDocument, config_key_ranges, parse_project_main, project_name, stack_dir,
+};
 pub use reading::{LARGEST_SOURCE, read_source, read_source_file};
 
 /// The database every pcl front end drives.

@@ -793,6 +793,23 @@ impl Analysis {
         })
     }
 
+    /// The name stack files set a config by (its logical name) when what is at `offset`
+    /// is a config, or names one, that a rename changes there: one without a
+    /// `__logicalName`, whose name is its logical name.
+    pub fn renamed_config_key(&self, path: &str, offset: TextSize) -> Cancellable<Option<String>> {
+        salsa::Cancelled::catch(|| {
+            let db = self.db();
+            if self.for_variable_at(path, offset).is_some() {
+                return None;
+            }
+            let target = self.target_at(path, offset)?;
+            let name = target.name(db);
+            (target.kind(db) == DeclKind::Config
+                && pcl_sema::logical_name(db, target) == name.as_str())
+            .then(|| name.to_string())
+        })
+    }
+
     /// The variable of a `for` named at `offset`: its declaration or a use.
     fn for_variable_at(&self, path: &str, offset: TextSize) -> Option<ForVariable> {
         let (file, _) = self.file_and_program(path)?;

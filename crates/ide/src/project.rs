@@ -2,7 +2,7 @@
 //! types, requiredness, secrecy and logical names, and a provider's configuration
 //! variables from its schema.
 
-use pcl_diagnostics::{FileId, Span};
+use pcl_diagnostics::{FileId, Span, TextRange, TextSize};
 use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig, Syntax};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
 use pcl_sema::{BlockId, DeclKind, Expr, infer, program_decls, program_graph};
@@ -304,6 +304,54 @@ fn stack_config_key(text: &str) -> pcl_diagnostics::TextRange {
     }
     let first = text.lines().next().map_or(0, str::len);
     TextRange::new(TextSize::from(0), TextSize::from(first as u32))
+}
+
+/// Where renaming the config that stack files set as `old` (its logical name) edits a
+/// stack file of the project named `project`: the name in each config key that sets it,
+/// `project:old` (or the older `project:config:old`) and `old` alone, which Pulumi reads in
+/// the project's namespace.
+pub fn config_key_ranges(
+    project: &str,
+    stack_path: &str,
+    stack_text: &str,
+    old: &str,
+) -> Vec<TextRange> {
+    let (Some(stack), _) = pcl_project::parse_stack(FileId(0), Syntax::of(stack_path), stack_text)
+    else {
+        return Vec::new();
+    };
+    (stack.config.iter())
+        .filter(|entry| match pcl_project::parse_key(&entry.key) {
+            Some((namespace, name)) => namespace == project && name == old,
+            None => entry.key == old,
+        })
+        .filter_map(|entry| {
+            let written = stack_text.get(std::ops::Range::<usize>::from(entry.key_range))?;
+            let at = TextSize::try_from(written.rfind(old)?).ok()?;
+            Some(TextRange::at(
+                entry.key_range.start() + at,
+                TextSize::of(old),
+            ))
+        })
+        .collect()
+}
+
+/// The name of the project a project file (at `path`, with `text`) declares.
+pub fn project_name(path: &str, text: &str) -> Option<String> {
+    let (project, _) = pcl_project::parse_project(FileId(0), Syntax::of(path), text);
+    project.map(|project| project.name)
+}
+
+/// Where the stack files of the project whose file is `project_path` (with `text`) are:
+/// its `stackConfigDir`, else beside it.
+pub fn stack_dir(project_path: &std::path::Path, text: &str) -> std::path::PathBuf {
+    let dir = project_path.parent().unwrap_or(std::path::Path::new("."));
+    let syntax = Syntax::of(&project_path.to_string_lossy());
+    let (project, _) = pcl_project::parse_project(FileId(0), syntax, text);
+    match project.and_then(|project| project.stack_config_dir) {
+        Some(config_dir) => dir.join(config_dir),
+        None => dir.to_path_buf(),
+    }
 }
 
 /// The `main` a project file's text names, if it parses and names one. A JSON file is

@@ -1213,6 +1213,9 @@ impl Snapshot {
                             .or_default()
                             .push(lsp_types::TextEdit::new(location.range, name.clone()));
                     }
+                    for (uri, edit) in self.stack_key_edits(&params.text_document_position, &name) {
+                        changes.entry(uri).or_default().push(edit);
+                    }
                     Response::new_ok(id, lsp_types::WorkspaceEdit::new(changes))
                 }
                 Err(error) => invalid(id, &error),
@@ -1482,6 +1485,75 @@ impl Snapshot {
         (found.into_iter())
             .filter_map(|r| Some((locations.of(&r.path, r.range)?, r.is_declaration)))
             .collect()
+    }
+
+    /// Renaming a config that stack files set by its name: the keys that set it in the
+    /// stack files of the project whose program the document is in (open ones as edited).
+    fn stack_key_edits(
+        &self,
+        at: &lsp_types::TextDocumentPositionParams,
+        new_name: &str,
+    ) -> Vec<(Url, lsp_types::TextEdit)> {
+        let Some(document) = self.documents.get(&at.text_document.uri) else {
+            return Vec::new();
+        };
+        let offset = document.index().offset(at.position, self.encoding);
+        let Ok(Some(old)) =
+            (self.analysis).renamed_config_key(&document.path, (offset as u32).into())
+        else {
+            return Vec::new();
+        };
+        let text_of = |path: &Path| {
+            (self.documents.values())
+                .find(|d| Path::new(&d.path) == path)
+                .map(|d| d.text.clone())
+                .or_else(|| std::fs::read_to_string(path).ok())
+        };
+        let Some(project_dir) = project_dir_of(Path::new(&document.dir)) else {
+            return Vec::new();
+        };
+        let Some((project_path, project_text)) = (pcl_ide::PROJECT_FILE_NAMES.iter())
+            .map(|name| project_dir.join(name))
+            .find_map(|path| Some((path.clone(), text_of(&path)?)))
+        else {
+            return Vec::new();
+        };
+        let project_file = (project_path.file_name())
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(project) = pcl_ide::project_name(&project_path.to_string_lossy(), &project_text)
+        else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(pcl_ide::stack_dir(&project_path, &project_text))
+        else {
+            return Vec::new();
+        };
+        let mut stacks: Vec<PathBuf> = (entries.flatten())
+            .map(|entry| entry.path())
+            .filter(|path| {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                name.is_some_and(|name| pcl_ide::stack_name(&project_file, &name).is_some())
+            })
+            .collect();
+        stacks.sort();
+        let mut edits = Vec::new();
+        for path in stacks {
+            let (Some(text), Ok(uri)) = (text_of(&path), Url::from_file_path(&path)) else {
+                continue;
+            };
+            let lines = TextLines::new(&text);
+            let index = LineIndex::with_lines(&text, &lines);
+            let path_text = path.to_string_lossy();
+            for range in pcl_ide::config_key_ranges(&project, &path_text, &text, &old) {
+                let range = index.range(range, self.encoding);
+                edits.push((
+                    uri.clone(),
+                    lsp_types::TextEdit::new(range, new_name.to_owned()),
+                ));
+            }
+        }
+        edits
     }
 
     /// Completions at a position. Typed `.` and `"` open completion everywhere, so after
