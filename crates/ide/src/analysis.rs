@@ -447,6 +447,23 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
             }
             step
         }
+        Site::CallName(e) => {
+            // The name is the start of the expression's text.
+            let body = pcl_sema::body(db, at.decl);
+            let pcl_sema::Expr::Call(call) = body.expr(e) else {
+                return None;
+            };
+            let whole = *map.exprs.get(e.0 as usize)?;
+            let len = TextSize::from(u32::try_from(call.name.len()).ok()?);
+            let name = TextRange::at(whole.start(), len);
+            let text = at.decl.file(db).text(db);
+            let absolute = name + TextSize::from(u32::from(offset));
+            let written = text.get(usize::from(absolute.start())..usize::from(absolute.end()))?;
+            if written != call.name.as_str() {
+                return None;
+            }
+            name
+        }
         Site::Step(e) => {
             let whole = *map.exprs.get(e.0 as usize)?;
             let body = pcl_sema::body(db, at.decl);

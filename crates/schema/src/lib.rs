@@ -57,8 +57,8 @@ pub use search::{
     SearchPath, cache_file_name, is_hashed, program_version,
 };
 pub use source::{
-    LoadedPackages, MissingPackages, PackageSource, missing_package_notes, package_key,
-    package_named,
+    LoadedPackages, MissingPackages, PackageSource, missing_package_notes,
+    missing_package_suggestion, package_key, package_named,
 };
 pub use spec::{ItemKind, ItemSpec, decode_item};
 pub use token::{ModuleFormat, canonical, decompose, package_of};

@@ -8,6 +8,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// How the notes of a package found nowhere begin the name of one found that is close
+/// (read back by [`crate::missing_package_suggestion`]).
+pub(crate) const DID_YOU_MEAN_PACKAGE: &str = "did you mean `";
+
 use pcl_diagnostics::{Anchor, Code, Diagnostic, codes};
 use salsa::{Durability, Setter};
 use smol_str::SmolStr;
@@ -160,7 +164,7 @@ impl LoadError {
             ));
         }
         if let Some(suggestion) = suggestion.as_ref().filter(|s| *s != name) {
-            notes.push(format!("did you mean `{suggestion}`?"));
+            notes.push(format!("{DID_YOU_MEAN_PACKAGE}{suggestion}`?"));
         }
         if cache_file.is_some() {
             notes.push(

@@ -75,3 +75,13 @@ pub struct MissingPackages {
 pub fn missing_package_notes(db: &dyn salsa::Database, name: &str) -> Option<Arc<[String]>> {
     MissingPackages::try_get(db)?.notes(db).get(name).cloned()
 }
+
+/// The package found that is close to `name`, a package found nowhere (`random` for
+/// `radnom`), when its notes name one.
+pub fn missing_package_suggestion(db: &dyn salsa::Database, name: &str) -> Option<SmolStr> {
+    let notes = missing_package_notes(db, name)?;
+    notes.iter().find_map(|note| {
+        let rest = note.strip_prefix(crate::loader::DID_YOU_MEAN_PACKAGE)?;
+        Some(SmolStr::new(rest.split_once('`')?.0))
+    })
+}

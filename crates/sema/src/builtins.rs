@@ -166,6 +166,7 @@ pub(crate) fn call<'db>(
         let foreign = foreign_function(name)
             .or_else(|| crate::sdk_habits::foreign_call(name).map(str::to_owned));
         let message = format!("unknown function `{name}`");
+        let at_name = infer.at(Site::CallName(id));
         let diagnostic = infer.report(codes::UNKNOWN_FUNCTION, Site::Expr(id), message);
         match suggestion {
             _ if REMOVED_BUILTINS.contains(&name.as_str()) => diagnostic.notes.push(format!(
@@ -173,7 +174,10 @@ pub(crate) fn call<'db>(
                  knows it (older versions did)"
             )),
             _ if foreign.is_some() => diagnostic.notes.extend(foreign),
-            Some(s) => diagnostic.notes.push(format!("did you mean `{s}`?")),
+            Some(s) => {
+                diagnostic.notes.push(format!("did you mean `{s}`?"));
+                diagnostic.replace_with(at_name, &format!("`{s}`"), s.to_owned());
+            }
             None => diagnostic.notes.push(
                 "schema functions are called with `invoke(\"pkg:module:function\", {..})`"
                     .to_owned(),

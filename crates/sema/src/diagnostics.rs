@@ -15,6 +15,8 @@ pub enum Site {
     Expr(ExprId),
     /// The name after the dot of a `GetAttr` expression (`Name` in `bucket.Name`).
     AttrStep(ExprId),
+    /// The function's name in a call expression (`lenght` in `lenght(names)`).
+    CallName(ExprId),
     /// The last step of a `GetAttr` or `Index` expression (`.name`, `[key]`), where a
     /// traversal fails; the whole expression for any other.
     Step(ExprId),

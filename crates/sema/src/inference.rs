@@ -948,6 +948,17 @@ impl<'db> Infer<'db> {
         if declared && matches!(first, "var" | "local") {
             diagnostic = diagnostic.with_replacement(at, step);
         }
+        // In a resource with a `range`, the variable Terraform's names mean.
+        let ranged = self.locals.iter().any(|(name, _)| name == "range");
+        match (first, step) {
+            ("count", "index") if ranged => {
+                diagnostic = diagnostic.with_replacement(at, "range.value");
+            }
+            ("each", "key" | "value") if ranged => {
+                diagnostic = diagnostic.with_replacement(at, &format!("range.{step}"));
+            }
+            _ => (),
+        }
         self.diagnostics.push(diagnostic);
         self.types[base.0 as usize] = self.dynamic();
         true

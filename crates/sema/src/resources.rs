@@ -331,7 +331,7 @@ fn resolve_resource<'db>(
             );
         }
         Err(Unresolved::NoPackage(package)) => {
-            return missing(
+            missing(
                 infer,
                 codes::UNKNOWN_PACKAGE,
                 format!("no schema found for package '{package}'"),
@@ -341,6 +341,17 @@ fn resolve_resource<'db>(
                     (!skip).then_some("--skip-resource-typecheck"),
                 )),
             );
+            // A misspelt package (`radnom:index/randomPet:RandomPet`): the token with the
+            // package found that is close.
+            if let Some(close) = pcl_schema::missing_package_suggestion(db, package)
+                && let Some(rest) = token.strip_prefix(package.as_str())
+                && let at = infer.at(site)
+                && let Some(diagnostic) = infer.diagnostics.last_mut()
+            {
+                let fixed = format!("{close}{rest}");
+                diagnostic.replace_with(at, &format!("`{fixed}`"), format!("\"{fixed}\""));
+            }
+            return None;
         }
         Err(Unresolved::NoResource(source, package)) => {
             let resource = pcl_schema::ItemKind::Resource;

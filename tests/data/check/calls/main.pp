@@ -40,3 +40,6 @@ logsIds  = toJSON({ id = logs.id, urn = logs.urn })
 siteFiles = readDir("./site")
 indexType = mimeType("index.html")
 untranslated = notImplemented("element(var.zones, 3)")
+
+# A misspelt builtin: did-you-mean, with the fix.
+misspelt = lenght(["a"])

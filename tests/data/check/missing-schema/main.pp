@@ -17,3 +17,8 @@ region = invoke("aws:index/getRegion:getRegion", {})
 
 resource "pet" "random:index/randomPet:RandomPet" {
 }
+
+# A package name close to one found: the fix writes that one.
+resource "site" "wbe:index:Bucket" {
+  name = "site"
+}

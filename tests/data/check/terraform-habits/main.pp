@@ -1,4 +1,4 @@
-# pcl-check-args: --schema-dir ../schemas/habits
+# pcl-check-args: --schema-dir ../schemas/habits --max-errors 0
 # Habits carried over from Terraform and Pulumi YAML: each message says what PCL writes.
 config prefix "string" {
   default = "app"
@@ -177,4 +177,13 @@ resource listed "net:index:Pet" {
     range = ["a", "b"]
   }
   prefix = "pet-${range.index}-${range.value}"
+}
+
+# In a ranged resource, `count.index` and `each.value` are fixed to the range variable.
+resource counted "net:index:Pet" {
+  length = 2
+  prefix = "pet-${count.index}-${each.value}"
+  options {
+    range = 2
+  }
 }
