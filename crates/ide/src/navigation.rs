@@ -397,9 +397,10 @@ fn syntax_hover<'db>(
         CALL_EXPR if token.kind() == IDENT => {
             let name = ast::CallExpr::cast(parent)?.name();
             let (_, signature) = pcl_sema::builtin_signature(db, &name)?;
+            let summary = pcl_sema::builtin_summary(&name).unwrap_or("A builtin function.");
             Some(HoverResult {
                 range,
-                markdown: format!("```pcl\n{signature}\n```\n\nbuiltin function"),
+                markdown: format!("```pcl\n{signature}\n```\n\n{summary}"),
             })
         }
         // The token of `invoke("pkg:module:fn", ..)`.
@@ -916,7 +917,16 @@ impl Analysis {
                     FieldPosition::Options => {
                         let options = pcl_sema::FieldsContext::Options;
                         let fields = pcl_sema::field_completions(db, decl, &options, &[]);
-                        return fields.into_iter().map(field_completion).collect();
+                        return (fields.into_iter())
+                            .map(|field| {
+                                let summary = pcl_sema::option_summary(&field.name);
+                                CompletionItem {
+                                    detail: format!("resource option: {}", field.ty),
+                                    documentation: summary.map(str::to_owned),
+                                    ..field_completion(field)
+                                }
+                            })
+                            .collect();
                     }
                     // A line of a resource's or component's body: its inputs not yet
                     // set (the name being typed still counts as unset).
@@ -1010,11 +1020,14 @@ impl Analysis {
                     )
                 })
                 .collect();
-            res.extend(
-                pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| {
-                    CompletionItem::plain(*f, "builtin function", CompletionKind::Builtin)
-                }),
-            );
+            res.extend(pcl_sema::BUILTIN_FUNCTIONS.iter().map(|f| {
+                let signature = pcl_sema::builtin_signature(db, f).map(|(_, label)| label);
+                let detail = signature.unwrap_or_else(|| "builtin function".to_owned());
+                CompletionItem {
+                    documentation: pcl_sema::builtin_summary(f).map(str::to_owned),
+                    ..CompletionItem::plain(*f, detail, CompletionKind::Builtin)
+                }
+            }));
             res.sort_by(|a, b| a.label.cmp(&b.label));
             res.dedup_by(|a, b| a.label == b.label);
             enum_items.extend(res);

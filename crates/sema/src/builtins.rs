@@ -57,6 +57,70 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "unsecret",
 ];
 
+/// What each builtin does, in a sentence (hover and completion show it).
+pub fn builtin_summary(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "assetArchive" => {
+            "An archive made of named assets and archives: `assetArchive({ \"index.html\" = fileAsset(\"./index.html\") })`."
+        }
+        "call" => "Calls a method of a resource: `call(resource, \"method\", { arguments })`.",
+        "can" => "Whether evaluating the expression succeeds, as a bool.",
+        "cwd" => "The directory the program runs in.",
+        "element" => "The element of a list at an index, from 0.",
+        "entries" => {
+            "The entries of a list or map as a list of `{ key, value }` objects, for a `range` or a `for`."
+        }
+        "fileArchive" => {
+            "An archive read from a file or directory at a path relative to the program."
+        }
+        "fileAsset" => "An asset read from a file at a path relative to the program.",
+        "filebase64" => "The contents of a file, base64-encoded.",
+        "filebase64sha256" => "The SHA-256 hash of a file's contents, base64-encoded.",
+        "fromBase64" => "Decodes a base64 string.",
+        "getOutput" => "An output of another stack: `getOutput(stackReference, \"name\")`.",
+        "invoke" => {
+            "Calls a function of a package's schema: `invoke(\"pkg:module:function\", { arguments })`."
+        }
+        "join" => "Joins a list of strings with a separator: `join(\",\", names)`.",
+        "length" => {
+            "The number of elements of a list, map or object, or of characters of a string."
+        }
+        "lookup" => "The value of a map at a key, or the default when it has none.",
+        "max" => "The largest of its numbers.",
+        "min" => "The smallest of its numbers.",
+        "notImplemented" => {
+            "A placeholder a converter left for what it could not translate: it throws when the program runs."
+        }
+        "organization" => "The name of the organization the stack belongs to.",
+        "project" => "The name of the project.",
+        "pulumiResourceName" => "The name of a resource, as Pulumi knows it.",
+        "pulumiResourceType" => "The type token of a resource.",
+        "range" => {
+            "A list of numbers: `range(n)` from 0 to n-1, `range(from, to)` from `from` to `to`-1."
+        }
+        "readFile" => "The contents of a file, as a string.",
+        "recover" => "An output whose failure is replaced by a value: `recover(output, value)`.",
+        "remoteArchive" => "An archive fetched from a URL.",
+        "remoteAsset" => "An asset fetched from a URL.",
+        "rootDirectory" => "The directory of the program's project (where `Pulumi.yaml` is).",
+        "secret" => {
+            "Marks a value as secret: Pulumi encrypts it in the state and hides it in output."
+        }
+        "sha1" => "The SHA-1 hash of a string, hex-encoded.",
+        "singleOrNone" => {
+            "The only element of a list, or `null` for an empty list (more elements fail)."
+        }
+        "split" => "Splits a string at a separator into a list: `split(\",\", text)`.",
+        "stack" => "The name of the stack being deployed.",
+        "stringAsset" => "An asset whose contents are the given string.",
+        "toBase64" => "Encodes a string in base64.",
+        "toJSON" => "A value written as JSON text.",
+        "try" => "The value of the first of its expressions that evaluates without an error.",
+        "unsecret" => "The plain value of a secret one.",
+        _ => return None,
+    })
+}
+
 /// A fixed signature: parameters (the last `optional` of them may be left out), an
 /// optional variadic parameter, and the result.
 struct Signature<'db> {

@@ -33,7 +33,7 @@
 
 mod builtins;
 
-pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature, literal_file_reads};
+pub use builtins::{BUILTIN_FUNCTIONS, builtin_signature, builtin_summary, literal_file_reads};
 mod config_type;
 mod constants;
 mod declarations;
@@ -73,7 +73,7 @@ pub use items::{
 };
 pub use resources::{
     Field, FieldsContext, component_closure, enum_value_completions, field_completions,
-    fields_owner, range_value_hint,
+    fields_owner, option_summary, range_value_hint,
 };
 pub use scope::{
     Bindings, DeclChunk, ProgramGraph, ProgramScope, Resolution, bind, bind_chunk, decl_cycle,

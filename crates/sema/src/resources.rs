@@ -1079,6 +1079,45 @@ const OPTION_NAMES: &[&str] = &[
     "hooks",
 ];
 
+/// What each resource option does, in a sentence (completion and hover show it).
+pub fn option_summary(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "range" => {
+            "Repeats the resource: a number makes that many, a list or map one per element (`range.value`, `range.key`), a bool zero or one."
+        }
+        "parent" => "The resource this one is a child of, in its name and in the resource tree.",
+        "provider" => "The provider resource (`pulumi:providers:PKG`) that manages this resource.",
+        "deletedWith" => {
+            "A resource whose deletion deletes this one: Pulumi does not delete it itself."
+        }
+        "replacementTrigger" => "A value whose change replaces the resource.",
+        "providers" => "Providers for a component's children, one per package.",
+        "dependsOn" => "Resources to create before this one, besides those its inputs read.",
+        "replaceWith" => "Resources whose replacement replaces this one too.",
+        "protect" => "Refuses to delete the resource (a destroy or a replacement fails) while set.",
+        "retainOnDelete" => "Leaves the cloud resource in place when Pulumi deletes it.",
+        "deleteBeforeReplace" => "Deletes the old resource before creating its replacement.",
+        "ignoreChanges" => {
+            "Inputs whose changes do not update the resource: property paths, `[tags, website.indexDocument]`."
+        }
+        "hideDiffs" => "Inputs whose changes are not shown in previews.",
+        "replaceOnChanges" => "Inputs whose changes replace the resource instead of updating it.",
+        "additionalSecretOutputs" => "Outputs to keep secret, by name: `[\"password\"]`.",
+        "version" => "The version of the provider plugin to use: `\"4.11.2\"`.",
+        "pluginDownloadURL" => "Where to download the provider plugin from.",
+        "import" => "The ID of an existing cloud resource to adopt instead of creating one.",
+        "customTimeouts" => {
+            "How long creating, updating and deleting may take: `{ create = \"30m\" }`."
+        }
+        "aliases" => {
+            "Former names or parents of the resource, so that renaming it does not replace it."
+        }
+        "envVarMappings" => "Environment variables of the provider, renamed for it.",
+        "hooks" => "Resource hooks to run before or after its operations.",
+        _ => return None,
+    })
+}
+
 /// Check the `options` block (outside the scope of `range`) of a resource with
 /// `properties` (its inputs and outputs, when its schema is known); `custom` is the token
 /// of a custom resource, whose `provider` must be of its package.

@@ -972,3 +972,77 @@ fn completion_of_the_range_variable_and_of_a_new_name() {
         "{inputs:?}"
     );
 }
+
+/// Every builtin says what it does, on hover and in completion (beside its signature).
+#[test]
+fn builtins_are_described_on_hover_and_in_completion() {
+    for name in pcl_sema::BUILTIN_FUNCTIONS {
+        assert!(
+            pcl_sema::builtin_summary(name).is_some(),
+            "{name} has no summary"
+        );
+    }
+    let mut host = host_with_the_web_schema();
+    let main = "names = [\"a\"]\ncount = length(names)\nother = \n";
+    set_program(&mut host, "m", &[("main.pp", main)]);
+    let analysis = host.analysis();
+    let hover = (analysis.hover("m/main.pp", offset_of(main, "length")))
+        .expect("no cancellation")
+        .expect("a hover");
+    assert!(
+        hover.markdown.contains("length(value"),
+        "{}",
+        hover.markdown
+    );
+    assert!(
+        hover.markdown.contains("number of elements"),
+        "{}",
+        hover.markdown
+    );
+    let items = (analysis
+        .completions("m/main.pp", offset_of(main, "other = ") + TextSize::from(8)))
+    .expect("no cancellation");
+    let length = items
+        .iter()
+        .find(|item| item.label == "length")
+        .expect("length is offered");
+    assert!(
+        length.detail.starts_with("length(value"),
+        "{}",
+        length.detail
+    );
+    assert!(
+        length
+            .documentation
+            .as_deref()
+            .is_some_and(|d| d.contains("number of elements"))
+    );
+}
+
+/// The options offered in an `options` block each say what they do.
+#[test]
+fn resource_options_are_described_in_completion() {
+    let mut host = host_with_the_web_schema();
+    let main = "resource b \"web:index:Bucket\" {\n  name = \"b\"\n  options {\n    HERE\n  }\n}\n";
+    set_program(&mut host, "m", &[("main.pp", main)]);
+    let items = (host
+        .analysis()
+        .completions("m/main.pp", offset_of(main, "HERE")))
+    .expect("no cancellation");
+    assert!(
+        items.iter().any(|item| item.label == "protect"),
+        "{items:?}"
+    );
+    for item in &items {
+        assert!(
+            item.documentation.is_some(),
+            "{} has no description",
+            item.label
+        );
+        assert!(
+            item.detail.starts_with("resource option"),
+            "{}",
+            item.detail
+        );
+    }
+}
