@@ -552,6 +552,19 @@ impl<'db> Resolver<'_, 'db> {
                         replacement: fix.replacement.clone(),
                     }],
                 };
+                let mut edits = edits;
+                if let Some((site, text)) = &fix.closing {
+                    let Some(other) = self.span(*site) else {
+                        continue;
+                    };
+                    edits.push(TextEdit {
+                        span: Span {
+                            file: other.file,
+                            range: TextRange::empty(other.range.end()),
+                        },
+                        replacement: text.clone(),
+                    });
+                }
                 diagnostic = diagnostic.with_fix(Fix {
                     message: fix.message.clone(),
                     edits,

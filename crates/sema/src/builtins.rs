@@ -1143,6 +1143,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
                     at,
                     replacement: String::new(),
                     after: Some(", {}".to_owned()),
+                    closing: None,
                 });
             }
         }

@@ -51,6 +51,9 @@ pub struct SemaFix<'db> {
     pub replacement: String,
     /// What goes after the site's text, which is kept (a wrap: `[` `value` `]`).
     pub after: Option<String>,
+    /// What goes after the text of another site too (the `}` of an `options` block the
+    /// fix opens at the site: `count = 3` becomes `options {` `range = 3` `}`).
+    pub closing: Option<(Located<'db>, String)>,
 }
 
 /// One problem a check found.
@@ -96,6 +99,7 @@ impl<'db> SemaDiagnostic<'db> {
             at,
             replacement,
             after: None,
+            closing: None,
         });
     }
 

@@ -1541,6 +1541,7 @@ impl<'db> Infer<'db> {
                 at,
                 replacement: "[".to_owned(),
                 after: Some("]".to_owned()),
+                closing: None,
             });
         }
         element

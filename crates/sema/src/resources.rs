@@ -681,6 +681,7 @@ fn check_inputs<'db>(
             at: crate::diagnostics::Located::new(decl, Site::BlockOpen(BlockId::ROOT)),
             replacement,
             after: None,
+            closing: None,
         });
     }
 }
@@ -963,11 +964,25 @@ fn unknown_attribute<'db>(
         None => OPTION_NAMES.iter().copied().find(|o| *o == name),
     };
     if let Some(option) = option {
+        // With no `options` block yet, the fix makes one around the setting.
+        let body = infer.body;
+        let value = body.attr(attr).value;
+        let no_options = body.find_blocks(BlockId::ROOT, "options").next().is_none();
+        let value_at = infer.at(Site::Expr(value));
         let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
         if let Some((_, note)) = terraform_option(name) {
             diagnostic.notes.push(note.to_owned());
         }
         diagnostic.notes.push(options_block_note(option));
+        if no_options {
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: format!("move into an `options` block as `{option}`"),
+                at,
+                replacement: format!("options {{\n    {option}"),
+                after: None,
+                closing: Some((value_at, "\n  }".to_owned())),
+            });
+        }
         return;
     }
     let suggestion =
@@ -1700,6 +1715,7 @@ fn property_list<'db>(
                 at,
                 replacement: "[".to_owned(),
                 after: Some("]".to_owned()),
+                closing: None,
             });
         }
         return;

@@ -1046,3 +1046,36 @@ fn resource_options_are_described_in_completion() {
         );
     }
 }
+
+/// Terraform's `count` and `depends_on` among a resource's inputs: the fix moves each
+/// into an `options` block as PCL's option, and the program then checks clean.
+#[test]
+fn terraform_settings_move_into_an_options_block() {
+    for (setting, moved) in [
+        ("count = 2", "options {\n    range = 2\n  }"),
+        ("depends_on = [a]", "options {\n    dependsOn = [a]\n  }"),
+    ] {
+        let main = format!(
+            "resource a \"web:index:Bucket\" {{\n  name = \"a\"\n}}\n\nresource b \"web:index:Bucket\" {{\n  name = \"b\"\n  {setting}\n}}\n"
+        );
+        let mut host = host_with_the_web_schema();
+        let id = set_program(&mut host, "app", &[("main.pp", &main)]);
+        let found = super::diagnostics(&host, &id);
+        let fix = (found.iter())
+            .flat_map(|d| d.fixes.iter())
+            .next()
+            .expect("a fix");
+        let mut edits: Vec<_> = fix.edits.iter().collect();
+        edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.range.start()));
+        let mut applied = main.clone();
+        for edit in edits {
+            applied.replace_range(
+                std::ops::Range::<usize>::from(edit.span.range),
+                &edit.replacement,
+            );
+        }
+        assert_eq!(applied, main.replace(setting, moved));
+        let id = set_program(&mut host, "app", &[("main.pp", &applied)]);
+        assert_eq!(super::summary(&super::diagnostics(&host, &id)), "");
+    }
+}
