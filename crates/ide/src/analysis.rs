@@ -528,6 +528,7 @@ impl<'db> Resolver<'_, 'db> {
         }
         diagnostic.notes = d.notes.clone();
         for fix in &d.fixes {
+            let style = LineStyle::of(fix.at.decl.file(self.db).text(self.db));
             if let Some(at) = self.span(fix.at) {
                 let edits = match &fix.after {
                     // A wrap: insertions before and after the site, its text kept.
@@ -539,17 +540,17 @@ impl<'db> Resolver<'_, 'db> {
                         vec![
                             TextEdit {
                                 span: point(at.range.start()),
-                                replacement: fix.replacement.clone(),
+                                replacement: style.apply(&fix.replacement),
                             },
                             TextEdit {
                                 span: point(at.range.end()),
-                                replacement: after.clone(),
+                                replacement: style.apply(after),
                             },
                         ]
                     }
                     None => vec![TextEdit {
                         span: at,
-                        replacement: fix.replacement.clone(),
+                        replacement: style.apply(&fix.replacement),
                     }],
                 };
                 let mut edits = edits;
@@ -562,7 +563,7 @@ impl<'db> Resolver<'_, 'db> {
                             file: other.file,
                             range: TextRange::empty(other.range.end()),
                         },
-                        replacement: text.clone(),
+                        replacement: style.apply(text),
                     });
                 }
                 diagnostic = diagnostic.with_fix(Fix {
@@ -572,6 +573,52 @@ impl<'db> Resolver<'_, 'db> {
             }
         }
         Some((span.file, diagnostic))
+    }
+}
+
+/// How a file writes its lines, for the text of its fixes (which sema writes with `\n` and
+/// two-space steps): `\r\n` line ends, tab indentation. Read from the file's start.
+#[derive(Clone, Copy)]
+struct LineStyle {
+    crlf: bool,
+    tabs: bool,
+}
+
+impl LineStyle {
+    /// Bytes of a file's start that say how it writes its lines.
+    const SAMPLE: usize = 64 * 1024;
+
+    fn of(text: &str) -> LineStyle {
+        let sample = &text.as_bytes()[..text.len().min(Self::SAMPLE)];
+        let crlf = sample.windows(2).any(|pair| pair == b"\r\n");
+        let indented =
+            (sample.split(|&b| b == b'\n')).find(|line| matches!(line.first(), Some(b' ' | b'\t')));
+        let tabs = indented.is_some_and(|line| line.first() == Some(&b'\t'));
+        LineStyle { crlf, tabs }
+    }
+
+    /// `text` (lines after the first start with two-space steps) in this style.
+    fn apply(self, text: &str) -> String {
+        if !text.contains('\n') || !(self.crlf || self.tabs) {
+            return text.to_owned();
+        }
+        let mut styled = String::with_capacity(text.len() + 8);
+        for (i, line) in text.split('\n').enumerate() {
+            if i == 0 {
+                styled.push_str(line);
+                continue;
+            }
+            styled.push_str(if self.crlf { "\r\n" } else { "\n" });
+            let spaces = line.len() - line.trim_start_matches(' ').len();
+            match self.tabs {
+                true => {
+                    styled.extend(std::iter::repeat_n('\t', spaces / 2));
+                    styled.push_str(&line[spaces - spaces % 2..]);
+                }
+                false => styled.push_str(line),
+            }
+        }
+        styled
     }
 }
 

@@ -1079,3 +1079,28 @@ fn terraform_settings_move_into_an_options_block() {
         assert_eq!(super::summary(&super::diagnostics(&host, &id)), "");
     }
 }
+
+/// A fix's new lines follow the file's: `\r\n` line ends, tab indentation.
+#[test]
+fn fixes_write_lines_as_the_file_does() {
+    for (main, expected) in [
+        (
+            "resource a \"web:index:Bucket\" {\r\n}\r\n",
+            "{\r\n  name = \"\"",
+        ),
+        (
+            "x = {\n\ty = 1\n}\n\nresource a \"web:index:Bucket\" {\n}\n",
+            "{\n\tname = \"\"",
+        ),
+    ] {
+        let mut host = host_with_the_web_schema();
+        let id = set_program(&mut host, "app", &[("main.pp", main)]);
+        let found = super::diagnostics(&host, &id);
+        let edit = (found.iter())
+            .flat_map(|d| d.fixes.iter())
+            .flat_map(|fix| fix.edits.iter())
+            .next()
+            .expect("a fix");
+        assert_eq!(edit.replacement, expected);
+    }
+}
