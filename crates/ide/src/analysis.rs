@@ -528,7 +528,16 @@ impl<'db> Resolver<'_, 'db> {
         }
         diagnostic.notes = d.notes.clone();
         for fix in &d.fixes {
-            let style = LineStyle::of(fix.at.decl.file(self.db).text(self.db));
+            // Only a fix that writes lines reads how the file writes them.
+            let writes_lines = [Some(&fix.replacement), fix.after.as_ref()]
+                .into_iter()
+                .chain([fix.closing.as_ref().map(|(_, text)| text)])
+                .flatten()
+                .any(|text| text.contains('\n'));
+            let style = match writes_lines {
+                true => LineStyle::of(fix.at.decl.file(self.db).text(self.db)),
+                false => LineStyle::PLAIN,
+            };
             if let Some(at) = self.span(fix.at) {
                 let edits = match &fix.after {
                     // A wrap: insertions before and after the site, its text kept.
@@ -585,6 +594,12 @@ struct LineStyle {
 }
 
 impl LineStyle {
+    /// `\n` and spaces, as fixes are written.
+    const PLAIN: LineStyle = LineStyle {
+        crlf: false,
+        tabs: false,
+    };
+
     /// Bytes of a file's start that say how it writes its lines.
     const SAMPLE: usize = 64 * 1024;
 
