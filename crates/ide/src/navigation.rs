@@ -421,6 +421,25 @@ fn syntax_hover<'db>(
             if let Some(description) = &described.description {
                 markdown.push_str(&format!("\n\n{}", render_description(description)));
             }
+            // Its arguments (required first, as written in the schema), then its result.
+            for section in &described.sections {
+                let mut properties: Vec<&pcl_schema::PropertyDescription> =
+                    section.properties.iter().collect();
+                properties.sort_by_key(|p| !p.required);
+                let lines: Vec<String> = (properties.iter())
+                    .map(|p| {
+                        let ty = p.shown.as_deref().unwrap_or(&p.ty);
+                        let required = if p.required { " (required)" } else { "" };
+                        format!("- `{}`: `{ty}`{required}", p.name)
+                    })
+                    .collect();
+                if !lines.is_empty() {
+                    markdown.push_str(&format!("\n\n**{}**\n{}", section.title, lines.join("\n")));
+                }
+            }
+            if let Some(result) = &described.result {
+                markdown.push_str(&format!("\n\n**result**: `{}`", result.ty));
+            }
             Some(HoverResult {
                 range: template.text_range(),
                 markdown,

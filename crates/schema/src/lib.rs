@@ -37,8 +37,8 @@ use pcl_types::{Name, NamedObject, Ty};
 use smol_str::SmolStr;
 
 pub use describe::{
-    ItemDescription, PackageListing, describe_package, describe_token, item_description,
-    package_listing, suggest_tokens, suggest_tokens_of,
+    ItemDescription, PackageListing, PropertyDescription, describe_package, describe_token,
+    item_description, package_listing, suggest_tokens, suggest_tokens_of,
 };
 pub use error::SchemaError;
 pub use fetch::{FetchError, FetchRequest, fetch_schema, pulumi_on_path};

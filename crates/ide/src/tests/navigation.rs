@@ -181,6 +181,11 @@ size = length("abc")
         function.contains("The region a bucket lives in."),
         "{function}"
     );
+    // Its arguments and result too.
+    assert!(
+        function.contains("`bucket`: `string` (required)") && function.contains("**result**"),
+        "{function}"
+    );
     let builtin = hover("length(");
     assert!(builtin.contains("length(value:"), "{builtin}");
     // The range is what is under the cursor: the type label, the keyword, the name.
