@@ -1209,15 +1209,26 @@ fn member_completions(
     let (root, steps) = member_chain(before)?;
     let root_ty = (chain_root_ty(db, program, root))
         .or_else(|| for_variable_ty(db, program, before, root))?;
+    // A resource's attributes carry their schema descriptions.
+    let descriptions = match (
+        steps.is_empty(),
+        pcl_sema::program_scope(db, program).names.get(root),
+    ) {
+        (true, Some(&decl)) => property_descriptions(db, decl, "outputs"),
+        _ => rustc_hash::FxHashMap::default(),
+    };
     let ty = traverse_steps(db, root_ty, steps);
     let mut members: Vec<CompletionItem> = Vec::new();
     for (name, ty) in object_members(db, ty) {
         if members.iter().all(|m| m.label != *name) {
-            members.push(CompletionItem::plain(
-                name.to_string(),
-                pcl_types::readable(db, ty).clone(),
-                CompletionKind::Field,
-            ));
+            members.push(CompletionItem {
+                documentation: descriptions.get(&*name).cloned(),
+                ..CompletionItem::plain(
+                    name.to_string(),
+                    pcl_types::readable(db, ty).clone(),
+                    CompletionKind::Field,
+                )
+            });
         }
     }
     Some(members)
@@ -1933,6 +1944,16 @@ fn input_descriptions(
     db: &RootDatabase,
     decl: DeclId<'_>,
 ) -> rustc_hash::FxHashMap<SmolStr, String> {
+    property_descriptions(db, decl, "inputs")
+}
+
+/// The schema's descriptions of the properties in a resource's section `title`
+/// (`inputs`, `outputs`), by name (empty for other declarations or without a schema).
+fn property_descriptions(
+    db: &RootDatabase,
+    decl: DeclId<'_>,
+    title: &str,
+) -> rustc_hash::FxHashMap<SmolStr, String> {
     let mut res = rustc_hash::FxHashMap::default();
     if !matches!(decl.kind(db), DeclKind::Resource | DeclKind::Read) {
         return res;
@@ -1943,11 +1964,7 @@ fn input_descriptions(
     let Some(described) = schema_description(db, label) else {
         return res;
     };
-    for section in described
-        .sections
-        .into_iter()
-        .filter(|s| s.title == "inputs")
-    {
+    for section in described.sections.into_iter().filter(|s| s.title == title) {
         for property in section.properties {
             if let Some(description) = property.description {
                 res.insert(property.name, render_description(&description));

@@ -1109,3 +1109,29 @@ fn fixes_write_lines_as_the_file_does() {
         assert_eq!(edit.replacement, expected);
     }
 }
+
+/// The attributes offered after a resource's name carry their schema descriptions.
+#[test]
+fn attributes_of_a_resource_carry_their_descriptions() {
+    let schema = r#"{ "name": "zoo", "version": "1.0.0",
+        "resources": { "zoo:index:Pen": {
+            "properties": { "capacity": { "type": "integer", "description": "How many animals fit." } },
+            "inputProperties": {} } } }"#;
+    let mut host = host_with_the_web_schema();
+    host.add_schema("zoo-1.0.0.json", schema)
+        .expect("the schema loads");
+    let main = "resource pen \"zoo:index:Pen\" {}\n\nsize = pen.HERE\n";
+    set_program(&mut host, "m", &[("main.pp", main)]);
+    let items = (host
+        .analysis()
+        .completions("m/main.pp", offset_of(main, "HERE")))
+    .expect("no cancellation");
+    let capacity = items
+        .iter()
+        .find(|item| item.label == "capacity")
+        .expect("offered");
+    assert_eq!(
+        capacity.documentation.as_deref(),
+        Some("How many animals fit.")
+    );
+}
