@@ -344,6 +344,7 @@ fn resolve_resource<'db>(
             // A misspelt package (`radnom:index/randomPet:RandomPet`): the token with the
             // package found that is close.
             if let Some(close) = pcl_schema::missing_package_suggestion(db, package)
+                && surely_misspelt(package, &close)
                 && let Some(rest) = token.strip_prefix(package.as_str())
                 && let at = infer.at(site)
                 && let Some(diagnostic) = infer.diagnostics.last_mut()
@@ -1094,6 +1095,22 @@ const OPTION_NAMES: &[&str] = &[
     "hooks",
 ];
 
+/// Whether `name` is surely a misspelling of `close` (a did-you-mean's answer), for a
+/// fix rather than a note: one edit away, two letters swapped, or a long name two edits
+/// away (`tok` is two edits from `tls` too, and no misspelling of it).
+fn surely_misspelt(name: &str, close: &str) -> bool {
+    let swapped = {
+        let (a, b): (Vec<char>, Vec<char>) = (name.chars().collect(), close.chars().collect());
+        let differ: Vec<usize> = (0..a.len()).filter(|&i| b.get(i) != a.get(i)).collect();
+        a.len() == b.len()
+            && matches!(differ.as_slice(), [i, j] if *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i])
+    };
+    match pcl_types::suggestion_distance(name, close) {
+        Some(distance) => distance <= 1 || swapped || name.chars().count() >= 5,
+        None => false,
+    }
+}
+
 /// What each resource option does, in a sentence (completion and hover show it).
 pub fn option_summary(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -1741,6 +1758,14 @@ fn property_list<'db>(
                 Some("*") => diagnostic.notes.push(format!(
                     "PCL has no `*` here: name each input, `{option} = [tags, name]`"
                 )),
+                // An output's name, which the option cannot take unquoted either.
+                Some(text)
+                    if pcl_syntax::is_identifier(text)
+                        && inputs.is_some_and(|inputs| inputs.iter().all(|i| *i.name != *text))
+                        && outputs.is_some_and(|o| o.iter().any(|p| *p.name == *text)) =>
+                {
+                    diagnostic.notes.push(output_in_property_list(text, option));
+                }
                 Some(text) if pcl_syntax::is_identifier(text) => {
                     diagnostic
                         .notes
@@ -1767,20 +1792,25 @@ fn property_list<'db>(
             );
             let is_output = outputs.is_some_and(|o| o.iter().any(|p| *p.name == *name));
             if is_output {
-                diagnostic.notes.push(format!(
-                    "`{name}` is an output: Pulumi's binder looks these names up among the inputs only{}",
-                    match option {
-                        "additionalSecretOutputs" => format!(
-                            "; to keep the output secret, wrap it where it is used, `secret(resource.{name})`"
-                        ),
-                        _ => String::new(),
-                    }
-                ));
+                diagnostic.notes.push(output_in_property_list(name, option));
             } else if let Some(s) = suggestion {
                 diagnostic.notes.push(format!("did you mean '{s}'?"));
             }
         }
     }
+}
+
+/// Why an output's `name` cannot be in the property list of `option`, and what to do.
+fn output_in_property_list(name: &str, option: &str) -> String {
+    let instead = match option {
+        "additionalSecretOutputs" => format!(
+            "; to keep the output secret, wrap it where it is used, `secret(resource.{name})`"
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "`{name}` is an output: Pulumi's binder looks these names up among the inputs only{instead}"
+    )
 }
 
 /// The steps after an input's name in a property list (`metadata.labels`, `ports[0].name`),

@@ -94,6 +94,14 @@ resource quotedIgnores "web:index:Bucket" {
   }
 }
 
+# An output's name quoted: no fix that unquotes it (the option takes inputs only).
+resource quotedOutput "web:index:Bucket" {
+  name = "o"
+  options {
+    additionalSecretOutputs = ["arn"]
+  }
+}
+
 # Python's triple-quoted string.
 script = """#!/bin/sh
 echo hi
