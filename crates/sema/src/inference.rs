@@ -1498,12 +1498,43 @@ impl<'db> Infer<'db> {
         // Arithmetic made the value a number (`groups + ["sg"]`, which its operands'
         // errors explain): no list was meant to hold it.
         let arithmetic = matches!(self.body.expr(id), Expr::Binary { .. });
+        // A literal goes in a list of its own kind only: `"x"` in a list of numbers would
+        // be refused as an element, and in a list of anything (`dependsOn`) is no resource.
+        let literal = matches!(
+            self.body.expr(id),
+            Expr::String(_) | Expr::Number(_) | Expr::Bool(_) | Expr::Template(_)
+        );
+        let fits_as_element =
+            |element: Ty<'db>| match conversion(db, input_type(db, element), actual) {
+                pcl_types::Conversion::Safe => {
+                    !(literal && matches!(element.kind(db), TyKind::Dynamic))
+                }
+                pcl_types::Conversion::Unsafe => !literal,
+                pcl_types::Conversion::None => false,
+            };
         let wraps = element.is_some()
             || !arithmetic
                 && pcl_types::plain_alternatives(db, expected).any(|alternative| {
                     matches!(alternative.kind(db), TyKind::List(e) | TyKind::Set(e)
-                        if conversion(db, input_type(db, *e), actual).exists())
+                        if fits_as_element(*e))
                 });
+        // A resource's name quoted where a list of resources goes (`dependsOn = "site"`).
+        let quoted_resource = match (wraps, self.body.expr(id)) {
+            (false, Expr::String(text)) => {
+                let text = self.body.str(*text);
+                let takes_a_list = pcl_types::plain_alternatives(db, expected)
+                    .any(|alternative| matches!(alternative.kind(db), TyKind::List(_)));
+                let scope = crate::scope::program_scope(db, self.decl.program(db));
+                let names_a_resource = (scope.names.get(text)).is_some_and(|decl| {
+                    matches!(
+                        decl.kind(db),
+                        DeclKind::Resource | DeclKind::Read | DeclKind::Component
+                    )
+                });
+                (takes_a_list && names_a_resource).then(|| text.to_owned())
+            }
+            _ => None,
+        };
         let at = self.at(Site::Expr(id));
         let entries_note = match wraps {
             true => None,
@@ -1531,6 +1562,12 @@ impl<'db> Infer<'db> {
             diagnostic
                 .labels
                 .push((Located::new(decl, Site::Name), label));
+        }
+        if let Some(name) = quoted_resource {
+            diagnostic.notes.push(format!(
+                "a resource is named without quotes, in a list: `[{name}]`"
+            ));
+            diagnostic.replace_with(at, &format!("`[{name}]`"), format!("[{name}]"));
         }
         if wraps {
             diagnostic

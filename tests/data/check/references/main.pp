@@ -81,3 +81,19 @@ output "greeting" {
 
 # `${HOME}` as shell text is written `$${HOME}`.
 script = "cd ${HOME}/site"
+
+# A resource's name quoted in place of the list (fixed to `[site]`), and a string that
+# names none (no fix: a list of it would not hold a resource either).
+resource "quotedDependency" "web:index:Bucket" {
+  name = "q"
+  options {
+    dependsOn = "site"
+  }
+}
+
+resource "stringDependency" "web:index:Bucket" {
+  name = "s"
+  options {
+    dependsOn = "nothing"
+  }
+}
