@@ -759,11 +759,38 @@ pub(crate) fn missing_package_type(
 /// collections, zero, false, an enum's first member, an alternative's for a union, else
 /// `null`.
 fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> String {
+    placeholder_within(db, ty, 0)
+}
+
+/// How many objects deep [`placeholder`] writes the required properties of an object.
+const PLACEHOLDER_DEPTH: usize = 3;
+
+/// [`placeholder`] of a value `depth` objects deep: an object with its required
+/// properties, each a placeholder of its own (`{ name = "", port = 0 }`).
+fn placeholder_within<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize) -> String {
     match ty.kind(db) {
         TyKind::String => "\"\"".to_owned(),
         TyKind::Int | TyKind::Number => "0".to_owned(),
         TyKind::Bool => "false".to_owned(),
         TyKind::List(_) | TyKind::Set(_) | TyKind::Tuple(_) => "[]".to_owned(),
+        TyKind::Object(_) | TyKind::Named(_) if depth < PLACEHOLDER_DEPTH => {
+            let fields = crate::inference::literal_target_fields(db, ty).unwrap_or_default();
+            let required: Vec<String> = (fields.iter())
+                .filter(|(_, field)| !crate::inference::accepts_none(db, *field))
+                .map(|(name, field)| {
+                    let plain = pcl_types::strip_input(db, *field);
+                    let value = placeholder_within(db, plain, depth + 1);
+                    match pcl_syntax::is_identifier(name) {
+                        true => format!("{name} = {value}"),
+                        false => format!("\"{name}\" = {value}"),
+                    }
+                })
+                .collect();
+            match required.is_empty() {
+                true => "{}".to_owned(),
+                false => format!("{{ {} }}", required.join(", ")),
+            }
+        }
         TyKind::Map(_) | TyKind::Object(_) | TyKind::Named(_) => "{}".to_owned(),
         TyKind::Enum(enumeration) => match enumeration.values.first() {
             // Written as it reads in a message when that is PCL too (no escapes, no `$`

@@ -931,17 +931,22 @@ fn signature_help_inside_a_call_closed_or_not() {
 }
 
 /// The fix for a missing enum input writes one of its members (a value the input takes),
-/// and one for an input that takes several types a value of the first.
+/// one for an input that takes several types a value of the first, and one for an object
+/// its required properties (quoted when they are no PCL name).
 #[test]
 fn the_missing_input_fix_writes_a_value_the_input_takes() {
     let schema = r##"{ "name": "plant", "version": "1.0.0",
         "resources": { "plant:index:Tree": {
-            "requiredInputs": ["kind", "height"],
+            "requiredInputs": ["kind", "height", "shape"],
             "inputProperties": {
                 "kind": { "$ref": "#/types/plant:index:Kind" },
-                "height": { "oneOf": [ { "type": "integer" }, { "type": "string" } ] } } } },
+                "height": { "oneOf": [ { "type": "integer" }, { "type": "string" } ] },
+                "shape": { "$ref": "#/types/plant:index:Shape" } } } },
         "types": { "plant:index:Kind": { "type": "string",
-            "enum": [ { "value": "Oak" }, { "value": "Birch" } ] } } }"##;
+            "enum": [ { "value": "Oak" }, { "value": "Birch" } ] },
+            "plant:index:Shape": { "type": "object", "required": ["width", "crown.size"],
+                "properties": { "width": { "type": "integer" }, "label": { "type": "string" },
+                    "crown.size": { "type": "string" } } } } }"##;
     let mut host = host_with_the_web_schema();
     host.add_schema("plant-1.0.0.json", schema)
         .expect("the schema loads");
@@ -952,7 +957,14 @@ fn the_missing_input_fix_writes_a_value_the_input_takes() {
         .flat_map(|fix| fix.edits.iter())
         .map(|edit| edit.replacement.clone())
         .collect();
-    assert_eq!(replacements, ["{\n  height = 0", "{\n  kind = \"Oak\""]);
+    assert_eq!(
+        replacements,
+        [
+            "{\n  height = 0",
+            "{\n  kind = \"Oak\"",
+            "{\n  shape = { \"crown.size\" = \"\", width = 0 }"
+        ]
+    );
 }
 
 /// `range.` in a ranged resource offers the variable's two attributes; the name a block
