@@ -493,6 +493,15 @@ pub(crate) fn site_range<'db>(db: &'db RootDatabase, at: Located<'db>) -> Option
             label(b, i as usize).or_else(|| map.block_types.get(b.0 as usize).copied())?
         }
         Site::BlockOpen(b) => *map.block_opens.get(b.0 as usize)?,
+        Site::ObjectOpen(e) => {
+            let brace = TextRange::at(map.exprs.get(e.0 as usize)?.start(), TextSize::from(1));
+            let text = at.decl.file(db).text(db);
+            let absolute = brace + TextSize::from(u32::from(offset));
+            if text.get(usize::from(absolute.start())..usize::from(absolute.end())) != Some("{") {
+                return None;
+            }
+            brace
+        }
     };
     Some(relative + TextSize::from(u32::from(offset)))
 }

@@ -27,6 +27,8 @@ pub enum Site {
     Label(BlockId, u32),
     /// Just inside a block's opening brace: where missing attributes would go.
     BlockOpen(BlockId),
+    /// The `{` of an object literal: where a missing property goes.
+    ObjectOpen(ExprId),
 }
 
 /// A site in a given declaration.

@@ -1914,9 +1914,22 @@ impl<'db> Infer<'db> {
             ok = false;
             let message = format!("{what} lacks the required property '{name}'");
             let note = format!("add `{name} = <{}>`", pretty(db, displayed_input(db, *ty)));
-            self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message)
-                .notes
-                .push(note);
+            // The fix writes it first in the object, with a value of its type.
+            let value = crate::resources::placeholder(db, pcl_types::strip_input(db, *ty));
+            let key = match pcl_syntax::is_identifier(name) {
+                true => name.to_string(),
+                false => format!("\"{name}\""),
+            };
+            let at = self.at(Site::ObjectOpen(id));
+            let diagnostic = self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message);
+            diagnostic.notes.push(note);
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: format!("add the property `{name}`"),
+                at,
+                replacement: format!("{{ {key} = {value},"),
+                after: None,
+                closing: None,
+            });
         }
         ok
     }

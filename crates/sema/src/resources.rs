@@ -758,7 +758,7 @@ pub(crate) fn missing_package_type(
 /// A value of type `ty` to start from where one is required: empty for strings and
 /// collections, zero, false, an enum's first member, an alternative's for a union, else
 /// `null`.
-fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> String {
+pub(crate) fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> String {
     placeholder_within(db, ty, 0)
 }
 
