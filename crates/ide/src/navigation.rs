@@ -1025,8 +1025,11 @@ impl Analysis {
             if decl_here.is_none() && declares_a_name(file.text(db), offset) {
                 return Vec::new();
             }
+            // Not the declaration being written: reading itself is a cycle.
+            let current = decl_here.map(|(decl, _)| decl);
             let mut res: Vec<CompletionItem> = (program_decls(db, program).iter())
                 .filter(|d| d.kind(db).is_referable() && d.kind(db) != DeclKind::Pulumi)
+                .filter(|d| Some(**d) != current)
                 .map(|&d| {
                     CompletionItem::plain(
                         d.name(db).to_string(),

@@ -980,6 +980,13 @@ fn completion_of_the_range_variable_and_of_a_new_name() {
     };
     let ranged = "resource b \"web:index:Bucket\" {\n  name = \"b-${range.HERE}\"\n  options {\n    range = 2\n  }\n}\n";
     assert_eq!(complete(ranged, "HERE"), ["value", "key"]);
+    // A value in a resource's body: other declarations, not the resource itself.
+    let own = "x = 1\n\nresource b \"web:index:Bucket\" {\n  name = HERE\n}\n";
+    let values = complete(own, "HERE");
+    assert!(
+        values.contains(&"x".to_owned()) && !values.contains(&"b".to_owned()),
+        "{values:?}"
+    );
     let declaring = "x = 1\n\nresource HERE\n";
     assert_eq!(complete(declaring, "HERE"), Vec::<String>::new());
     let ignored = "resource b \"web:index:Bucket\" {\n  name = \"b\"\n  options {\n    ignoreChanges = [tags, HERE]\n  }\n}\n";
