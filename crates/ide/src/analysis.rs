@@ -567,7 +567,7 @@ impl<'db> Resolver<'_, 'db> {
                         ]
                     }
                     None => vec![TextEdit {
-                        span: at,
+                        span: self.over_blanks_before_brace(fix, at),
                         replacement: style.apply(&fix.replacement),
                     }],
                 };
@@ -591,6 +591,30 @@ impl<'db> Resolver<'_, 'db> {
             }
         }
         Some((span.file, diagnostic))
+    }
+}
+
+impl<'db> Resolver<'_, 'db> {
+    /// A fix's span, grown over the blanks after a block's `{` when a `}` follows them and
+    /// the fix ends its text with a line end (`{ }` with an input added: the `}` then starts
+    /// its line, as `{}` gives).
+    fn over_blanks_before_brace(&self, fix: &pcl_sema::SemaFix<'db>, at: Span) -> Span {
+        if !matches!(fix.at.site, Site::BlockOpen(_)) || !fix.replacement.ends_with('\n') {
+            return at;
+        }
+        let text = fix.at.decl.file(self.db).text(self.db);
+        let after = text.get(usize::from(at.range.end())..).unwrap_or_default();
+        let blanks = after.len() - after.trim_start_matches([' ', '\t']).len();
+        match after[blanks..].starts_with('}') {
+            true => Span {
+                file: at.file,
+                range: TextRange::new(
+                    at.range.start(),
+                    at.range.end() + TextSize::from(blanks as u32),
+                ),
+            },
+            false => at,
+        }
     }
 }
 

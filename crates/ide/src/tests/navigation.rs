@@ -586,13 +586,14 @@ fn traversal_problems_carry_a_fix_for_the_name_after_the_dot() {
 }
 
 /// The fix for a missing input of an empty body, applied: the input on a line of its own
-/// and no blank line, whether the `}` was on the `{`'s line or on one of its own.
+/// and no blank line, whether the `}` was on the `{`'s line (after a blank too) or on one
+/// of its own.
 #[test]
 fn the_missing_input_fix_of_an_empty_body() {
     for (written, fixed) in [
         ("{}", "{\n  name = \"\"\n}"),
         ("{\n}", "{\n  name = \"\"\n}"),
-        ("{ }", "{\n  name = \"\"\n }"),
+        ("{ }", "{\n  name = \"\"\n}"),
     ] {
         let mut host = host_with_the_web_schema();
         let main = format!("resource \"b\" \"web:index:Bucket\" {written}\n");
