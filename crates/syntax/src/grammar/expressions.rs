@@ -131,11 +131,6 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     {
         return foreign_prefixed(p, instead);
     }
-    if p.at(ERROR_TOKEN)
-        && let Some(literal) = go_address_of(p)
-    {
-        return Some(literal);
-    }
     if !p.at(MINUS) && !p.at(BANG) {
         return postfix(p);
     }
@@ -794,6 +789,7 @@ fn atom(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         L_BRACK => tuple(p),
         L_CURLY if p.nth_at_kw(1, "for") => for_object(p),
         L_CURLY => object(p),
+        ERROR_TOKEN if let Some(literal) = go_address_of(p) => literal,
         _ => {
             let message = format!("expected an expression, found {}", p.describe_current());
             if p.at_ts(EXPR_RECOVERY)
