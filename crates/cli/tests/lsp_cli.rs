@@ -1320,10 +1320,10 @@ fn a_component_edit_republishes_its_users() {
     let web = "config size \"int\" {}\n\ncomponent deep \"./inner\" {\n  size = size\n}\n";
     let inner = "config size \"int\" {}\n";
     std::fs::write(dir.join("main.pp"), main).expect("written");
-    std::fs::write(dir.join("web/main.pp"), web).expect("written");
+    std::fs::write(dir.join("web/site.pp"), web).expect("written");
     std::fs::write(dir.join("web/inner/main.pp"), inner).expect("written");
     let main_uri = format!("file://{}/main.pp", dir.display());
-    let web_uri = format!("file://{}/web/main.pp", dir.display());
+    let web_uri = format!("file://{}/web/site.pp", dir.display());
     let inner_uri = format!("file://{}/web/inner/main.pp", dir.display());
     let mut client = Client::start();
     client.initialize();
@@ -1356,6 +1356,17 @@ fn a_component_edit_republishes_its_users() {
     assert!(
         found.iter().any(|m| m.contains("has no input 'size'")),
         "{found:?}"
+    );
+    // `web` closed without saving: read from disk again, where `size` is, and `main` is
+    // told.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didClose",
+        "params": { "textDocument": { "uri": web_uri } } }),
+    );
+    let published = published_until_answered(&mut client, 3);
+    assert!(
+        published.contains(&("main.pp".to_owned(), Vec::new())),
+        "{published:?}"
     );
     shut_down(client);
 }

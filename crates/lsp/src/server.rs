@@ -639,7 +639,9 @@ impl Server {
                     .flatten();
                 if on_disk.is_none_or(|bytes| bytes != document.text.as_bytes()) {
                     self.refresh_program(&document.dir);
-                    messages.extend(self.publish(&document.dir, None));
+                    // Its programs' users too: a component closed with edits not saved
+                    // is read from disk again, and what reads it sees the difference.
+                    messages.extend(self.publish_with_users(&document.dir));
                 }
                 return messages;
             }
