@@ -1166,11 +1166,13 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
     };
     // The output form takes the arguments whole as an output too (`secret({..})`).
     let expected = input_type(db, expected);
+    let outer = infer.invoke_arguments.replace(args_arg);
     infer.check_value(
         args_arg,
         expected,
         &format_args!("the arguments of '{token}'"),
     );
+    infer.invoke_arguments = outer;
     if let Expr::Object(items) = body.expr(args_arg) {
         for &[key, value] in body.pairs(*items) {
             let Expr::String(key) = body.expr(key) else {

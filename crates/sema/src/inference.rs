@@ -328,6 +328,9 @@ pub(crate) struct Infer<'db> {
     /// A name written as a whole input's value where a string goes (`prefix = web`): if
     /// undefined, probably text a YAML user left unquoted.
     pub(crate) bare_text: Option<ExprId>,
+    /// The arguments object of the `invoke` being checked: its fields are arguments, and
+    /// messages call them so.
+    pub(crate) invoke_arguments: Option<ExprId>,
     /// Whether an `options` block is being checked (where `range` is not in scope).
     pub(crate) in_options: bool,
     /// How many string templates enclose the expression being typed (`${HOME}` in a
@@ -377,6 +380,7 @@ impl<'db> Infer<'db> {
             guarded: 0,
             in_json: 0,
             bare_text: None,
+            invoke_arguments: None,
             in_options: false,
             in_template: 0,
             referenced,
@@ -1860,7 +1864,11 @@ impl<'db> Infer<'db> {
             match fields.iter().find(|(n, _)| **n == *name) {
                 Some((_, ty)) => {
                     let ty = self.property_type(*ty);
-                    ok &= self.check_value(value, ty, &format_args!("property '{name}'"));
+                    let kind = match self.invoke_arguments == Some(id) {
+                        true => "argument",
+                        false => "property",
+                    };
+                    ok &= self.check_value(value, ty, &format_args!("{kind} '{name}'"));
                 }
                 None => {
                     let names = fields.iter().map(|(n, _)| &**n);
