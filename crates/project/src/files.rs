@@ -415,14 +415,36 @@ pub fn parse_stack(file: FileId, syntax: Syntax, text: &str) -> (Option<Stack>, 
         return (None, diagnostics);
     }
     let mut stack = Stack {
-        has_environment: root.get("environment").is_some_and(|e| !e.is_null()),
+        has_environment: (field_entries(&root, syntax, "environment").iter())
+            .any(|(_, environment)| !environment.is_null()),
         ..Stack::default()
     };
-    if let Some(config) = root.get("config").filter(|c| !c.is_null()) {
+    for (field, config) in field_entries(&root, syntax, "config") {
+        if config.is_null() {
+            continue;
+        }
+        // `Config` in JSON is read as `config`, but only `config`'s keys get the project's
+        // namespace (Pulumi's `stackConfigNamespacedWithProject`).
+        let namespaced_by_pulumi = field.scalar() == Some("config");
         match config.entries() {
             Some(entries) => {
                 for (key, value) in entries {
                     match key.scalar() {
+                        Some(name) if !namespaced_by_pulumi && !name.contains(':') => {
+                            let field = field.scalar().unwrap_or_default();
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    codes::INVALID_CONFIG_KEY,
+                                    format!(
+                                        "`{name}` has no namespace, and Pulumi gives the project's only to the keys of `config`, not of `{field}`"
+                                    ),
+                                    span(file, key.range),
+                                )
+                                .with_note(format!(
+                                    "Pulumi fails to load the stack: write `config` for `{field}` (Go reads JSON field names without case), or name the key `PROJECT:{name}`"
+                                )),
+                            );
+                        }
                         Some(name) => stack.config.push(StackEntry {
                             key: name.to_owned(),
                             key_range: key.range,
@@ -450,13 +472,29 @@ pub fn parse_stack(file: FileId, syntax: Syntax, text: &str) -> (Option<Stack>, 
             }
         }
     }
-    unknown_stack_fields(&root, file, &mut diagnostics);
+    unknown_stack_fields(&root, syntax, file, &mut diagnostics);
     stack.stray_keys = (root.entries().unwrap_or_default().iter())
         .filter_map(|(key, _)| key.scalar())
         .filter(|key| key.contains(':'))
         .map(str::to_owned)
         .collect();
     (Some(stack), diagnostics)
+}
+
+/// The top-level entries of a stack file that Pulumi reads as `field`: that key, and in
+/// JSON (whose field names Go's `encoding/json` matches without case) the keys equal to
+/// it but for case, in the order Pulumi merges them (sorted).
+fn field_entries<'a>(root: &'a Node, syntax: Syntax, field: &str) -> Vec<(&'a Node, &'a Node)> {
+    let mut found: Vec<(&Node, &Node)> = (root.entries().unwrap_or_default().iter())
+        .filter(|(key, _)| {
+            key.scalar().is_some_and(|name| {
+                name == field || (syntax == Syntax::Json && name.eq_ignore_ascii_case(field))
+            })
+        })
+        .map(|(key, value)| (key, value))
+        .collect();
+    found.sort_by(|a, b| a.0.scalar().cmp(&b.0.scalar()));
+    found
 }
 
 /// The fields of a stack file (`ProjectStack`); Pulumi ignores any other.
@@ -472,11 +510,32 @@ const STACK_FIELDS: [&str; 5] = [
 /// meant: a config key not indented under `config:` (`web:size: 2`), or a misspelt field.
 /// Other keys are left alone (a key that only holds a YAML anchor for the config to
 /// reuse).
-fn unknown_stack_fields(root: &Node, file: FileId, diagnostics: &mut Vec<Diagnostic>) {
+fn unknown_stack_fields(
+    root: &Node,
+    syntax: Syntax,
+    file: FileId,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     for (key, _) in root.entries().unwrap_or_default() {
         let Some(name) = key.scalar().filter(|name| !STACK_FIELDS.contains(name)) else {
             continue;
         };
+        // Read as the field in JSON all the same: said, as a warning.
+        if syntax == Syntax::Json
+            && let Some(field) = STACK_FIELDS.iter().find(|f| f.eq_ignore_ascii_case(name))
+        {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::INVALID_STACK_FILE,
+                    format!(
+                        "`{name}` is read as `{field}`: Go reads JSON field names without case"
+                    ),
+                    span(file, key.range),
+                )
+                .with_note(format!("write `{field}`, as Pulumi's own files do")),
+            );
+            continue;
+        }
         let note = match pcl_types::closest_name(name, STACK_FIELDS.iter().copied()) {
             _ if name.contains(':') => "a config key goes under `config:`, indented".to_owned(),
             Some(close) => format!("did you mean `{close}`?"),
