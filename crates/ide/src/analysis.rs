@@ -257,6 +257,21 @@ impl Analysis {
                     Diagnostic::error(problem.code, problem.message.clone(), Anchor::Span(span));
                 let mut diagnostic = diagnostic.with_note(problem.note.clone());
                 diagnostic.severity = problem.severity;
+                if let Some((message, edits)) = &problem.fix {
+                    let edits = (edits.iter())
+                        .map(|(range, replacement)| TextEdit {
+                            span: Span {
+                                file: FileId(i as u32),
+                                range: *range,
+                            },
+                            replacement: replacement.clone(),
+                        })
+                        .collect();
+                    diagnostic = diagnostic.with_fix(Fix {
+                        message: message.clone(),
+                        edits,
+                    });
+                }
                 by_file[i].push(diagnostic);
             }
         }

@@ -762,9 +762,16 @@ pub fn structure_diagnostics(db: &dyn salsa::Database, file: File) -> Vec<Struct
                 }
                 _ => problem.severity,
             };
+            let fix = (problem.fix.as_ref()).map(|(message, edits)| {
+                let edits = (edits.iter())
+                    .map(|(range, text)| (*range + *offset, text.clone()))
+                    .collect();
+                (message.clone(), edits)
+            });
             Some(StructureProblem {
                 range: problem.range + *offset,
                 severity,
+                fix,
                 ..problem.clone()
             })
         })
@@ -826,6 +833,83 @@ pub(crate) fn terraform_names(db: &dyn salsa::Database, file: File) -> Box<[(Smo
     // Sorted by name, for lookups by name (a use of each of many is no quadratic walk).
     names.sort_unstable();
     names.into_boxed_slice()
+}
+
+/// A fix that writes Terraform's `variable` or `locals` block as PCL: `variable "region" {
+/// default = "x" }` as `config region "string" { ... }` (its type from its default: a
+/// string, a number or a bool; only with no attribute but `default` and `description`),
+/// `locals { a = 1 }` as its attributes at the top level.
+fn terraform_block_fix(
+    block: NodeRef<'_>,
+    type_name: &str,
+) -> Option<(String, Vec<(pcl_syntax::TextRange, String)>)> {
+    let body = block.child(SyntaxKind::BODY)?;
+    if body
+        .children_where(|kind| kind == SyntaxKind::BLOCK)
+        .next()
+        .is_some()
+    {
+        return None;
+    }
+    let type_token = block.token(&[SyntaxKind::IDENT])?;
+    match type_name {
+        "variable" => {
+            let mut labels = block.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL);
+            let (label, None) = (labels.next()?, labels.next()) else {
+                return None;
+            };
+            let name = label.label_value()?;
+            if !pcl_syntax::is_identifier(&name) {
+                return None;
+            }
+            let mut ty = "string";
+            for attribute in body.children_where(|kind| kind == SyntaxKind::ATTRIBUTE) {
+                match attribute.token(&[SyntaxKind::IDENT])?.text() {
+                    "description" => {}
+                    "default" => {
+                        let value = attribute.children().last()?;
+                        ty = match value.kind() {
+                            SyntaxKind::TEMPLATE_EXPR => "string",
+                            SyntaxKind::LITERAL_EXPR
+                                if value.token(&[SyntaxKind::NUMBER]).is_some() =>
+                            {
+                                "number"
+                            }
+                            SyntaxKind::LITERAL_EXPR
+                                if value
+                                    .token(&[SyntaxKind::TRUE_KW, SyntaxKind::FALSE_KW])
+                                    .is_some() =>
+                            {
+                                "bool"
+                            }
+                            _ => return None,
+                        };
+                    }
+                    _ => return None,
+                }
+            }
+            Some((
+                format!("write as `config {name} \"{ty}\"`"),
+                vec![
+                    (type_token.text_range(), "config".to_owned()),
+                    (label.text_range(), format!("{name} \"{ty}\"")),
+                ],
+            ))
+        }
+        "locals" => {
+            let open = block.token(&[SyntaxKind::L_CURLY])?;
+            let close = block.token(&[SyntaxKind::R_CURLY])?;
+            let header = pcl_syntax::TextRange::new(
+                type_token.text_range().start(),
+                open.text_range().end(),
+            );
+            Some((
+                "write its attributes at the top level".to_owned(),
+                vec![(header, String::new()), (close.text_range(), String::new())],
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// What PCL writes for a top-level block of Terraform (or a section of Pulumi YAML) that
@@ -891,6 +975,7 @@ fn block_labels<'a>(
             message: format!("unknown block type `{type_name}`"),
             range: type_token.text_range(),
             note,
+            fix: terraform_block_fix(block, type_name),
         });
         return None;
     };
@@ -918,6 +1003,7 @@ fn block_labels<'a>(
                 message: "package block labels are deprecated".to_owned(),
                 range: labels[0].text_range(),
                 note: note.to_owned(),
+                fix: None,
             });
         }
         return values
@@ -965,6 +1051,7 @@ fn block_labels<'a>(
         message,
         range,
         note,
+        fix: None,
     });
     None
 }
@@ -989,6 +1076,9 @@ pub struct StructureProblem {
     pub message: String,
     pub range: pcl_syntax::TextRange,
     pub note: String,
+    /// A fix: what it does, and its edits (ranges relative to the item, then to the file,
+    /// as `range`).
+    pub fix: Option<(String, Vec<(pcl_syntax::TextRange, String)>)>,
 }
 
 #[cfg(test)]
