@@ -836,9 +836,9 @@ pub(crate) fn terraform_names(db: &dyn salsa::Database, file: File) -> Box<[(Smo
 }
 
 /// A fix that writes Terraform's `variable` or `locals` block as PCL: `variable "region" {
-/// default = "x" }` as `config region "string" { ... }` (its type from its default: a
-/// string, a number or a bool; only with no attribute but `default` and `description`),
-/// `locals { a = 1 }` as its attributes at the top level.
+/// default = "x" }` as `config region "string" { ... }` (its type from its `type` or its
+/// default: a string, a number or a bool; only with no attribute but those and
+/// `description`), `locals { a = 1 }` as its attributes at the top level.
 fn terraform_block_fix(
     block: NodeRef<'_>,
     type_name: &str,
@@ -862,39 +862,47 @@ fn terraform_block_fix(
             if !pcl_syntax::is_identifier(&name) {
                 return None;
             }
-            let mut ty = "string";
+            // The type Terraform's `type` names (`string`, `number`, `bool`), else the
+            // default's, else a string; `type` itself is no attribute of a config.
+            let (mut declared, mut of_default) = (None, None);
+            let mut attributes = 0;
             for attribute in body.children_where(|kind| kind == SyntaxKind::ATTRIBUTE) {
+                attributes += 1;
+                let value = attribute.children().last()?;
                 match attribute.token(&[SyntaxKind::IDENT])?.text() {
                     "description" => {}
-                    "default" => {
-                        let value = attribute.children().last()?;
-                        ty = match value.kind() {
-                            SyntaxKind::TEMPLATE_EXPR => "string",
-                            SyntaxKind::LITERAL_EXPR
-                                if value.token(&[SyntaxKind::NUMBER]).is_some() =>
-                            {
-                                "number"
-                            }
-                            SyntaxKind::LITERAL_EXPR
-                                if value
-                                    .token(&[SyntaxKind::TRUE_KW, SyntaxKind::FALSE_KW])
-                                    .is_some() =>
-                            {
-                                "bool"
-                            }
-                            _ => return None,
-                        };
+                    "type" => {
+                        let word = (value.kind() == SyntaxKind::VARIABLE_EXPR)
+                            .then(|| value.token(&[SyntaxKind::IDENT]))
+                            .flatten()?;
+                        let ty = (["string", "number", "bool"].into_iter())
+                            .find(|t| *t == word.text())?;
+                        declared = Some((ty, attribute.text_range()));
                     }
+                    "default" => of_default = Some(literal_type(value)?),
                     _ => return None,
                 }
             }
-            Some((
-                format!("write as `config {name} \"{ty}\"`"),
-                vec![
-                    (type_token.text_range(), "config".to_owned()),
-                    (label.text_range(), format!("{name} \"{ty}\"")),
-                ],
-            ))
+            let ty = (declared.map(|(ty, _)| ty))
+                .or(of_default)
+                .unwrap_or("string");
+            let mut edits = vec![
+                (type_token.text_range(), "config".to_owned()),
+                (label.text_range(), format!("{name} \"{ty}\"")),
+            ];
+            if let Some((_, attribute)) = declared {
+                // The body empties when `type` was all it held.
+                let removed = match attributes {
+                    1 => {
+                        let open = block.token(&[SyntaxKind::L_CURLY])?.text_range();
+                        let close = block.token(&[SyntaxKind::R_CURLY])?.text_range();
+                        pcl_syntax::TextRange::new(open.end(), close.start())
+                    }
+                    _ => attribute,
+                };
+                edits.push((removed, String::new()));
+            }
+            Some((format!("write as `config {name} \"{ty}\"`"), edits))
         }
         "locals" => {
             let open = block.token(&[SyntaxKind::L_CURLY])?;
@@ -907,6 +915,22 @@ fn terraform_block_fix(
                 "write its attributes at the top level".to_owned(),
                 vec![(header, String::new()), (close.text_range(), String::new())],
             ))
+        }
+        _ => None,
+    }
+}
+
+/// The config type of a literal default: a string, a number or a bool.
+fn literal_type(value: NodeRef<'_>) -> Option<&'static str> {
+    match value.kind() {
+        SyntaxKind::TEMPLATE_EXPR => Some("string"),
+        SyntaxKind::LITERAL_EXPR if value.token(&[SyntaxKind::NUMBER]).is_some() => Some("number"),
+        SyntaxKind::LITERAL_EXPR
+            if value
+                .token(&[SyntaxKind::TRUE_KW, SyntaxKind::FALSE_KW])
+                .is_some() =>
+        {
+            Some("bool")
         }
         _ => None,
     }

@@ -37,6 +37,10 @@ variable "legacy" {
   default = 1
 }
 
+variable "typed" {
+  type = string
+}
+
 locals {
   legacyLocal = 2
 }
