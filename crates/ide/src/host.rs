@@ -601,17 +601,8 @@ impl AnalysisHost {
             let programs: Vec<Program> = self.programs.values().copied().collect();
             for program in programs {
                 for dir in self.component_dirs(program) {
-                    if self.programs.contains_key(&dir) {
-                        continue;
-                    }
-                    match read_program_files(Path::new(dir.as_str())) {
-                        Ok(files) if !files.is_empty() => {
-                            self.set_program(&dir, files);
-                            changed = true;
-                        }
-                        _ => {
-                            missing.insert(dir.clone(), program_dirs_beside(&dir));
-                        }
+                    if !self.programs.contains_key(&dir) {
+                        changed |= self.read_component_dir(dir, &mut missing);
                     }
                 }
             }
@@ -622,6 +613,26 @@ impl AnalysisHost {
         missing.retain(|dir, _| !self.programs.contains_key(dir));
         self.set_missing_dirs(missing);
         self.sync_missing();
+    }
+
+    /// Reads the component directory `dir` from disk as a program (`true`), or records it
+    /// in `missing` with the program directories beside it, for a did-you-mean.
+    fn read_component_dir(
+        &mut self,
+        dir: SmolStr,
+        missing: &mut BTreeMap<SmolStr, Box<[SmolStr]>>,
+    ) -> bool {
+        match read_program_files(Path::new(dir.as_str())) {
+            Ok(files) if !files.is_empty() => {
+                self.set_program(&dir, files);
+                true
+            }
+            _ => {
+                let beside = program_dirs_beside(&dir);
+                missing.insert(dir, beside);
+                false
+            }
+        }
     }
 
     /// Sets the component directories found with no program (with the program
@@ -659,18 +670,8 @@ impl AnalysisHost {
         let mut missing = (**workspace.missing_dirs(&self.db)).clone();
         let mut read = false;
         for dir in self.component_dirs(program) {
-            if self.programs.contains_key(&dir) || missing.contains_key(&dir) {
-                continue;
-            }
-            match read_program_files(Path::new(dir.as_str())) {
-                Ok(files) if !files.is_empty() => {
-                    self.set_program(&dir, files);
-                    read = true;
-                }
-                _ => {
-                    let beside = program_dirs_beside(&dir);
-                    missing.insert(dir, beside);
-                }
+            if !self.programs.contains_key(&dir) && !missing.contains_key(&dir) {
+                read |= self.read_component_dir(dir, &mut missing);
             }
         }
         match read {

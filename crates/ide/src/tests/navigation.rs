@@ -877,24 +877,21 @@ fn completion_before_quotes_and_braces_are_closed() {
             .collect();
         (found.into_iter().map(|item| item.label).collect(), replaced)
     };
-    let (labels, replaced) = complete("resource site \"");
-    assert!(
-        labels.contains(&"web:index:Bucket".to_owned()),
-        "{labels:?}"
-    );
-    assert!(
-        replaced.iter().all(|r| r.as_deref() == Some("")),
-        "{replaced:?}"
-    );
-    let (labels, replaced) = complete("x = 1\n\nresource site \"web:index:B");
-    assert!(
-        labels.contains(&"web:index:Bucket".to_owned()),
-        "{labels:?}"
-    );
-    assert!(
-        replaced.iter().all(|r| r.as_deref() == Some("web:index:B")),
-        "{replaced:?}"
-    );
+    // Each item replaces what is typed after the quote.
+    for (text, typed) in [
+        ("resource site \"", ""),
+        ("x = 1\n\nresource site \"web:index:B", "web:index:B"),
+    ] {
+        let (labels, replaced) = complete(text);
+        assert!(
+            labels.contains(&"web:index:Bucket".to_owned()),
+            "{labels:?}"
+        );
+        assert!(
+            replaced.iter().all(|r| r.as_deref() == Some(typed)),
+            "{replaced:?}"
+        );
+    }
     let (labels, _) = complete("config size \"");
     assert!(labels.contains(&"int".to_owned()), "{labels:?}");
     let (labels, _) = complete("resource site \"web:index:Bucket\" {\n  name = \"x\"\n  ");
