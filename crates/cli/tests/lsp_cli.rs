@@ -1638,8 +1638,10 @@ fn renaming_a_config_renames_its_keys_in_the_stack_files() {
     std::fs::write(dir.join("Pulumi.prod.yaml"), prod).expect("write");
     let path = dir.join("main.pp");
     let uri = format!("file://{}", path.display());
-    let text = "config size \"int\" {}\n\nconfig sizes \"int\" {}\n\nconfig tag \"string\" {\n  __logicalName = \"label\"\n}\n\noutput total {\n  value = size + sizes\n}\n\noutput named {\n  value = tag\n}\n";
+    let text = "config size \"int\" {}\n\nconfig sizes \"int\" {}\n\nconfig tag \"string\" {\n  __logicalName = \"label\"\n}\n\noutput total {\n  value = size + sizes\n}\n\noutput named {\n  value = tag\n}\n\ncomponent part \"./part\" {\n  size = size\n}\n";
     std::fs::write(&path, text).expect("write");
+    std::fs::create_dir_all(dir.join("part")).expect("mkdir");
+    std::fs::write(dir.join("part/main.pp"), "config size \"int\" {}\n").expect("write");
     let mut client = client_with_open_document(&uri, text);
     let renamed = rename_at(&mut client, 2, (&uri, text), "size \"", "count");
     let changes = &renamed["result"]["changes"];
@@ -1659,6 +1661,13 @@ fn renaming_a_config_renames_its_keys_in_the_stack_files() {
     let changes = &renamed["result"]["changes"];
     assert!(
         changes.get(uri_of("Pulumi.prod.yaml")).is_none(),
+        "{renamed}"
+    );
+    // A component's config, renamed from the block that sets it: no key of this project.
+    let renamed = rename_at(&mut client, 4, (&uri, text), "size = size", "width");
+    let changes = &renamed["result"]["changes"];
+    assert!(
+        changes.get(uri_of("Pulumi.dev.yaml")).is_none(),
         "{renamed}"
     );
     shut_down(client);

@@ -230,6 +230,7 @@ impl Analysis {
             shared: db,
             db: &resolving,
             file_ids: &file_ids,
+            line_styles: Default::default(),
         };
         let graph = program_graph(db, program);
         if only.is_none() {
@@ -529,6 +530,8 @@ struct Resolver<'a, 'db> {
     /// Where the source maps are lowered: a handle of the resolver's own.
     db: &'db RootDatabase,
     file_ids: &'a FxHashMap<File, FileId>,
+    /// How each file writes its lines, read once ([`LineStyle::of`]).
+    line_styles: std::cell::RefCell<FxHashMap<File, LineStyle>>,
 }
 
 impl<'db> Resolver<'_, 'db> {
@@ -559,7 +562,7 @@ impl<'db> Resolver<'_, 'db> {
                 .flatten()
                 .any(|text| text.contains('\n'));
             let style = match writes_lines {
-                true => LineStyle::of(fix.at.decl.file(self.db).text(self.db)),
+                true => self.line_style(fix.at.decl.file(self.db)),
                 false => LineStyle::PLAIN,
             };
             if let Some(at) = self.span(fix.at) {
@@ -610,6 +613,13 @@ impl<'db> Resolver<'_, 'db> {
 }
 
 impl<'db> Resolver<'_, 'db> {
+    /// How `file` writes its lines, read once per resolver (a file of many fixes).
+    fn line_style(&self, file: File) -> LineStyle {
+        *(self.line_styles.borrow_mut())
+            .entry(file)
+            .or_insert_with(|| LineStyle::of(file.text(self.db)))
+    }
+
     /// A fix's span, grown over the blanks after a block's `{` when a `}` follows them and
     /// the fix ends its text with a line end (`{ }` with an input added: the `}` then starts
     /// its line, as `{}` gives).

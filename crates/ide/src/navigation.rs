@@ -244,9 +244,15 @@ impl Analysis {
             let item = items.get(decl.key(db))?;
             let end = item.offset + item.syntax.text_len();
             let blanks = text.get(usize::from(end)..usize::from(offset))?;
-            let written = text.get(usize::from(item.offset)..usize::from(end))?;
-            let open = written.contains('{') && !written.trim_end().ends_with('}');
-            (open && blanks.trim().is_empty()).then(|| (decl, offset - item.offset))
+            if !blanks.trim().is_empty() {
+                return None;
+            }
+            // A block opened and not closed (a `{` in a string is no block's).
+            let root = item.syntax.root();
+            let open = root.kind() == pcl_syntax::SyntaxKind::BLOCK
+                && root.token(&[pcl_syntax::SyntaxKind::L_CURLY]).is_some()
+                && root.token(&[pcl_syntax::SyntaxKind::R_CURLY]).is_none();
+            open.then(|| (decl, offset - item.offset))
         })
     }
 }
@@ -823,6 +829,10 @@ impl Analysis {
                 return None;
             }
             let target = self.target_at(path, offset)?;
+            // A component's config (renamed from its caller) is no key of this project.
+            if target.program(db) != self.file_and_program(path)?.1 {
+                return None;
+            }
             let name = target.name(db);
             (target.kind(db) == DeclKind::Config
                 && pcl_sema::logical_name(db, target) == name.as_str())

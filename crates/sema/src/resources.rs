@@ -346,10 +346,15 @@ fn resolve_resource<'db>(
             if let Some(close) = pcl_schema::missing_package_suggestion(db, package)
                 && surely_misspelt(package, &close)
                 && let Some(rest) = token.strip_prefix(package.as_str())
+                && let fixed = format!("{close}{rest}")
+                // When the package is loaded, the token must be one of its resources.
+                && pcl_schema::package_named(db, &close).is_none_or(|source| {
+                    pcl_schema::resolve_token(db, source, &fixed)
+                        .is_some_and(|(kind, _)| kind == pcl_schema::ItemKind::Resource)
+                })
                 && let at = infer.at(site)
                 && let Some(diagnostic) = infer.diagnostics.last_mut()
             {
-                let fixed = format!("{close}{rest}");
                 diagnostic.replace_with(at, &format!("`{fixed}`"), format!("\"{fixed}\""));
             }
             return None;
@@ -809,7 +814,9 @@ fn placeholder_within<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize
             .find(|alternative| !matches!(alternative.kind(db), TyKind::None))
             .map_or_else(
                 || "null".to_owned(),
-                |alternative| placeholder(db, alternative),
+                // At the same depth: a type that holds itself through a union
+                // (`next: Node | string`) stops where objects do.
+                |alternative| placeholder_within(db, alternative, depth),
             ),
         _ => "null".to_owned(),
     }
@@ -992,10 +999,19 @@ fn unknown_attribute<'db>(
         None => OPTION_NAMES.iter().copied().find(|o| *o == name),
     };
     if let Some(option) = option {
-        // With no `options` block yet, the fix makes one around the setting.
+        // With no `options` block yet, the fix makes one around the setting, on one line
+        // (which any indentation takes): the first such setting's only, as a second
+        // block would be one too many.
         let body = infer.body;
         let value = body.attr(attr).value;
-        let no_options = body.find_blocks(BlockId::ROOT, "options").next().is_none();
+        let is_setting = |a: AttrId| {
+            let name = body.str(body.attr(a).name);
+            inputs.iter().all(|i| *i.name != *name)
+                && (terraform_option(name).is_some() || OPTION_NAMES.contains(&name))
+        };
+        let first =
+            (body.block(BlockId::ROOT).attrs.iter()).find(|&&a| is_setting(a)) == Some(&attr);
+        let no_options = body.find_blocks(BlockId::ROOT, "options").next().is_none() && first;
         let value_at = infer.at(Site::Expr(value));
         let diagnostic = infer.report(codes::UNKNOWN_ATTRIBUTE, Site::AttrName(attr), message);
         if let Some((_, note)) = terraform_option(name) {
@@ -1006,9 +1022,9 @@ fn unknown_attribute<'db>(
             diagnostic.fixes.push(crate::diagnostics::SemaFix {
                 message: format!("move into an `options` block as `{option}`"),
                 at,
-                replacement: format!("options {{\n    {option}"),
+                replacement: format!("options {{ {option}"),
                 after: None,
-                closing: Some((value_at, "\n  }".to_owned())),
+                closing: Some((value_at, " }".to_owned())),
             });
         }
         return;
@@ -1123,9 +1139,13 @@ const OPTION_NAMES: &[&str] = &[
 ];
 
 /// Whether `name` is surely a misspelling of `close` (a did-you-mean's answer), for a
-/// fix rather than a note: one edit away, two letters swapped, or a long name two edits
-/// away (`tok` is two edits from `tls` too, and no misspelling of it).
+/// fix rather than a note: one edit away or two letters swapped (`tok` is two edits from
+/// `tls`, and no misspelling of it), and neither a prefix of the other (`awsx` and
+/// `aws`, `azuread` and `azure` are packages of their own).
 fn surely_misspelt(name: &str, close: &str) -> bool {
+    if name.starts_with(close) || close.starts_with(name) {
+        return false;
+    }
     let swapped = {
         let (a, b): (Vec<char>, Vec<char>) = (name.chars().collect(), close.chars().collect());
         let differ: Vec<usize> = (0..a.len()).filter(|&i| b.get(i) != a.get(i)).collect();
@@ -1133,7 +1153,7 @@ fn surely_misspelt(name: &str, close: &str) -> bool {
             && matches!(differ.as_slice(), [i, j] if *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i])
     };
     match pcl_types::suggestion_distance(name, close) {
-        Some(distance) => distance <= 1 || swapped || name.chars().count() >= 5,
+        Some(distance) => distance <= 1 || swapped,
         None => false,
     }
 }

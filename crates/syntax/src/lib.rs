@@ -545,9 +545,17 @@ fn all_errors(text: &str, lexed: &LexedText<'_>, parse: parser::ParseErrors) -> 
     // string in `new aws.s3.Bucket(`site`)`, the `&` of `&s3.BucketArgs{...}`).
     let mut rewritten = parse.rewritten;
     rewritten.sort_unstable_by_key(|range| range.start());
+    // The furthest end among the ranges up to each: a position is inside one of those
+    // starting at or before it when it is before that end.
+    let reach: Vec<TextSize> = (rewritten.iter())
+        .scan(TextSize::from(0), |furthest, range| {
+            *furthest = (*furthest).max(range.end());
+            Some(*furthest)
+        })
+        .collect();
     let inside_rewritten = |start: TextSize| {
         let up_to = rewritten.partition_point(|range| range.start() <= start);
-        rewritten[..up_to].iter().any(|range| range.contains(start))
+        up_to > 0 && start < reach[up_to - 1]
     };
     let is_rewriting = |range: TextRange| {
         let at = rewritten.partition_point(|r| r.start() < range.start());
@@ -599,7 +607,8 @@ fn all_errors(text: &str, lexed: &LexedText<'_>, parse: parser::ParseErrors) -> 
 /// `config` block), and a second error on it says nothing more. `errors` are sorted by
 /// position.
 fn drop_line_end_semicolons_after_errors(text: &str, errors: &mut Vec<SyntaxError>) {
-    // The furthest end of the errors kept so far.
+    // Where the errors kept so far reach: the furthest last character of one (an error
+    // that ends at a line's end, "found a newline", reaches that line only).
     let mut reach: Option<TextSize> = None;
     errors.retain(|err| {
         let on_an_erring_line = reach.is_some_and(|reach| {
@@ -608,7 +617,11 @@ fn drop_line_end_semicolons_after_errors(text: &str, errors: &mut Vec<SyntaxErro
         });
         let drop = on_an_erring_line && lexer::is_line_end_semicolon(text, err.range);
         if !drop {
-            reach = Some(reach.map_or(err.range.end(), |reach| reach.max(err.range.end())));
+            let last = match err.range.is_empty() {
+                true => err.range.start(),
+                false => err.range.end() - TextSize::from(1),
+            };
+            reach = Some(reach.map_or(last, |reach| reach.max(last)));
         }
         !drop
     });

@@ -985,6 +985,12 @@ fn completion_of_the_range_variable_and_of_a_new_name() {
         values.contains(&"x".to_owned()) && !values.contains(&"b".to_owned()),
         "{values:?}"
     );
+    // After a line whose text has a `{` (in a string): a top-level line still.
+    let after_brace = complete("x = \"${a}\"\nHERE", "HERE");
+    assert!(
+        after_brace.contains(&"resource".to_owned()),
+        "{after_brace:?}"
+    );
     let declaring = "x = 1\n\nresource HERE\n";
     assert_eq!(complete(declaring, "HERE"), Vec::<String>::new());
     let ignored = "resource b \"web:index:Bucket\" {\n  name = \"b\"\n  options {\n    ignoreChanges = [tags, HERE]\n  }\n}\n";
@@ -1074,8 +1080,8 @@ fn resource_options_are_described_in_completion() {
 #[test]
 fn terraform_settings_move_into_an_options_block() {
     for (setting, moved) in [
-        ("count = 2", "options {\n    range = 2\n  }"),
-        ("depends_on = [a]", "options {\n    dependsOn = [a]\n  }"),
+        ("count = 2", "options { range = 2 }"),
+        ("depends_on = [a]", "options { dependsOn = [a] }"),
     ] {
         let main = format!(
             "resource a \"web:index:Bucket\" {{\n  name = \"a\"\n}}\n\nresource b \"web:index:Bucket\" {{\n  name = \"b\"\n  {setting}\n}}\n"
@@ -1150,5 +1156,32 @@ fn attributes_of_a_resource_carry_their_descriptions() {
     assert_eq!(
         capacity.documentation.as_deref(),
         Some("How many animals fit.")
+    );
+}
+
+/// A required input whose type holds itself through a union (`next: Node | string`): the
+/// missing-input fix writes it three objects deep, and checking does not recurse forever.
+#[test]
+fn the_missing_input_fix_of_a_type_that_holds_itself() {
+    let schema = r##"{ "name": "rec", "version": "1.0.0",
+        "resources": { "rec:index:Tree": {
+            "requiredInputs": ["root"],
+            "inputProperties": { "root": { "$ref": "#/types/rec:index:Node" } } } },
+        "types": { "rec:index:Node": { "type": "object", "required": ["next"],
+            "properties": { "next": { "oneOf": [
+                { "$ref": "#/types/rec:index:Node" }, { "type": "string" } ] } } } } }"##;
+    let mut host = host_with_the_web_schema();
+    host.add_schema("rec-1.0.0.json", schema)
+        .expect("the schema loads");
+    let main = "resource t \"rec:index:Tree\" {\n}\n";
+    let id = set_program(&mut host, "app", &[("main.pp", main)]);
+    let replacements: Vec<String> = (super::diagnostics(&host, &id).iter())
+        .flat_map(|d| d.fixes.iter())
+        .flat_map(|fix| fix.edits.iter())
+        .map(|edit| edit.replacement.clone())
+        .collect();
+    assert_eq!(
+        replacements,
+        ["{\n  root = { next = { next = { next = {} } } }"]
     );
 }

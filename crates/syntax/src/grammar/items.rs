@@ -270,8 +270,8 @@ fn is_variable_declaration(p: &Parser<'_>) -> bool {
 
 /// The keyword of another language's variable declaration, and the attribute it means
 /// (`bucket = ...`), which later lines may read. The keyword is reported unless the value
-/// is another language's too (`new aws.s3.Bucket(...)`, `config.require(...)`): that
-/// error says what the whole line becomes.
+/// is a call of an SDK that PCL writes as a block (`new aws.s3.Bucket(...)`,
+/// `config.require(...)`): that error says what the whole line becomes.
 #[cold]
 fn variable_keyword<'t>(
     p: &mut Parser<'t>,
@@ -285,8 +285,10 @@ fn variable_keyword<'t>(
     let range = p.prev_range(1);
     let before = p.error_count();
     item(p, block, seen);
-    let value_is_foreign =
-        (p.errors_since(before).iter()).any(|error| error.code == codes::INVALID_EXPRESSION);
+    // The value's error says what the whole line becomes when it names a block to write
+    // (`resource name "..." { inputs }`, a `config` block), not for `await` or a slice.
+    let value_is_foreign = (p.errors_since(before).iter())
+        .any(|error| error.code == codes::INVALID_EXPRESSION && error.message.contains(" block"));
     if !value_is_foreign {
         p.error_at(
             range,

@@ -12,3 +12,4 @@ const plain = 1;
 export const petName = pet.id;
 export const greeting = `hello ${pet.id}`;
 ok = 1;
+const answer = await lookup(1);
