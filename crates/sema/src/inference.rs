@@ -1924,10 +1924,7 @@ impl<'db> Infer<'db> {
             let note = format!("add `{name} = <{}>`", pretty(db, displayed_input(db, *ty)));
             // The fix writes it first in the object, with a value of its type.
             let value = crate::resources::placeholder(db, pcl_types::strip_input(db, *ty));
-            let key = match pcl_syntax::is_identifier(name) {
-                true => name.to_string(),
-                false => format!("\"{name}\""),
-            };
+            let key = crate::resources::object_key(name);
             let at = self.at(Site::ObjectOpen(id));
             let diagnostic = self.report(codes::MISSING_ATTRIBUTE, Site::Expr(id), message);
             diagnostic.notes.push(note);

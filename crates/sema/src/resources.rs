@@ -767,6 +767,14 @@ pub(crate) fn placeholder<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>) -> Strin
     placeholder_within(db, ty, 0)
 }
 
+/// A property's name as an object literal's key: quoted when it is no PCL name.
+pub(crate) fn object_key(name: &str) -> std::borrow::Cow<'_, str> {
+    match pcl_syntax::is_identifier(name) {
+        true => name.into(),
+        false => format!("\"{name}\"").into(),
+    }
+}
+
 /// How many objects deep [`placeholder`] writes the required properties of an object.
 const PLACEHOLDER_DEPTH: usize = 3;
 
@@ -785,10 +793,7 @@ fn placeholder_within<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize
                 .map(|(name, field)| {
                     let plain = pcl_types::strip_input(db, *field);
                     let value = placeholder_within(db, plain, depth + 1);
-                    match pcl_syntax::is_identifier(name) {
-                        true => format!("{name} = {value}"),
-                        false => format!("\"{name}\" = {value}"),
-                    }
+                    format!("{} = {value}", object_key(name))
                 })
                 .collect();
             match required.is_empty() {

@@ -928,6 +928,21 @@ fn signature_help_inside_a_call_closed_or_not() {
     assert_eq!(active(&format!("{names}x = element(names)\n"), ""), None);
 }
 
+/// The replacements the fixes of `resource t "PACKAGE:index:Tree" {}` write, with the
+/// schema of `package` (version 1.0.0) loaded beside the web schema.
+fn empty_tree_fixes(package: &str, schema: &str) -> Vec<String> {
+    let mut host = host_with_the_web_schema();
+    host.add_schema(&format!("{package}-1.0.0.json"), schema)
+        .expect("the schema loads");
+    let main = format!("resource t \"{package}:index:Tree\" {{\n}}\n");
+    let id = set_program(&mut host, "app", &[("main.pp", &main)]);
+    (super::diagnostics(&host, &id).iter())
+        .flat_map(|d| d.fixes.iter())
+        .flat_map(|fix| fix.edits.iter())
+        .map(|edit| edit.replacement.clone())
+        .collect()
+}
+
 /// The fix for a missing enum input writes one of its members (a value the input takes),
 /// one for an input that takes several types a value of the first, and one for an object
 /// its required properties (quoted when they are no PCL name).
@@ -945,16 +960,7 @@ fn the_missing_input_fix_writes_a_value_the_input_takes() {
             "plant:index:Shape": { "type": "object", "required": ["width", "crown.size"],
                 "properties": { "width": { "type": "integer" }, "label": { "type": "string" },
                     "crown.size": { "type": "string" } } } } }"##;
-    let mut host = host_with_the_web_schema();
-    host.add_schema("plant-1.0.0.json", schema)
-        .expect("the schema loads");
-    let main = "resource t \"plant:index:Tree\" {\n}\n";
-    let id = set_program(&mut host, "app", &[("main.pp", main)]);
-    let replacements: Vec<String> = (super::diagnostics(&host, &id).iter())
-        .flat_map(|d| d.fixes.iter())
-        .flat_map(|fix| fix.edits.iter())
-        .map(|edit| edit.replacement.clone())
-        .collect();
+    let replacements = empty_tree_fixes("plant", schema);
     assert_eq!(
         replacements,
         [
@@ -1170,16 +1176,7 @@ fn the_missing_input_fix_of_a_type_that_holds_itself() {
         "types": { "rec:index:Node": { "type": "object", "required": ["next"],
             "properties": { "next": { "oneOf": [
                 { "$ref": "#/types/rec:index:Node" }, { "type": "string" } ] } } } } }"##;
-    let mut host = host_with_the_web_schema();
-    host.add_schema("rec-1.0.0.json", schema)
-        .expect("the schema loads");
-    let main = "resource t \"rec:index:Tree\" {\n}\n";
-    let id = set_program(&mut host, "app", &[("main.pp", main)]);
-    let replacements: Vec<String> = (super::diagnostics(&host, &id).iter())
-        .flat_map(|d| d.fixes.iter())
-        .flat_map(|fix| fix.edits.iter())
-        .map(|edit| edit.replacement.clone())
-        .collect();
+    let replacements = empty_tree_fixes("rec", schema);
     assert_eq!(
         replacements,
         ["{\n  root = { next = { next = { next = {} } } }"]
