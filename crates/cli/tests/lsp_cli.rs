@@ -862,27 +862,19 @@ fn published_until_answered(client: &mut Client, id: i64) -> Vec<(String, Vec<St
         if message["method"] == "client/registerCapability" {
             client.send(&json!({ "jsonrpc": "2.0", "id": message["id"], "result": null }));
         }
-        if message["method"] == "textDocument/publishDiagnostics" {
-            let uri = message["params"]["uri"].as_str().unwrap_or_default();
-            let name = uri.rsplit('/').next().unwrap_or_default().to_owned();
-            let messages = (message["params"]["diagnostics"]
-                .as_array()
-                .into_iter()
-                .flatten())
-            .filter_map(|d| d["message"].as_str()?.lines().next().map(str::to_owned))
-            .collect();
-            published.push((name, messages));
-        }
+        published.extend(published_entry(&message));
     }
 }
 
 /// Opening the files of a program one by one, as they are on disk, publishes the new
-/// document's diagnostics alone, and closing one as it is on disk only clears its own
+/// document's diagnostics alone, and closing one as it is on disk publishes nothing new
 /// (each once re-read the program and published every open document's: 100 files opened
 /// one by one took 7 s, and closing them 2 s). A document opened or closed with other
-/// text than the disk's still re-checks the program; of the other open documents, those
-/// whose diagnostics changed are published. (For a client that watches files for the
-/// server; for one that does not, see the next test.)
+/// text than the disk's still re-checks the program; of the open documents, those whose
+/// diagnostics changed are published. While a file of the program is open, its other
+/// files' diagnostics follow when the client pauses, as they are on disk, and are taken
+/// back when the last is closed. (For a client that watches files for the server; for
+/// one that does not, see the next test.)
 #[test]
 fn opening_and_closing_files_as_they_are_on_disk() {
     let dir = scratch_dir("open-as-on-disk");
@@ -902,63 +894,155 @@ fn opening_and_closing_files_as_they_are_on_disk() {
             }}),
         );
     };
-    let mut client = Client::start();
-    let watching =
-        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
-    client.request(1, "initialize", json!({ "capabilities": watching }));
-    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
-    open(&mut client, "a.pp", texts[0].1);
-    assert_eq!(
-        published_until_answered(&mut client, 2),
-        [("a.pp".to_owned(), vec![])]
-    );
-    open(&mut client, "b.pp", texts[1].1);
-    let undefined = vec!["undefined name `missing`".to_owned()];
-    assert_eq!(
-        published_until_answered(&mut client, 3),
-        [("b.pp".to_owned(), undefined.clone())]
-    );
-    open(&mut client, "c.pp", texts[2].1);
-    assert_eq!(
-        published_until_answered(&mut client, 4),
-        [("c.pp".to_owned(), vec![])]
-    );
-    client.send(
-        &json!({ "jsonrpc": "2.0", "method": "textDocument/didClose",
-        "params": { "textDocument": { "uri": uri("c.pp") } } }),
-    );
-    assert_eq!(
-        published_until_answered(&mut client, 5),
-        [("c.pp".to_owned(), vec![])]
-    );
-    // Opened with an edit not saved (`y` removed): the program is checked again, and the
-    // open documents whose diagnostics changed are published.
     let close = |client: &mut Client, name: &str| {
         client.send(
             &json!({ "jsonrpc": "2.0", "method": "textDocument/didClose",
             "params": { "textDocument": { "uri": uri(name) } } }),
         );
     };
-    close(&mut client, "b.pp");
-    open(&mut client, "b.pp", "missing = 2\n");
-    let published = published_until_answered(&mut client, 6);
-    let undefined_y = vec!["undefined name `y`".to_owned()];
+    let mut client = Client::start();
+    let watching =
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } });
+    client.request(1, "initialize", json!({ "capabilities": watching }));
+    client.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }));
+    // Each step's publications in all, at once and after the pause (`published_next`).
+    open(&mut client, "a.pp", texts[0].1);
+    let undefined = vec!["undefined name `missing`".to_owned()];
     assert_eq!(
-        published,
+        published_next(&mut client, 2),
         [
-            ("a.pp".to_owned(), undefined_y),
-            ("b.pp".to_owned(), vec![]),
-            ("b.pp".to_owned(), vec![]),
+            ("a.pp".to_owned(), vec![]),
+            ("b.pp".to_owned(), undefined.clone())
         ]
     );
-    // Closed with that edit: the program is read from disk again, where `y` is.
-    close(&mut client, "b.pp");
-    let published = published_until_answered(&mut client, 7);
+    open(&mut client, "b.pp", texts[1].1);
     assert_eq!(
-        published,
+        published_next(&mut client, 1),
+        [("b.pp".to_owned(), undefined.clone())]
+    );
+    open(&mut client, "c.pp", texts[2].1);
+    assert_eq!(
+        published_next(&mut client, 1),
+        [("c.pp".to_owned(), vec![])]
+    );
+    // Closed as on disk with its program open: what it shows stays.
+    close(&mut client, "c.pp");
+    assert_eq!(published_until_answered(&mut client, 2), []);
+    // Opened with an edit not saved (`y` removed): the program is checked again, and the
+    // files whose diagnostics changed are published.
+    close(&mut client, "b.pp");
+    open(&mut client, "b.pp", "missing = 2\n");
+    let undefined_y = vec!["undefined name `y`".to_owned()];
+    assert_eq!(
+        published_next(&mut client, 3),
+        [
+            ("a.pp".to_owned(), undefined_y.clone()),
+            ("b.pp".to_owned(), vec![]),
+            ("c.pp".to_owned(), undefined_y),
+        ]
+    );
+    // Closed with that edit: the program is read from disk again, where `y` is (and
+    // `missing` is not).
+    close(&mut client, "b.pp");
+    assert_eq!(
+        published_next(&mut client, 3),
+        [
+            ("a.pp".to_owned(), vec![]),
+            ("b.pp".to_owned(), undefined.clone()),
+            ("c.pp".to_owned(), vec![]),
+        ]
+    );
+    // The last closed: every file's diagnostics are taken back.
+    close(&mut client, "a.pp");
+    assert_eq!(
+        published_next(&mut client, 2),
         [("a.pp".to_owned(), vec![]), ("b.pp".to_owned(), vec![])]
     );
     shut_down(client);
+}
+
+/// The next `count` diagnostics published, as [`published_until_answered`] gives them:
+/// those of a step at once and those that follow when the client pauses, however the
+/// machine's timing splits them.
+fn published_next(client: &mut Client, count: usize) -> Vec<(String, Vec<String>)> {
+    let mut published = Vec::new();
+    while published.len() < count {
+        let message = client.receive();
+        if message["method"] == "client/registerCapability" {
+            client.send(&json!({ "jsonrpc": "2.0", "id": message["id"], "result": null }));
+        }
+        published.extend(published_entry(&message));
+    }
+    published.sort();
+    published
+}
+
+/// A publishDiagnostics notification's file name and the first line of each message.
+fn published_entry(message: &Value) -> Option<(String, Vec<String>)> {
+    if message["method"] != "textDocument/publishDiagnostics" {
+        return None;
+    }
+    let uri = message["params"]["uri"].as_str().unwrap_or_default();
+    let name = uri.rsplit('/').next().unwrap_or_default().to_owned();
+    let messages = (message["params"]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten())
+    .filter_map(|d| d["message"].as_str()?.lines().next().map(str::to_owned))
+    .collect();
+    Some((name, messages))
+}
+
+/// An edit that breaks a file no editor shows: the open document's diagnostics come at
+/// once, the other file's when the typing pauses (`UNOPENED_DELAY`), as `pcl check` would
+/// report them; the fix takes them back the same way.
+#[test]
+fn an_edit_that_breaks_a_file_no_editor_shows() {
+    let dir = scratch_dir("unopened");
+    let (base, main) = ("region = \"north\"\n", "zone = \"${region}-a\"\n");
+    std::fs::write(dir.join("base.pp"), base).expect("a program file");
+    std::fs::write(dir.join("main.pp"), main).expect("a program file");
+    let uri = |name: &str| format!("file://{}/{name}", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri("base.pp"), "languageId": "pcl", "version": 1, "text": base },
+        }}),
+    );
+    assert!(next_diagnostics(&mut client, &uri("base.pp")).is_empty());
+    // `region` renamed where it is declared: `main.pp` reads it.
+    let rename = |client: &mut Client, version: i32, name: &str| {
+        client.send(
+            &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": { "uri": uri("base.pp"), "version": version },
+                "contentChanges": [{ "text": format!("{name} = \"north\"\n") }],
+            }}),
+        );
+    };
+    rename(&mut client, 2, "regoin");
+    let published = next_published(&mut client);
+    assert_eq!(published["params"]["uri"], uri("base.pp"), "{published}");
+    assert_eq!(published["params"]["version"], 2, "{published}");
+    let published = next_published(&mut client);
+    assert_eq!(published["params"]["uri"], uri("main.pp"), "{published}");
+    assert!(published["params"]["version"].is_null(), "{published}");
+    let message = published["params"]["diagnostics"][0]["message"].as_str();
+    assert!(
+        message.is_some_and(|m| m.starts_with("undefined name `region`")),
+        "{published}"
+    );
+    rename(&mut client, 3, "region");
+    assert_eq!(next_published(&mut client)["params"]["uri"], uri("base.pp"));
+    let published = next_published(&mut client);
+    assert_eq!(published["params"]["uri"], uri("main.pp"), "{published}");
+    assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    shut_down(client);
+}
+
+/// The next publishDiagnostics notification.
+fn next_published(client: &mut Client) -> Value {
+    client.wait_for(None, Some("textDocument/publishDiagnostics"))
 }
 
 /// A program big enough that semantic tokens for it take far longer than the server takes

@@ -136,3 +136,12 @@ notProvider = invoke("kube:index:getZone", { region = "north" }, { provider = th
 vZone = invoke("kube:index:getZone", { region = "north" }, { version = "v1.0.0" })
 zoneOptions = { provider = zoneProvider }
 droppedZone = invoke("kube:index:getZone", { region = "north" }, zoneOptions)
+
+# Keys the option objects do not have are dropped at deploy (Pulumi's runtime and SDKs
+# read only theirs): an alias's `parentUrn` is `parent`, a timeout `created` is `create`.
+resource movedUnder "kube:apps:Deployment" {
+  options {
+    aliases        = [{ parentUrn = renamed.urn }]
+    customTimeouts = { created = "5m" }
+  }
+}
