@@ -163,7 +163,10 @@ impl LoadError {
                 dirs.join(", ")
             ));
         }
-        if let Some(suggestion) = suggestion.as_ref().filter(|s| *s != name) {
+        // Not a name that extends the other or is extended by it: `awsx` is no misspelling
+        // of `aws`, but a package of its own.
+        let extends = |a: &str, b: &str| a.starts_with(b) || b.starts_with(a);
+        if let Some(suggestion) = suggestion.as_ref().filter(|s| !extends(s, name)) {
             notes.push(format!("{DID_YOU_MEAN_PACKAGE}{suggestion}`?"));
         }
         if cache_file.is_some() {

@@ -505,9 +505,10 @@ fn static_call<'db>(
             .push(usage(db, name, signature));
     }
     if signature.varargs.is_none() && types.len() > signature.params.len() {
+        let count = signature.params.len();
+        let plural = if count == 1 { "" } else { "s" };
         let message = format!(
-            "`{name}` takes {} arguments, not {}",
-            signature.params.len(),
+            "`{name}` takes {count} argument{plural}, not {}",
             types.len()
         );
         infer

@@ -41,6 +41,12 @@ fn type_of<'db>(db: &'db dyn pcl_types::Db, expr: &ast::Expr) -> Result<Ty<'db>,
                 "number" => Ty::number(db),
                 "int" => Ty::int(db),
                 "bool" => Ty::bool(db),
+                // A collection without its element type.
+                "list" | "set" | "map" => {
+                    return Err(format!(
+                        "`{name}` needs the type of its elements: `{name}(string)`, `{name}(number)`, `{name}(any)`, ..."
+                    ));
+                }
                 _ => {
                     return Err(format!(
                         "unknown type `{name}`: use any, string, number, int, bool, list(T), set(T), map(T), object({{..}}), tuple([..]) or optional(T)"

@@ -21,7 +21,7 @@ use smol_str::SmolStr;
 use crate::builtins;
 use crate::declarations;
 use crate::diagnostics::{Located, SemaDiagnostic, Site};
-use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, UnaryOp, body};
+use crate::hir::{BinaryOp, Body, Expr, ExprId, ForExpr, Number, UnaryOp, body};
 use crate::input::{File, Leniency, Program, leniency};
 use crate::items::{DeclId, DeclKind, file_decls};
 use crate::scope::{
@@ -900,7 +900,12 @@ impl<'db> Infer<'db> {
                 | "pulumi"
         );
         let sdk = pcl_syntax::foreign::sdk_namespace(first);
-        if !(terraform || sdk.is_some())
+        // Terraform's resource types (`random_pet`, `aws_s3_bucket`): `random_pet.pet`.
+        let resource_type = !terraform
+            && sdk.is_none()
+            && first.contains('_')
+            && (first.bytes()).all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !(terraform || sdk.is_some() || resource_type)
             || self.locals.iter().any(|(n, _)| n == first)
             || self.bindings.resolution(first) != Some(&Resolution::Unresolved)
         {
@@ -909,6 +914,9 @@ impl<'db> Infer<'db> {
         // The program's names, as "did you mean" reads them for an unresolved name.
         let program = self.decl.program(self.db);
         let declared = crate::scope::declared_names(self.db, program).contains(step);
+        if resource_type && !declared {
+            return false;
+        }
         let yaml = first == "pulumi" && matches!(step, "stack" | "project" | "organization");
         let whose = match sdk {
             _ if yaml => "Pulumi YAML's",
@@ -939,6 +947,9 @@ impl<'db> Infer<'db> {
                 format!("Pulumi YAML's `${{pulumi.{step}}}` is `{step}()` in PCL")
             }
             _ if sdk.is_some() => pcl_syntax::foreign::sdk_reference(first, step),
+            _ if resource_type => format!(
+                "Terraform names a resource by its type and name; PCL by its name alone: `{step}`"
+            ),
             _ => format!("`{first}` is {whose}; PCL has no `{first}`"),
         };
         let message = format!("undefined name `{first}` (`{first}.{step}` is {whose})");
@@ -949,7 +960,7 @@ impl<'db> Infer<'db> {
         let at = self.at(Site::Expr(id));
         let mut diagnostic =
             SemaDiagnostic::new(codes::UNDEFINED_NAME, severity, message, at).with_note(note);
-        if declared && matches!(first, "var" | "local") {
+        if declared && (resource_type || matches!(first, "var" | "local")) {
             diagnostic = diagnostic.with_replacement(at, step);
         }
         // In a resource with a `range`, the variable Terraform's names mean.
@@ -1116,7 +1127,15 @@ impl<'db> Infer<'db> {
                 ));
             }
             if numbered && matches!(problem, TraverseProblem::UnknownProperty { .. }) {
-                diagnostic = diagnostic.with_note(self.numbered_object_note(id));
+                let (note, resource) = self.numbered_object_note(id);
+                diagnostic = diagnostic.with_note(note);
+                if let Some(resource) = resource {
+                    diagnostic.replace_with(
+                        self.at(Site::Expr(id)),
+                        &format!("`{resource}`"),
+                        resource,
+                    );
+                }
             }
             if let Some(name) = &attr
                 && is_length(name)
@@ -1312,20 +1331,30 @@ impl<'db> Infer<'db> {
         })
     }
 
-    /// Why `value[0]` finds nothing when `value` is one object: a resource whose `range`
-    /// is a condition is one resource or none, not a list.
+    /// Why `value[0]` finds nothing when `value` is one object: a resource is one (a
+    /// resource whose `range` is a condition is one or none), not a list. With the
+    /// resource's name, to write instead of `value[0]`, for a resource without a `range`.
     #[cold]
-    fn numbered_object_note(&self, id: ExprId) -> String {
+    fn numbered_object_note(&self, id: ExprId) -> (String, Option<String>) {
         let db = self.db;
-        if let Expr::Index { base, .. } = self.body.expr(id)
+        if let Expr::Index { base, key } = self.body.expr(id)
             && let Some((decl, name)) = self.named_resources(*base)
-            && crate::items::decl_item(db, decl).is_some_and(|item| item.ranged)
         {
-            return format!(
-                "`{name}`'s `range` is a condition: it makes one resource or none, not a list; take its attributes directly, such as `{name}.id`"
+            if crate::items::decl_item(db, decl).is_some_and(|item| item.ranged) {
+                let note = format!(
+                    "`{name}`'s `range` is a condition: it makes one resource or none, not a list; take its attributes directly, such as `{name}.id`"
+                );
+                return (note, None);
+            }
+            let note = format!(
+                "`{name}` is one resource (it has no `range`), not a list: take its attributes directly, such as `{name}.id`"
             );
+            let first = matches!(self.body.expr(*key),
+                Expr::Number(n) if matches!(self.body.number(*n), Number::Small { mantissa: 0, .. }));
+            return (note, first.then(|| name.to_owned()));
         }
-        "a number indexes a list or tuple, and this value is one object".to_owned()
+        let note = "a number indexes a list or tuple, and this value is one object".to_owned();
+        (note, None)
     }
 
     /// `collection[key]` with a key that is not a literal, as Go's `IndexExpression`

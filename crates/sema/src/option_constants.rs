@@ -125,10 +125,13 @@ fn custom_timeouts(infer: &mut Infer<'_>, value: ExprId) {
         }
         let severity = infer.lenient_beyond_go_severity();
         let at = infer.at(Site::Expr(entry));
-        let message = format!(
-            "{} is not a duration: Pulumi reads custom timeouts as Go durations",
-            quoted(&written)
-        );
+        // As written: a number unquoted.
+        let shown = match body.expr(entry) {
+            Expr::Number(_) | Expr::Unary { .. } => written.clone(),
+            _ => quoted(&written),
+        };
+        let message =
+            format!("{shown} is not a duration: Pulumi reads custom timeouts as Go durations");
         let unitless = is_go_duration(&format!("{written}m"));
         let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, Site::Expr(entry), message);
         diagnostic.notes.push(

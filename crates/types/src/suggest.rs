@@ -49,6 +49,10 @@ impl Threshold {
     }
 
     fn distance(&self, name: &str, candidate: &str) -> Option<usize> {
+        // Another case (`toJson` for `toJSON`) is one slip, however many letters it changes.
+        if name != candidate && name.eq_ignore_ascii_case(candidate) {
+            return Some(1);
+        }
         let candidate_chars = candidate.chars().count();
         if name.starts_with(candidate) {
             // Deleting the rest of the name: no edit distance is shorter.
@@ -363,6 +367,12 @@ mod tests {
         assert_eq!(suggestion_distance("args", "tags"), None);
         assert_eq!(suggestion_distance("nmae", "name"), Some(2));
         assert_eq!(suggestion_distance("lenght", "length"), Some(2));
+        // Another case is one slip: `toJson` is three letters from `toJSON`.
+        assert_eq!(suggestion_distance("toJson", "toJSON"), Some(1));
+        assert_eq!(
+            closest_name("TOJSON", ["toBase64", "toJSON"]),
+            Some("toJSON")
+        );
         let index = CandidateNames::new(["can", "try", "web", "name"].map(SmolStr::new));
         for (asked, expected) in [
             ("len", None),

@@ -43,3 +43,7 @@ untranslated = notImplemented("element(var.zones, 3)")
 
 # A misspelt builtin: did-you-mean, with the fix.
 misspelt = lenght(["a"])
+
+# A builtin in another case, and one argument too many for a one-argument builtin.
+document = toJson({ a = 1 })
+page = fileAsset("./index.html", "text/html")

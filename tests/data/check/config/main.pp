@@ -45,3 +45,6 @@ config "app:seed" "int" {}
 output "seeded" {
   value = seed
 }
+
+# A collection type without its element type.
+config "zones" "list" {}

@@ -22,3 +22,6 @@ resource "pet" "random:index/randomPet:RandomPet" {
 resource "site" "wbe:index:Bucket" {
   name = "site"
 }
+
+# A name that another package's extends (`we`, `web`) is no misspelling of it.
+resource "short" "we:index:Bucket" {}

@@ -191,3 +191,12 @@ resource counted "net:index:Pet" {
     range = 2
   }
 }
+
+# Terraform's `TYPE.NAME` reference to a resource, and a resource read as a list.
+output firstName {
+  value = random_pet.first.name
+}
+
+output firstId {
+  value = first[0].id
+}
