@@ -566,7 +566,26 @@ impl<'db> Resolver<'_, 'db> {
                 false => LineStyle::PLAIN,
             };
             if let Some(at) = self.span(fix.at) {
+                let kept = (fix.keep.and_then(|keep| self.span(keep)))
+                    .filter(|kept| kept.file == at.file && at.range.contains_range(kept.range));
                 let edits = match &fix.after {
+                    // An unwrap: the site's text around the kept one goes.
+                    _ if let Some(kept) = kept => {
+                        let over = |range| Span {
+                            file: at.file,
+                            range,
+                        };
+                        vec![
+                            TextEdit {
+                                span: over(TextRange::new(at.range.start(), kept.range.start())),
+                                replacement: style.apply(&fix.replacement),
+                            },
+                            TextEdit {
+                                span: over(TextRange::new(kept.range.end(), at.range.end())),
+                                replacement: String::new(),
+                            },
+                        ]
+                    }
                     // A wrap: insertions before and after the site, its text kept.
                     Some(after) => {
                         let point = |offset| Span {

@@ -516,6 +516,9 @@ fn static_call<'db>(
             .notes
             .push(usage(db, name, signature));
     }
+    if let Some(result) = swapped_arguments(infer, id, name, (args, expand), types, signature) {
+        return result;
+    }
     // With `f(xs...)`, the last argument stands for as many as its elements.
     let direct = if expand {
         args.len().saturating_sub(1)
@@ -552,6 +555,42 @@ fn static_call<'db>(
     } else {
         lift(db, signature.result, types)
     }
+}
+
+/// `join(names, "-")`: two arguments that each fit the other's parameter and not their
+/// own are written the other way round: one error that says so, not one per argument.
+fn swapped_arguments<'db>(
+    infer: &mut Infer<'db>,
+    id: ExprId,
+    name: &str,
+    (args, expand): (&[ExprId], bool),
+    types: &[Ty<'db>],
+    signature: &Signature<'db>,
+) -> Option<Ty<'db>> {
+    let db = infer.db;
+    let (&[first, second], &[(first_name, first_param), (second_name, second_param)]) =
+        (types, signature.params.as_slice())
+    else {
+        return None;
+    };
+    let fits = |param: Ty<'db>, ty: Ty<'db>| {
+        pcl_types::conversion(db, input_type(db, param), ty) == pcl_types::Conversion::Safe
+    };
+    if expand
+        || args.len() != 2
+        || fits(first_param, first)
+        || fits(second_param, second)
+        || !fits(first_param, second)
+        || !fits(second_param, first)
+    {
+        return None;
+    }
+    let message = format!(
+        "the arguments of `{name}` are the other way round: its {first_name} comes first, then its {second_name}"
+    );
+    let diagnostic = infer.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
+    diagnostic.notes.push(usage(db, name, signature));
+    Some(lift(db, signature.result, types))
 }
 
 /// A builtin's parameters and its signature as text (`join(separator: string, strings:
@@ -1145,6 +1184,7 @@ fn invoke<'db>(infer: &mut Infer<'db>, id: ExprId, args: &[ExprId], types: &[Ty<
                     replacement: String::new(),
                     after: Some(", {}".to_owned()),
                     closing: None,
+                    keep: None,
                 });
             }
         }

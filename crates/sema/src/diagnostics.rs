@@ -56,6 +56,10 @@ pub struct SemaFix<'db> {
     /// What goes after the text of another site too (the `}` of an `options` block the
     /// fix opens at the site: `count = 3` becomes `options {` `range = 3` `}`).
     pub closing: Option<(Located<'db>, String)>,
+    /// A site inside this one whose text is kept while the rest of this one's is
+    /// replaced (`replacement` before it, nothing after): `[{ ... }]` unwrapped to its
+    /// element.
+    pub keep: Option<Located<'db>>,
 }
 
 /// One problem a check found.
@@ -102,6 +106,7 @@ impl<'db> SemaDiagnostic<'db> {
             replacement,
             after: None,
             closing: None,
+            keep: None,
         });
     }
 

@@ -758,6 +758,11 @@ impl<'db> Infer<'db> {
                 }
                 self.reference(target)
             }
+            // Terraform's `count` or `for_each` in the options is reported there, with
+            // the fix to `range`: the `range` it would define is not reported again.
+            Some(Resolution::Unresolved) if name == "range" && self.sets_terraform_range() => {
+                self.dynamic()
+            }
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
                 let at = self.at(Site::Expr(id));
@@ -995,9 +1000,20 @@ impl<'db> Infer<'db> {
     /// Whether the declaration's `options` set `range` (which, when `range` is still
     /// undefined, is a condition).
     fn sets_range(&self) -> bool {
+        self.options_set("range")
+    }
+
+    /// Whether the declaration's options set Terraform's `count` or `for_each`, which
+    /// PCL writes `range`.
+    fn sets_terraform_range(&self) -> bool {
+        self.options_set("count") || self.options_set("for_each")
+    }
+
+    /// Whether the declaration's options set the option `name`.
+    fn options_set(&self, name: &str) -> bool {
         let body = self.body;
         (body.find_blocks(crate::hir::BlockId::ROOT, "options"))
-            .any(|options| body.find_attr(options, "range").is_some())
+            .any(|options| body.find_attr(options, name).is_some())
     }
 
     /// The declared or local name closest to `name`, never the declaration itself.
@@ -1582,8 +1598,40 @@ impl<'db> Infer<'db> {
             }
             _ => None,
         };
+        // A literal text of several values (`"a,b"`, `"nginx -g x"`): a list of one
+        // element would pass, and deploy the wrong thing.
+        let several = match self.body.expr(id) {
+            Expr::String(text) if wraps => several_values(self.body.str(*text)),
+            _ => None,
+        };
+        // One value in `[ ]` where that value goes (`metadata = [{ name = "x" }]`).
+        let only_element = match self.body.expr(id) {
+            Expr::Tuple(elements) if !wraps => match self.body.list(*elements) {
+                &[element] => {
+                    let element_ty = self.ty_of(element);
+                    let fits = conversion(db, expected, element_ty) == pcl_types::Conversion::Safe;
+                    fits.then_some(element)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let only_element = only_element.map(|element| self.at(Site::Expr(element)));
         let diagnostic = self.report(codes::TYPE_MISMATCH, Site::Expr(id), message);
         diagnostic.notes.extend(entries_note);
+        if let Some(element) = only_element {
+            diagnostic
+                .notes
+                .push("one value is expected here, not a list: remove the `[ ]`".to_owned());
+            diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                message: "remove the `[ ]`".to_owned(),
+                at,
+                replacement: String::new(),
+                after: None,
+                closing: None,
+                keep: Some(element),
+            });
+        }
         if let Some(fix) = resource_id {
             diagnostic.notes.push(format!(
                 "a resource is no value of its own here: use one of its attributes, such as `{fix}`"
@@ -1602,17 +1650,32 @@ impl<'db> Infer<'db> {
             ));
             diagnostic.replace_with(at, &format!("`[{name}]`"), format!("[{name}]"));
         }
-        if wraps {
-            diagnostic
-                .notes
-                .push("a list is expected here: write the value in `[ ]`".to_owned());
-            diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                message: "wrap in `[ ]`".to_owned(),
-                at,
-                replacement: "[".to_owned(),
-                after: Some("]".to_owned()),
-                closing: None,
-            });
+        match several {
+            Some(Some(elements)) => {
+                let list = format!("[{}]", elements.join(", "));
+                diagnostic.notes.push(format!(
+                    "a list is expected here: each value its own element, such as `{list}`"
+                ));
+                diagnostic.replace_with(at, &format!("`{list}`"), list.clone());
+            }
+            Some(None) => diagnostic.notes.push(
+                "a list is expected here: write each value as an element of its own (`[\"first\", \"second\"]`), not one text with blanks"
+                    .to_owned(),
+            ),
+            None if wraps => {
+                diagnostic
+                    .notes
+                    .push("a list is expected here: write the value in `[ ]`".to_owned());
+                diagnostic.fixes.push(crate::diagnostics::SemaFix {
+                    message: "wrap in `[ ]`".to_owned(),
+                    at,
+                    replacement: "[".to_owned(),
+                    after: Some("]".to_owned()),
+                    closing: None,
+                    keep: None,
+                });
+            }
+            None => {}
         }
         element
     }
@@ -1963,6 +2026,7 @@ impl<'db> Infer<'db> {
                 replacement: format!("{{ {key} = {value},"),
                 after: None,
                 closing: None,
+                keep: None,
             });
         }
         ok
@@ -2055,6 +2119,23 @@ fn may_misfit(expr: &Expr, wants_bool: bool) -> bool {
         Expr::String(_) => true,
         _ => false,
     }
+}
+
+/// Whether a literal text given where a list goes holds several values: `Some` when it
+/// does, with the elements to write when commas separate them (`"a, b"`: `"a"`, `"b"`),
+/// none when blanks do (`"nginx -g 'daemon off;'"`: where the words part is for the writer
+/// to say); `None` for one value.
+fn several_values(text: &str) -> Option<Option<Vec<String>>> {
+    let text = text.trim();
+    if text.contains(',') {
+        let elements: Vec<String> = (text.split(','))
+            .map(str::trim)
+            .filter(|element| !element.is_empty())
+            .map(crate::constants::string_literal)
+            .collect();
+        return (elements.len() > 1).then_some(Some(elements));
+    }
+    text.contains(char::is_whitespace).then_some(None)
 }
 
 /// A literal object key of `body` as text (`"a"`, `1`, `true`); a string key without

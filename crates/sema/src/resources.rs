@@ -688,6 +688,7 @@ fn check_inputs<'db>(
             replacement,
             after: None,
             closing: None,
+            keep: None,
         });
     }
 }
@@ -1030,6 +1031,7 @@ fn unknown_attribute<'db>(
                 replacement: format!("options {{ {option}"),
                 after: None,
                 closing: Some((value_at, " }".to_owned())),
+                keep: None,
             });
         }
         return;
@@ -1785,6 +1787,7 @@ fn property_list<'db>(
                 replacement: "[".to_owned(),
                 after: Some("]".to_owned()),
                 closing: None,
+                keep: None,
             });
         }
         return;

@@ -547,11 +547,12 @@ impl<'a> Lexer<'a> {
             self.pos = start + ch.len_utf8() + ident_continue_len(&rest[ch.len_utf8()..]);
             return;
         }
-        // A backtick string of JavaScript, closed on its line: one error for all of it.
-        if ch == '`'
+        // A backtick string of JavaScript or a single-quoted one of Python, closed on its
+        // line: one error for all of it.
+        if matches!(ch, '`' | '\'')
             && let Some(close) = rest[1..]
-                .find(['`', '\n'])
-                .filter(|&at| rest.as_bytes()[at + 1] == b'`')
+                .find([ch, '\n'])
+                .filter(|&at| rest[at + 1..].starts_with(ch))
         {
             let end = start + close + 2;
             let inner = &rest[1..close + 1];
@@ -560,9 +561,14 @@ impl<'a> Lexer<'a> {
                 false => format!("\"{inner}\""),
             };
             self.push(ERROR_TOKEN, start);
-            let message = format!(
-                "a backtick string: PCL strings are written in double quotes (and interpolate with `${{...}}`): {written}"
-            );
+            let message = match ch {
+                '`' => format!(
+                    "a backtick string: PCL strings are written in double quotes (and interpolate with `${{...}}`): {written}"
+                ),
+                _ => format!(
+                    "a single-quoted string: PCL strings are written in double quotes: {written}"
+                ),
+            };
             self.error(start, end, codes::INVALID_CHARACTER, message);
             self.pos = end;
             return;

@@ -47,3 +47,8 @@ misspelt = lenght(["a"])
 # A builtin in another case, and one argument too many for a one-argument builtin.
 document = toJson({ a = 1 })
 page = fileAsset("./index.html", "text/html")
+
+# Several values in one text where a list goes: split at commas, or a note for blanks.
+zonesList = join("-", "north, south")
+words     = join("-", "nginx -g off")
+swapped   = join(["a", "b"], "-")

@@ -200,3 +200,11 @@ output firstName {
 output firstId {
   value = first[0].id
 }
+
+# Terraform's `for_each` in the options: reported there, not also the `range` it defines.
+resource eachPet "net:index:Pet" {
+  prefix = range.value
+  options {
+    for_each = ["a", "b"]
+  }
+}

@@ -71,3 +71,8 @@ resource portLike "oneof:index:Pet" {
   animal = { kind = "cat", lives = 9 }
   size   = "8080"
 }
+
+# One object in `[ ]` where the object goes.
+resource listedSpec "kube:apps:Deployment" {
+  spec = [{ template = "web" }]
+}

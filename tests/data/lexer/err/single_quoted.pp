@@ -1,0 +1,3 @@
+a = 'dev'
+b = 'unclosed
+c = 'with "quotes"'
