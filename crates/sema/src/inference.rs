@@ -1052,6 +1052,25 @@ impl<'db> Infer<'db> {
         }
     }
 
+    /// The literal text a config's `default` or a local's value is, when it is one.
+    #[cold]
+    fn declared_text(&self, decl: DeclId<'db>) -> Option<String> {
+        let db = self.db;
+        let body = body(db, decl);
+        let value = match decl.kind(db) {
+            DeclKind::Config => {
+                body.attr(body.find_attr(crate::hir::BlockId::ROOT, "default")?)
+                    .value
+            }
+            DeclKind::Local => body.value?,
+            _ => return None,
+        };
+        match body.expr(value) {
+            Expr::String(text) => Some(body.str(*text).to_owned()),
+            _ => None,
+        }
+    }
+
     /// The type of a reference to another declaration.
     pub(crate) fn reference(&mut self, target: DeclId<'db>) -> Ty<'db> {
         if let Some(&ty) = self.referenced.get(&target) {
@@ -1604,6 +1623,14 @@ impl<'db> Infer<'db> {
             Expr::String(text) if wraps => several_values(self.body.str(*text)),
             _ => None,
         };
+        // A config or local whose text holds several values (`default = "a,b"`).
+        let split = match (wraps, source) {
+            (true, Some((decl, name))) if root == id => self.declared_text(decl).and_then(|text| {
+                let comma_separated = matches!(several_values(&text), Some(Some(_)));
+                comma_separated.then(|| format!("split(\",\", {name})"))
+            }),
+            _ => None,
+        };
         // One value in `[ ]` where that value goes (`metadata = [{ name = "x" }]`).
         let only_element = match self.body.expr(id) {
             Expr::Tuple(elements) if !wraps => match self.body.list(*elements) {
@@ -1651,6 +1678,12 @@ impl<'db> Infer<'db> {
             diagnostic.replace_with(at, &format!("`[{name}]`"), format!("[{name}]"));
         }
         match several {
+            _ if let Some(split) = split => {
+                diagnostic.notes.push(format!(
+                    "a list is expected here, and its text holds values separated by commas: `{split}` makes them a list"
+                ));
+                diagnostic.replace_with(at, &format!("`{split}`"), split.clone());
+            }
             Some(Some(elements)) => {
                 let list = format!("[{}]", elements.join(", "));
                 diagnostic.notes.push(format!(

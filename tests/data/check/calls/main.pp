@@ -52,3 +52,5 @@ page = fileAsset("./index.html", "text/html")
 zonesList = join("-", "north, south")
 words     = join("-", "nginx -g off")
 swapped   = join(["a", "b"], "-")
+zonesText   = "north,south"
+joinedZones = join("-", zonesText)
