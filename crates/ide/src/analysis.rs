@@ -566,8 +566,21 @@ impl<'db> Resolver<'_, 'db> {
                 false => LineStyle::PLAIN,
             };
             if let Some(at) = self.span(fix.at) {
-                let kept = (fix.keep.and_then(|keep| self.span(keep)))
-                    .filter(|kept| kept.file == at.file && at.range.contains_range(kept.range));
+                // What an unwrap removes is brackets, commas and blanks only: a comment
+                // inside is the writer's, and the fix is not offered.
+                let kept = match fix.keep {
+                    Some(keep) => {
+                        let text = fix.at.decl.file(self.db).text(self.db);
+                        let kept = (self.span(keep)).filter(|kept| {
+                            kept.file == at.file && brackets_around(text, at, *kept)
+                        });
+                        match kept {
+                            Some(kept) => Some(kept),
+                            None => continue,
+                        }
+                    }
+                    None => None,
+                };
                 let edits = match &fix.after {
                     // An unwrap: the site's text around the kept one goes.
                     _ if let Some(kept) = kept => {
@@ -629,6 +642,22 @@ impl<'db> Resolver<'_, 'db> {
         }
         Some((span.file, diagnostic))
     }
+}
+
+/// Whether `outer` holds `inner` and, around it, brackets, commas and blanks only.
+fn brackets_around(text: &str, outer: Span, inner: Span) -> bool {
+    if !outer.range.contains_range(inner.range) {
+        return false;
+    }
+    let around = [
+        TextRange::new(outer.range.start(), inner.range.start()),
+        TextRange::new(inner.range.end(), outer.range.end()),
+    ];
+    around.into_iter().all(|range| {
+        (text.get(std::ops::Range::<usize>::from(range))).is_some_and(|removed| {
+            (removed.chars()).all(|c| matches!(c, '[' | ']' | ',') || c.is_whitespace())
+        })
+    })
 }
 
 impl<'db> Resolver<'_, 'db> {

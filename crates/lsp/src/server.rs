@@ -6,6 +6,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::DidChangeWatchedFiles;
@@ -166,21 +167,26 @@ struct Server {
     fetcher: SchemaFetcher,
     /// Where the fetch threads tell the client about their progress.
     client_sender: crossbeam_channel::Sender<Message>,
-    /// Each open program document's diagnostics as last published, with the document's
-    /// version: a list that did not change is not sent again (every change once sent every
+    /// Each program file's diagnostics as last published, with the document's version
+    /// (none for a file no editor shows): a list that did not change is not sent again (every change once sent every
     /// open document's, 60-80 ms a keystroke with 100 files open that each had a
     /// diagnostic of 130 related places).
     published: HashMap<Url, (Option<i32>, Vec<lsp_types::Diagnostic>)>,
     /// The files of each program directory whose diagnostics are published while no
     /// editor shows them (`Server::publish`).
-    unopened: HashMap<String, Vec<Url>>,
-    /// The diagnostics of each of those files as last converted and published (while
-    /// they do not change, they are not converted again: 100 files, each with an error
-    /// of 300 related places, took 28 ms a keystroke).
-    unopened_found: HashMap<Url, Vec<pcl_diagnostics::Diagnostic>>,
-    /// The programs edited since the diagnostics of their files no editor shows were
-    /// published.
+    /// By path, with the URI they were published under.
+    unopened: HashMap<String, BTreeMap<String, Url>>,
+    /// The text and diagnostics of each of those files, by path, as last converted and
+    /// published (while they do not change, they are not converted again: 100 files, each
+    /// with an error of 300 related places, took 28 ms a keystroke).
+    unopened_found: HashMap<String, (pcl_ide::FileText, Vec<pcl_diagnostics::Diagnostic>)>,
+    /// The programs changed since the diagnostics of their files no editor shows were
+    /// published, and since when the first of them is due.
     unopened_due: BTreeSet<String>,
+    due_since: Option<Instant>,
+    /// The URI the client last opened each path with (it may spell a path otherwise than
+    /// `Url::from_file_path`: `a%40b` for `a@b`), to publish under when it is closed.
+    client_uris: HashMap<String, Url>,
     /// The project directory of each program directory published (`project_dir_of`),
     /// found again after a project file changes or a document opens.
     project_dirs: HashMap<String, Option<PathBuf>>,
@@ -204,11 +210,11 @@ enum Outgoing {
 }
 
 /// Which files of a program [`Server::publish`] publishes the diagnostics of. The files
-/// no editor shows are published only when the client pauses ([`UNOPENED_DELAY`] after
-/// the last change, `Scope::Program`): a whole program's diagnostics cost more than the
-/// open documents' (100 files, each with an error of 300 related places: 30 ms a
-/// keystroke, and 0.9 s more for the first open), and the pause gathers a burst of
-/// keystrokes, opens or closes into one.
+/// no editor shows are published apart (`Scope::Program`), [`UNOPENED_DELAY`] after the
+/// first change not yet published (requests do not put it off): a whole program's
+/// diagnostics cost more than the open documents' (100 files, each with an error of 300
+/// related places: 30 ms a keystroke, and 0.9 s more for the first open), and the delay
+/// gathers a burst of keystrokes, opens or closes into one.
 #[derive(Clone, Copy)]
 enum Scope<'a> {
     /// One open document (opened as it is on disk: nothing else changed).
@@ -219,9 +225,9 @@ enum Scope<'a> {
     Program,
 }
 
-/// How long the client pauses before the diagnostics of the files no editor shows are
-/// brought up to date.
-pub(crate) const UNOPENED_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long after a change the diagnostics of the files no editor shows are brought up
+/// to date.
+const UNOPENED_DELAY: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// At most this many program directories are loaded from the workspace folders.
 const MAX_FOLDER_PROGRAMS: usize = 2000;
@@ -360,6 +366,8 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         unopened: HashMap::new(),
         unopened_found: HashMap::new(),
         unopened_due: BTreeSet::new(),
+        due_since: None,
+        client_uris: HashMap::new(),
         project_dirs: HashMap::new(),
         warned_schema_paths: Vec::new(),
     };
@@ -385,11 +393,13 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
     };
     let fetched = server.fetcher.finished.clone();
     loop {
-        // With diagnostics of files no editor shows due, the loop wakes when the typing
-        // pauses to publish them.
-        let pause = match server.unopened_due.is_empty() {
-            true => crossbeam_channel::never(),
-            false => crossbeam_channel::after(UNOPENED_DELAY),
+        // With diagnostics of files no editor shows due, the loop wakes when the changes
+        // pause to publish them (requests, which change nothing, do not put it off).
+        let pause = match server.due_since {
+            Some(since) if !shut_down => crossbeam_channel::after(
+                (since + UNOPENED_DELAY).saturating_duration_since(Instant::now()),
+            ),
+            _ => crossbeam_channel::never(),
         };
         let message = crossbeam_channel::select! {
             recv(connection.receiver) -> message => match message {
@@ -567,6 +577,7 @@ impl Server {
                 let text = document.text.clone();
                 let project_file = is_project_file(&path);
                 let uri = document.uri.clone();
+                self.client_uris.insert(path.clone(), uri.clone());
                 // Opening a file is when a client that does not watch files has the
                 // projects on disk looked at again.
                 self.project_dirs.clear();
@@ -676,14 +687,13 @@ impl Server {
                 // Its diagnostics are taken back, unless a file of its program is still
                 // open: then they are published again as the file is on disk, below.
                 let uri = params.text_document.uri;
-                let program_open =
-                    (self.documents.values()).any(|d| d.dir == document.dir && !d.project_file);
                 let mut messages = Vec::new();
-                if program_open {
+                if !document.project_file && self.program_open(&document.dir) {
                     if let Some(published) = self.published.get_mut(&uri) {
                         published.0 = None;
                     }
-                    (self.unopened.entry(document.dir.clone()).or_default()).push(uri);
+                    (self.unopened.entry(document.dir.clone()).or_default())
+                        .insert(document.path.clone(), uri);
                 } else {
                     self.published.remove(&uri);
                     let clear = PublishDiagnosticsParams::new(uri, Vec::new(), None);
@@ -815,7 +825,8 @@ impl Server {
 
     /// The diagnostics of the files no editor shows, of the programs edited since they
     /// were last published (`Scope::OpenDocuments`): called when the typing pauses.
-    pub(crate) fn publish_unopened(&mut self) -> Vec<Message> {
+    fn publish_unopened(&mut self) -> Vec<Message> {
+        self.due_since = None;
         let due: Vec<String> = std::mem::take(&mut self.unopened_due).into_iter().collect();
         let mut messages = Vec::new();
         for dir in due {
@@ -917,6 +928,17 @@ impl Server {
             messages.extend(self.publish_with_users(&dir, Scope::OpenDocuments));
         }
         messages
+    }
+
+    /// Whether a file of the program in `dir` is open.
+    fn program_open(&self, dir: &str) -> bool {
+        (self.documents.values()).any(|d| d.dir == dir && !d.project_file)
+    }
+
+    /// The URI to publish the diagnostics of the file at `path` under: the client's
+    /// spelling when it opened the file, else the file's own.
+    fn uri_of(&self, path: &str) -> Option<Url> {
+        (self.client_uris.get(path).cloned()).or_else(|| Url::from_file_path(path).ok())
     }
 
     /// [`Server::publish`] for the program in `dir` and for the open programs that use it
@@ -1053,7 +1075,7 @@ impl Server {
             None => Vec::new(),
         };
         let open_here = |d: &Document| d.dir == dir && !d.project_file;
-        let program_open = self.documents.values().any(open_here);
+        let program_open = self.program_open(dir);
         let only = match scope {
             Scope::Document(uri) => Some(uri),
             Scope::OpenDocuments | Scope::Program => None,
@@ -1096,7 +1118,16 @@ impl Server {
             let Some(found) = found.remove(document.path.as_str()) else {
                 continue;
             };
-            self.unopened_found.remove(uri);
+            // Published as a file no editor shows under another spelling of its URI
+            // (`a@b` for the client's `a%40b`): taken back first, so that what the client
+            // takes for one file ends with the open document's.
+            let shown = self.unopened.get_mut(dir);
+            if let Some(other) = shown.and_then(|shown| shown.remove(document.path.as_str()))
+                && other != *uri
+            {
+                latest.push((other, None, Vec::new()));
+            }
+            self.unopened_found.remove(document.path.as_str());
             let index = document.index();
             let diagnostics = (found.iter())
                 .filter_map(|d| diagnostic(d, &index, self.encoding, uri, &mut elsewhere))
@@ -1112,32 +1143,39 @@ impl Server {
                     .get(dir)
                     .is_some_and(|shown| !shown.is_empty()))
         {
+            self.due_since.get_or_insert_with(Instant::now);
             self.unopened_due.insert(dir.to_owned());
         }
         if let Scope::Program = scope {
-            self.unopened_due.remove(dir);
             // What is left is the files no editor shows.
-            let mut unopened = Vec::new();
-            for path in program_files.iter() {
-                let (Some(found), Ok(uri)) =
-                    (found.remove(path), Url::from_file_path(path.as_str()))
-                else {
-                    continue;
-                };
-                unopened.push(uri.clone());
-                // As last converted (no line index built, no label placed again), unless
-                // a label is in another file, whose text may have moved it.
+            let unopened: Vec<_> = (program_files.iter())
+                .filter_map(|path| Some((path, found.remove(path)?)))
+                .filter_map(|(path, found)| Some((path, self.uri_of(path)?, found)))
+                .collect();
+            let mut shown = BTreeMap::new();
+            for (path, uri, found) in unopened {
+                shown.insert(path.to_string(), uri.clone());
+                let text = analysis.file_text(path);
+                // As last converted (no line index built, no label placed again) while
+                // the file's text is the same, unless a label is in another file, whose
+                // text may have moved it.
                 let within_file = (found.iter()).all(|d| {
                     (d.labels.iter()).all(|l| Some(l.span.file) == d.span().map(|s| s.file))
                 });
-                if within_file && self.unopened_found.get(&uri) == Some(&found) {
+                let cached = self.unopened_found.get(path.as_str());
+                let same_text = |cached: &pcl_ide::FileText| text.as_deref() == Some(&**cached);
+                if within_file
+                    && cached.is_some_and(|(cached_text, cached)| {
+                        *cached == found && same_text(cached_text)
+                    })
+                {
                     continue;
                 }
-                let diagnostics = match (found.is_empty(), analysis.file_text(path)) {
+                let diagnostics = match (found.is_empty(), &text) {
                     (true, _) | (false, None) => Vec::new(),
                     (false, Some(text)) => {
-                        let lines = TextLines::new(&text);
-                        let index = LineIndex::with_lines(&text, &lines);
+                        let lines = TextLines::new(text);
+                        let index = LineIndex::with_lines(text, &lines);
                         (found.iter())
                             .filter_map(|d| {
                                 diagnostic(d, &index, self.encoding, &uri, &mut elsewhere)
@@ -1145,20 +1183,24 @@ impl Server {
                             .collect()
                     }
                 };
-                match within_file {
-                    true => self.unopened_found.insert(uri.clone(), found),
-                    false => self.unopened_found.remove(&uri),
-                };
+                match (within_file, text) {
+                    (true, Some(text)) => {
+                        (self.unopened_found).insert(path.to_string(), (text, found));
+                    }
+                    _ => {
+                        self.unopened_found.remove(path.as_str());
+                    }
+                }
                 latest.push((uri, None, diagnostics));
             }
-            // Files published as unopened that are open now, gone from the program, or
+            // Files published as not open that are open now, gone from the program, or
             // of a program no file of which is open: their diagnostics are taken back.
-            let before = (self.unopened)
-                .insert(dir.to_owned(), unopened.clone())
-                .unwrap_or_default();
-            let unopened: HashSet<Url> = unopened.into_iter().collect();
-            for uri in before.into_iter().filter(|uri| !unopened.contains(uri)) {
-                self.unopened_found.remove(&uri);
+            let before = (self.unopened.insert(dir.to_owned(), shown.clone())).unwrap_or_default();
+            for (path, uri) in before {
+                if shown.get(&path) == Some(&uri) {
+                    continue;
+                }
+                self.unopened_found.remove(&path);
                 if !self.documents.contains_key(&uri) {
                     latest.push((uri, None, Vec::new()));
                 }
@@ -1851,7 +1893,8 @@ impl Snapshot {
                         title: fix.message.clone(),
                         kind: Some(lsp_types::CodeActionKind::QUICKFIX),
                         edit: Some(lsp_types::WorkspaceEdit::new(changes)),
-                        is_preferred: Some(true),
+                        // Of two or more (seconds or minutes), none is preferred.
+                        is_preferred: Some(d.fixes.len() == 1),
                         ..lsp_types::CodeAction::default()
                     },
                 ));

@@ -163,10 +163,15 @@ impl LoadError {
                 dirs.join(", ")
             ));
         }
-        // Not a name that extends the other or is extended by it: `awsx` is no misspelling
-        // of `aws`, but a package of its own.
-        let extends = |a: &str, b: &str| a.starts_with(b) || b.starts_with(a);
-        if let Some(suggestion) = suggestion.as_ref().filter(|s| !extends(s, name)) {
+        // Not a package named for the other (`awsx`, `aws-native` for `aws`, or the other
+        // way round): a package of its own, no misspelling (`kubernete` is one).
+        let extends = |a: &str, b: &str| {
+            let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+            long.strip_prefix(short)
+                .is_some_and(|rest| rest == "x" || rest.starts_with('-'))
+        };
+        if let Some(suggestion) = (suggestion.as_ref()).filter(|s| *s != name && !extends(s, name))
+        {
             notes.push(format!("{DID_YOU_MEAN_PACKAGE}{suggestion}`?"));
         }
         if cache_file.is_some() {

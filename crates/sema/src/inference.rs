@@ -919,7 +919,14 @@ impl<'db> Infer<'db> {
         // The program's names, as "did you mean" reads them for an unresolved name.
         let program = self.decl.program(self.db);
         let declared = crate::scope::declared_names(self.db, program).contains(step);
-        if resource_type && !declared {
+        // Only a resource's name after the type, and only when the type is no misspelt
+        // name of the program (`app_setting.name` for `app_settings`).
+        if resource_type
+            && !(matches!(
+                self.declared_kind(step),
+                Some(DeclKind::Resource | DeclKind::Read)
+            ) && self.closest_name(first).is_none())
+        {
             return false;
         }
         let yaml = first == "pulumi" && matches!(step, "stack" | "project" | "organization");
@@ -1050,6 +1057,13 @@ impl<'db> Infer<'db> {
             Resolution::Decl(decl) => Some((*decl, name)),
             Resolution::Unresolved => None,
         }
+    }
+
+    /// The kind of the program's declaration named `name`, if any.
+    pub(crate) fn declared_kind(&self, name: &str) -> Option<DeclKind> {
+        let db = self.db;
+        let scope = crate::scope::program_scope(db, self.decl.program(db));
+        scope.names.get(name).map(|decl| decl.kind(db))
     }
 
     /// The literal text a config's `default` or a local's value is, when it is one.
@@ -1592,13 +1606,10 @@ impl<'db> Infer<'db> {
                 let text = self.body.str(*text);
                 let takes_a_list = pcl_types::plain_alternatives(db, expected)
                     .any(|alternative| matches!(alternative.kind(db), TyKind::List(_)));
-                let scope = crate::scope::program_scope(db, self.decl.program(db));
-                let names_a_resource = (scope.names.get(text)).is_some_and(|decl| {
-                    matches!(
-                        decl.kind(db),
-                        DeclKind::Resource | DeclKind::Read | DeclKind::Component
-                    )
-                });
+                let names_a_resource = matches!(
+                    self.declared_kind(text),
+                    Some(DeclKind::Resource | DeclKind::Read | DeclKind::Component)
+                );
                 (takes_a_list && names_a_resource).then(|| text.to_owned())
             }
             _ => None,
@@ -1618,16 +1629,18 @@ impl<'db> Infer<'db> {
             _ => None,
         };
         // A literal text of several values (`"a,b"`, `"nginx -g x"`): a list of one
-        // element would pass, and deploy the wrong thing.
-        let several = match self.body.expr(id) {
-            Expr::String(text) if wraps => several_values(self.body.str(*text)),
-            _ => None,
+        // element would pass, and may deploy the wrong thing.
+        let literal_text = match self.body.expr(id) {
+            Expr::String(text) if wraps => text_for_list(self.body.str(*text)),
+            _ => TextForList::One,
         };
-        // A config or local whose text holds several values (`default = "a,b"`).
+        // A config or local whose text holds values separated by commas alone
+        // (`default = "a,b"`): `split` makes them a list.
         let split = match (wraps, source) {
             (true, Some((decl, name))) if root == id => self.declared_text(decl).and_then(|text| {
-                let comma_separated = matches!(several_values(&text), Some(Some(_)));
-                comma_separated.then(|| format!("split(\",\", {name})"))
+                let bare_commas = !text.contains(", ");
+                let commas = matches!(text_for_list(&text), TextForList::Commas(_));
+                (commas && bare_commas).then(|| format!("split(\",\", {name})"))
             }),
             _ => None,
         };
@@ -1677,38 +1690,43 @@ impl<'db> Infer<'db> {
             ));
             diagnostic.replace_with(at, &format!("`[{name}]`"), format!("[{name}]"));
         }
-        match several {
+        // Which values the text holds is for the writer to say: with two fixes, neither
+        // is preferred.
+        let wrap = crate::diagnostics::SemaFix {
+            message: "wrap in `[ ]`".to_owned(),
+            at,
+            replacement: "[".to_owned(),
+            after: Some("]".to_owned()),
+            closing: None,
+            keep: None,
+        };
+        match literal_text {
             _ if let Some(split) = split => {
                 diagnostic.notes.push(format!(
-                    "a list is expected here, and its text holds values separated by commas: `{split}` makes them a list"
+                    "a list is expected here, and its text holds values separated by commas: `{split}` makes them a list; or write the value in `[ ]`"
                 ));
                 diagnostic.replace_with(at, &format!("`{split}`"), split.clone());
+                diagnostic.fixes.push(wrap);
             }
-            Some(Some(elements)) => {
+            TextForList::Commas(elements) => {
                 let list = format!("[{}]", elements.join(", "));
                 diagnostic.notes.push(format!(
-                    "a list is expected here: each value its own element, such as `{list}`"
+                    "a list is expected here: each value an element of its own, such as `{list}`, or the text one element"
                 ));
                 diagnostic.replace_with(at, &format!("`{list}`"), list.clone());
+                diagnostic.fixes.push(wrap);
             }
-            Some(None) => diagnostic.notes.push(
-                "a list is expected here: write each value as an element of its own (`[\"first\", \"second\"]`), not one text with blanks"
+            TextForList::Blanks => diagnostic.notes.push(
+                "a list is expected here: write each value as an element of its own (`[\"first\", \"second\"]`), or the text as one (`[\"...\"]`)"
                     .to_owned(),
             ),
-            None if wraps => {
+            TextForList::One if wraps => {
                 diagnostic
                     .notes
                     .push("a list is expected here: write the value in `[ ]`".to_owned());
-                diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                    message: "wrap in `[ ]`".to_owned(),
-                    at,
-                    replacement: "[".to_owned(),
-                    after: Some("]".to_owned()),
-                    closing: None,
-                    keep: None,
-                });
+                diagnostic.fixes.push(wrap);
             }
-            None => {}
+            TextForList::One => {}
         }
         element
     }
@@ -2154,11 +2172,19 @@ fn may_misfit(expr: &Expr, wants_bool: bool) -> bool {
     }
 }
 
-/// Whether a literal text given where a list goes holds several values: `Some` when it
-/// does, with the elements to write when commas separate them (`"a, b"`: `"a"`, `"b"`),
-/// none when blanks do (`"nginx -g 'daemon off;'"`: where the words part is for the writer
-/// to say); `None` for one value.
-fn several_values(text: &str) -> Option<Option<Vec<String>>> {
+/// How a literal text given where a list goes reads.
+enum TextForList {
+    /// One value.
+    One,
+    /// Values separated by commas, as literals to write (`"a, b"`: `"a"`, `"b"`).
+    Commas(Vec<String>),
+    /// Words separated by blanks (`"nginx -g 'daemon off;'"`), where which words make
+    /// one value is for the writer to say.
+    Blanks,
+}
+
+/// How `text`, given where a list goes, reads.
+fn text_for_list(text: &str) -> TextForList {
     let text = text.trim();
     if text.contains(',') {
         let elements: Vec<String> = (text.split(','))
@@ -2166,9 +2192,14 @@ fn several_values(text: &str) -> Option<Option<Vec<String>>> {
             .filter(|element| !element.is_empty())
             .map(crate::constants::string_literal)
             .collect();
-        return (elements.len() > 1).then_some(Some(elements));
+        if elements.len() > 1 {
+            return TextForList::Commas(elements);
+        }
     }
-    text.contains(char::is_whitespace).then_some(None)
+    match text.contains(char::is_whitespace) {
+        true => TextForList::Blanks,
+        false => TextForList::One,
+    }
 }
 
 /// A literal object key of `body` as text (`"a"`, `1`, `true`); a string key without

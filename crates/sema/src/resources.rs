@@ -1643,10 +1643,10 @@ pub(crate) fn named_resource<'db>(
 
 /// Whether `name` is a resource or component of the program.
 fn names_resource(infer: &Infer<'_>, name: &str) -> bool {
-    let db = infer.db;
-    let scope = program_scope(db, infer.decl.program(db));
-    (scope.names.get(name))
-        .is_some_and(|decl| matches!(decl.kind(db), DeclKind::Resource | DeclKind::Component))
+    matches!(
+        infer.declared_kind(name),
+        Some(DeclKind::Resource | DeclKind::Component)
+    )
 }
 
 /// Report a collection where `what` must be one resource (`parent = pages`, where `pages`

@@ -549,9 +549,10 @@ impl<'a> Lexer<'a> {
         }
         // A backtick string of JavaScript or a single-quoted one of Python, closed on its
         // line: one error for all of it.
+        // (A single-quoted one ends before a `"`: `'a + "b'c"` holds a real string.)
         if matches!(ch, '`' | '\'')
             && let Some(close) = rest[1..]
-                .find([ch, '\n'])
+                .find(|c: char| c == ch || c == '\n' || (ch == '\'' && c == '"'))
                 .filter(|&at| rest[at + 1..].starts_with(ch))
         {
             let end = start + close + 2;

@@ -102,6 +102,9 @@ pub struct CandidateNames {
     by_length: Box<[(usize, Box<[SmolStr]>)]>,
     /// The names with a `:` (`app:seed`), by what follows their last `:`, sorted.
     after_colon: Box<[(SmolStr, SmolStr)]>,
+    /// The names with a capital letter, by their lowercase, sorted: a name in another
+    /// case is one slip however many letters differ (`MYBUCKET` for `myBucket`).
+    by_lowercase: Box<[(SmolStr, SmolStr)]>,
 }
 
 impl CandidateNames {
@@ -118,6 +121,11 @@ impl CandidateNames {
             })
             .collect();
         after_colon.sort_unstable();
+        let mut by_lowercase: Vec<(SmolStr, SmolStr)> = (names.iter())
+            .filter(|(_, name)| name.bytes().any(|b| b.is_ascii_uppercase()))
+            .map(|(_, name)| (SmolStr::new(name.to_ascii_lowercase()), name.clone()))
+            .collect();
+        by_lowercase.sort_unstable();
         let mut by_length: Vec<(usize, Vec<SmolStr>)> = Vec::new();
         for (length, name) in names {
             match by_length.last_mut() {
@@ -129,7 +137,23 @@ impl CandidateNames {
         CandidateNames {
             by_length: by_length.map(|(n, group)| (n, group.into())).collect(),
             after_colon: after_colon.into(),
+            by_lowercase: by_lowercase.into(),
         }
+    }
+
+    /// The first (in order) of the names that are `name` in another case (but `except`).
+    fn in_another_case(&self, name: &str, except: Option<&str>) -> Option<&str> {
+        let lowercase = name.to_ascii_lowercase();
+        let differs = |candidate: &&str| *candidate != name && except != Some(*candidate);
+        let at =
+            (self.by_lowercase).partition_point(|(lower, _)| lower.as_str() < lowercase.as_str());
+        let capitalised = (self.by_lowercase[at..].iter())
+            .take_while(|(lower, _)| *lower == lowercase)
+            .map(|(_, candidate)| candidate.as_str());
+        let group = self.group(lowercase.chars().count());
+        let lower = (group.binary_search_by(|c| c.as_str().cmp(&lowercase)).ok())
+            .map(|at| group[at].as_str());
+        capitalised.chain(lower).filter(differs).min()
     }
 
     /// The name `namespace:name` among these, for `name` (the first in order, if several).
@@ -157,7 +181,14 @@ impl CandidateNames {
 
     /// [`closest_name`] of `name` among these names (but `except`, when given).
     pub fn closest(&self, name: &str, except: Option<&str>) -> Option<&str> {
-        let mut best = self.closest_prefix(name, except);
+        // A name in another case is one slip (`closest_name`'s distance).
+        let another_case = self
+            .in_another_case(name, except)
+            .map(|candidate| (1, candidate));
+        let mut best = match (self.closest_prefix(name, except), another_case) {
+            (Some(prefix), Some(case)) => Some(prefix.min(case)),
+            (prefix, case) => prefix.or(case),
+        };
         let query: Vec<char> = name.chars().collect();
         if query.len() > LONGEST_COMPARED {
             return best.map(|(_, candidate)| candidate);
@@ -387,7 +418,7 @@ mod tests {
     /// Random names over a small alphabet (so that many are close, share prefixes or are
     /// prefixes of each other), with characters of two and three bytes.
     fn random_names(rng: &mut Rng, count: usize, longest: usize) -> Vec<String> {
-        const ALPHABET: &[char] = &['a', 'b', 'c', 'd', '_', '1', 'é', '€'];
+        const ALPHABET: &[char] = &['a', 'b', 'c', 'd', 'A', 'B', '_', '1', 'é', '€'];
         (0..count)
             .map(|_| {
                 let length = 1 + rng.below(longest);

@@ -23,5 +23,5 @@ resource "site" "wbe:index:Bucket" {
   name = "site"
 }
 
-# A name that another package's extends (`we`, `web`) is no misspelling of it.
-resource "short" "we:index:Bucket" {}
+# A package named for another (`webx` for `web`) is no misspelling of it.
+resource "short" "webx:index:Bucket" {}

@@ -27,3 +27,7 @@ n16 = 16
 n17 = 17
 many = [n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, siteNme]
 few = [n1, n2, siteNme]
+
+# A name in another case is one slip, however many letters differ.
+bucketName = "logs"
+shouted    = BUCKETNAME

@@ -208,3 +208,7 @@ resource eachPet "net:index:Pet" {
     for_each = ["a", "b"]
   }
 }
+
+# A snake_case name before a declared name that is no resource is a misspelt name.
+app_settings = { name = "x" }
+settingName  = app_setting.name

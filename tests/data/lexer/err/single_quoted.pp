@@ -1,3 +1,4 @@
 a = 'dev'
 b = 'unclosed
 c = 'with "quotes"'
+d = 'a + "b'c"
