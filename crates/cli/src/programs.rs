@@ -66,7 +66,7 @@ pub(crate) fn requests(paths: &[PathBuf]) -> (Vec<ProgramRequest>, Vec<String>) 
         }
         match std::fs::metadata(path) {
             Ok(metadata) if metadata.is_dir() => {
-                let own = own_pp_files(path);
+                let own = pcl_ide::program_file_paths(path);
                 if !own.is_empty() {
                     add(
                         dir_name(path),
@@ -86,13 +86,16 @@ pub(crate) fn requests(paths: &[PathBuf]) -> (Vec<ProgramRequest>, Vec<String>) 
                     .collect();
                 dirs.dedup();
                 for dir in dirs {
-                    let files = own_pp_files(&dir).into_iter().map(Input::File).collect();
+                    let files = pcl_ide::program_file_paths(&dir)
+                        .into_iter()
+                        .map(Input::File)
+                        .collect();
                     add(dir_name(&dir), files, None);
                 }
             }
             Ok(_) => {
                 let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
-                let mut files = own_pp_files(&parent);
+                let mut files = pcl_ide::program_file_paths(&parent);
                 if !files.contains(path) {
                     files.push(path.clone());
                 }
@@ -210,24 +213,4 @@ fn dir_name(dir: &Path) -> String {
     } else {
         name
     }
-}
-
-/// The `.pp` files directly in `dir`, sorted, skipping hidden ones.
-fn own_pp_files(dir: &Path) -> Vec<PathBuf> {
-    let read_from = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let Ok(entries) = std::fs::read_dir(read_from) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-        .map(|entry| dir.join(entry.file_name()))
-        .filter(|path| path.extension().is_some_and(|e| e == "pp") && path.is_file())
-        .collect();
-    files.sort();
-    files
 }

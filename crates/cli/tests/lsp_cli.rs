@@ -1679,8 +1679,8 @@ fn a_component_opened_alone_knows_its_callers() {
     );
     assert_eq!(
         apply_lsp_edits(text, &changes[&uri]),
-        // The label's edit covers its quotes.
-        text.replace("\"cidr\"", "cidrBlock")
+        // The label keeps its quotes.
+        text.replace("\"cidr\"", "\"cidrBlock\"")
             .replace("= cidr", "= cidrBlock"),
         "{renamed}"
     );

@@ -947,14 +947,31 @@ fn program_dirs_beside(dir: &str) -> Box<[SmolStr]> {
 /// The `.pp` files directly in `dir`, sorted, with their texts.
 fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, String)>> {
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
-            let bytes = crate::read_source_file(&path)?;
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            files.push((SmolStr::new(path.to_string_lossy()), text));
-        }
+    for path in program_file_paths(dir) {
+        let bytes = crate::read_source_file(&path)?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        files.push((SmolStr::new(path.to_string_lossy()), text));
     }
-    files.sort();
     Ok(files)
+}
+
+/// The files of the program in `dir`: the `.pp` files directly in it, sorted, hidden
+/// ones (`.draft.pp`) skipped. The one rule of `pcl check`, the host and the server.
+pub fn program_file_paths(dir: &Path) -> Vec<std::path::PathBuf> {
+    let read_from = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(read_from) else {
+        return Vec::new();
+    };
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+        .map(|entry| dir.join(entry.file_name()))
+        .filter(|path| path.extension().is_some_and(|e| e == "pp") && path.is_file())
+        .collect();
+    files.sort();
+    files
 }

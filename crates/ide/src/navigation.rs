@@ -767,7 +767,7 @@ impl Analysis {
     }
 
     /// Whether what is at `offset` may be renamed to `new_name`: `Err` with the reason
-    /// when `new_name` is not a PCL name, is `null`, or is already taken in the target's
+    /// when `new_name` is not a PCL name, is `null` or `for`, or is already taken in the target's
     /// namespace (outputs have their own). `Ok` also when nothing renameable is there.
     pub fn check_rename(
         &self,
@@ -784,6 +784,13 @@ impl Analysis {
                     "`{value}` is a literal value: a reference to a declaration named so would \
                      read the value instead"
                 ));
+            }
+            if new_name == "for" {
+                return Err(
+                    "`for` starts a `for` expression: a reference named so at the start of a \
+                     list or object (`[for, ...]`) would read as one"
+                        .to_owned(),
+                );
             }
             if let Some(variable) = self.for_variable_at(path, offset) {
                 return variable.rename_conflict(new_name).map_or(Ok(()), Err);

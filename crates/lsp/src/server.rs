@@ -35,7 +35,7 @@ use crate::convert::{Encoding, LineIndex, diagnostic};
 use crate::fetching::{Fetched, SchemaFetcher, failure_message};
 
 /// `initializationOptions` (and the `pcl` configuration section).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 struct Options {
     /// A list of directories, or one written as a string.
@@ -164,6 +164,8 @@ struct Server {
     folders: Vec<PathBuf>,
     /// `fetchSchemas`: on when set.
     fetch_schemas: bool,
+    /// The settings in force (`initializationOptions`, then the `pcl` section).
+    options: Options,
     fetcher: SchemaFetcher,
     /// Where the fetch threads tell the client about their progress.
     client_sender: crossbeam_channel::Sender<Message>,
@@ -187,6 +189,9 @@ struct Server {
     /// The URI the client last opened each path with (it may spell a path otherwise than
     /// `Url::from_file_path`: `a%40b` for `a@b`), to publish under when it is closed.
     client_uris: HashMap<String, Url>,
+    /// The program files on disk when each program directory was last read
+    /// ([`disk_state`]), for a client that does not watch files.
+    on_disk: HashMap<String, Vec<(PathBuf, Option<std::time::SystemTime>, u64)>>,
     /// The project directory of each program directory published (`project_dir_of`),
     /// found again after a project file changes or a document opens.
     project_dirs: HashMap<String, Option<PathBuf>>,
@@ -223,6 +228,19 @@ enum Scope<'a> {
     OpenDocuments,
     /// Every file of the program: the open documents, and the others while one is open.
     Program,
+}
+
+/// The program files in `dir` with their times of change and sizes: what changes when a
+/// file is made, removed or written.
+fn disk_state(dir: &str) -> Vec<(PathBuf, Option<std::time::SystemTime>, u64)> {
+    (pcl_ide::program_file_paths(Path::new(dir)).into_iter())
+        .map(|path| {
+            let metadata = std::fs::metadata(&path).ok();
+            let modified = metadata.as_ref().and_then(|m| m.modified().ok());
+            let len = metadata.map_or(0, |m| m.len());
+            (path, modified, len)
+        })
+        .collect()
 }
 
 /// How long after a change the diagnostics of the files no editor shows are brought up
@@ -360,6 +378,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         next_request: 0,
         folders: Vec::new(),
         fetch_schemas: options.fetch_schemas,
+        options: options.clone(),
         fetcher: SchemaFetcher::new(work_done_progress),
         client_sender: connection.sender.clone(),
         published: HashMap::new(),
@@ -368,6 +387,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         unopened_due: BTreeSet::new(),
         due_since: None,
         client_uris: HashMap::new(),
+        on_disk: HashMap::new(),
         project_dirs: HashMap::new(),
         warned_schema_paths: Vec::new(),
     };
@@ -530,10 +550,10 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
                 }
             }
             Message::Response(response) => {
-                revision.fetch_add(1, Ordering::SeqCst);
                 let outcome =
                     std::panic::catch_unwind(AssertUnwindSafe(|| server.response(response)));
-                if let Ok(publish) = outcome {
+                if let Ok(Some(publish)) = outcome {
+                    revision.fetch_add(1, Ordering::SeqCst);
                     for message in publish {
                         connection.sender.send(message)?;
                     }
@@ -830,6 +850,16 @@ impl Server {
         let due: Vec<String> = std::mem::take(&mut self.unopened_due).into_iter().collect();
         let mut messages = Vec::new();
         for dir in due {
+            // A client that does not watch files tells of no change on disk: files made,
+            // removed or written since the program was read are looked for here.
+            if !self.client.watch_registration
+                && self
+                    .on_disk
+                    .get(&dir)
+                    .is_some_and(|seen| *seen != disk_state(&dir))
+            {
+                self.refresh_program(&dir);
+            }
             messages.extend(self.publish(&dir, Scope::Program));
         }
         messages
@@ -875,28 +905,32 @@ impl Server {
         Message::Request(Request::new(id, method.to_owned(), params))
     }
 
-    /// An answer of the client to one of the server's requests; the diagnostics to publish
-    /// because of it.
-    fn response(&mut self, response: Response) -> Vec<Message> {
+    /// An answer of the client to one of the server's requests: `None` when it changes
+    /// nothing (requests in flight still answer for the current content), else the
+    /// messages to send because of it.
+    fn response(&mut self, response: Response) -> Option<Vec<Message>> {
         match self.pending.remove(&response.id) {
             Some(Outgoing::Configuration) => {
                 let section = (response.result)
                     .and_then(|result| result.get(0).cloned())
                     .unwrap_or_default();
                 match serde_json::from_value::<Options>(section.clone()) {
-                    Ok(options) => self.apply_options(options),
+                    // The settings in force already (editors answer at every start).
+                    Ok(options) if options == self.options => None,
+                    Ok(options) => Some(self.apply_options(options)),
                     // A malformed section: keep what we have, and say why.
-                    Err(error) if section.is_object() => vec![settings_not_applied(&error)],
+                    Err(error) if section.is_object() => Some(vec![settings_not_applied(&error)]),
                     // `null`: no such section.
-                    Err(_) => Vec::new(),
+                    Err(_) => None,
                 }
             }
-            Some(Outgoing::Registration) | None => Vec::new(),
+            Some(Outgoing::Registration) | None => None,
         }
     }
 
     /// New settings: schema folders and strictness; every open program is checked again.
     fn apply_options(&mut self, options: Options) -> Vec<Message> {
+        self.options = options.clone();
         let leniency = options.leniency();
         self.fetch_schemas = options.fetch_schemas;
         let warning = schema_path_warning(&options.schema_path, &mut self.warned_schema_paths);
@@ -1025,16 +1059,12 @@ impl Server {
     /// Set the program in `dir` from disk, with open documents over their files.
     fn set_program_from_disk(&mut self, dir: &str) {
         let mut files: BTreeMap<String, String> = BTreeMap::new();
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().is_some_and(|e| e == "pp") && path.is_file() {
-                    let text = pcl_ide::read_source_file(&path)
-                        .map(|b| String::from_utf8_lossy(&b).into_owned())
-                        .unwrap_or_default();
-                    files.insert(path.display().to_string(), text);
-                }
-            }
+        self.on_disk.insert(dir.to_owned(), disk_state(dir));
+        for path in pcl_ide::program_file_paths(Path::new(dir)) {
+            let text = pcl_ide::read_source_file(&path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            files.insert(path.display().to_string(), text);
         }
         for document in (self.documents.values()).filter(|d| d.dir == dir && !d.project_file) {
             files.insert(document.path.clone(), document.text.clone());
@@ -1134,10 +1164,12 @@ impl Server {
                 .collect();
             latest.push((uri.clone(), Some(document.version), diagnostics));
         }
-        // Due when the program has files no editor shows, or had.
+        // Due when the program has files no editor shows, or had, or when only a look at
+        // the disk would tell of new ones (for a client that does not watch files).
         let open_count = self.documents.values().filter(|d| open_here(d)).count();
         if !matches!(scope, Scope::Program)
             && (program_files.len() > open_count
+                || !self.client.watch_registration
                 || self
                     .unopened
                     .get(dir)
@@ -1425,11 +1457,17 @@ impl Snapshot {
                     }
                     let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
                         std::collections::HashMap::new();
+                    let mut files = HashMap::new();
                     for (location, _) in self.references(&params.text_document_position) {
+                        // A label keeps its quotes (`config "prefix"` to `config "pfx"`).
+                        let new_text = match self.is_quoted(&location, &mut files) {
+                            true => format!("\"{name}\""),
+                            false => name.clone(),
+                        };
                         changes
                             .entry(location.uri)
                             .or_default()
-                            .push(lsp_types::TextEdit::new(location.range, name.clone()));
+                            .push(lsp_types::TextEdit::new(location.range, new_text));
                     }
                     for (uri, edit) in self.stack_key_edits(&params.text_document_position, &name) {
                         changes.entry(uri).or_default().push(edit);
@@ -1674,6 +1712,31 @@ impl Snapshot {
     }
 
     /// Why what is at a position may not be renamed to `name`, if it may not.
+    /// Whether the text at `location` is in quotes (a label); `files` keeps the text and
+    /// lines of the files not open, read once a request.
+    fn is_quoted(
+        &self,
+        location: &Location,
+        files: &mut HashMap<Url, Option<(pcl_ide::FileText, TextLines)>>,
+    ) -> bool {
+        let quoted = |index: &LineIndex<'_>, text: &str| {
+            let start = index.offset(location.range.start, self.encoding);
+            let end = index.offset(location.range.end, self.encoding);
+            (text.get(start..end)).is_some_and(|found| found.len() >= 2 && found.starts_with('"'))
+        };
+        if let Some(document) = self.documents.get(&location.uri) {
+            return quoted(&document.index(), &document.text);
+        }
+        let file = files.entry(location.uri.clone()).or_insert_with(|| {
+            let path = location.uri.to_file_path().ok()?;
+            let text = self.analysis.file_text(&path.to_string_lossy())?;
+            let lines = TextLines::new(&text);
+            Some((text, lines))
+        });
+        file.as_ref()
+            .is_some_and(|(text, lines)| quoted(&LineIndex::with_lines(text, lines), text))
+    }
+
     fn check_rename(
         &self,
         at: &lsp_types::TextDocumentPositionParams,

@@ -138,5 +138,17 @@ test("stack file", function()
   assert(d.message:find("siteNmae", 1, true), d.message)
 end)
 
+test("one server for the project", function()
+  vim.cmd.edit(program .. "/parts/part.pp")
+  local part = vim.api.nvim_get_current_buf()
+  local attached = vim.wait(10000, function()
+    return #vim.lsp.get_clients({ bufnr = part }) > 0
+  end, 50)
+  assert(attached, "no client attached to parts/part.pp")
+  local ours = vim.lsp.get_clients({ bufnr = part })[1].id
+  local mains = vim.lsp.get_clients({ bufnr = buf })[1].id
+  assert(ours == mains, "a second server for parts/: " .. ours .. " and " .. mains)
+end)
+
 print(passed .. " passed, " .. failed .. " failed")
 vim.cmd(failed == 0 and "qall!" or "cquit! 1")

@@ -301,7 +301,7 @@ fn the_random_pet_hover_is_short() {
 }
 
 /// Rename is refused, naming the clash, when the new name is taken in the target's
-/// namespace (outputs have their own), and for non-names and `null`.
+/// namespace (outputs have their own), and for non-names, `null` and `for`.
 #[test]
 fn rename_refuses_taken_names_non_names_and_null() {
     let (mut host, _log) = logged_host();
@@ -323,6 +323,8 @@ fn rename_refuses_taken_names_non_names_and_null() {
     assert!(check("o\" {", "p").is_err());
     assert_eq!(check("o\" {", "a"), Ok(()));
     assert!(check("a = 1", "null").is_err());
+    // `[for, 2]` would read as a `for` expression.
+    assert!(check("a = 1", "for").is_err());
     assert!(check("a = 1", "1x").is_err());
     assert!(check("a = 1", "x y").is_err());
     assert_eq!(check("a = 1", "c"), Ok(()));
