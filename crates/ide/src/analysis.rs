@@ -588,16 +588,24 @@ impl<'db> Resolver<'_, 'db> {
                             file: at.file,
                             range,
                         };
-                        vec![
+                        let text = fix.at.decl.file(self.db).text(self.db);
+                        let mut edits = vec![TextEdit {
+                            span: over(TextRange::new(at.range.start(), kept.range.start())),
+                            replacement: style.apply(&fix.replacement),
+                        }];
+                        // An element on lines of its own moves out one level: its lines
+                        // lose what its first line is indented past the site's.
+                        edits.extend(dedented_lines(text, at.range, kept.range).map(|range| {
                             TextEdit {
-                                span: over(TextRange::new(at.range.start(), kept.range.start())),
-                                replacement: style.apply(&fix.replacement),
-                            },
-                            TextEdit {
-                                span: over(TextRange::new(kept.range.end(), at.range.end())),
+                                span: over(range),
                                 replacement: String::new(),
-                            },
-                        ]
+                            }
+                        }));
+                        edits.push(TextEdit {
+                            span: over(TextRange::new(kept.range.end(), at.range.end())),
+                            replacement: String::new(),
+                        });
+                        edits
                     }
                     // A wrap: insertions before and after the site, its text kept.
                     Some(after) => {
@@ -642,6 +650,44 @@ impl<'db> Resolver<'_, 'db> {
         }
         Some((span.file, diagnostic))
     }
+}
+
+/// The blanks to take from the starts of `inner`'s lines after its first, when `inner`
+/// starts a line of its own inside `outer`: as many as its first line is indented past
+/// the line `outer` starts on (at most each line's own).
+fn dedented_lines(
+    text: &str,
+    outer: TextRange,
+    inner: TextRange,
+) -> impl Iterator<Item = TextRange> + '_ {
+    let indent = |line_start: usize| {
+        text[line_start..]
+            .bytes()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count()
+    };
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+    let (outer_start, inner_start) = (usize::from(outer.start()), usize::from(inner.start()));
+    let inner_line = line_start(inner_start);
+    let own_line = inner_line > outer_start && inner_line + indent(inner_line) == inner_start;
+    let extra = match own_line {
+        true => (inner_start - inner_line).saturating_sub(indent(line_start(outer_start))),
+        false => 0,
+    };
+    let inner_text = &text[inner_start..usize::from(inner.end())];
+    // A heredoc's lines are its text, which no fix changes.
+    let extra = if inner_text.contains("<<") { 0 } else { extra };
+    (inner_text.match_indices('\n'))
+        .map(move |(at, _)| inner_start + at + 1)
+        .filter(move |_| extra > 0)
+        .map(move |start| {
+            let blanks = indent(start).min(extra);
+            TextRange::new(
+                TextSize::from(start as u32),
+                TextSize::from((start + blanks) as u32),
+            )
+        })
+        .filter(|range| !range.is_empty())
 }
 
 /// Whether `outer` holds `inner` and, around it, brackets, commas and blanks only.

@@ -76,3 +76,11 @@ resource portLike "oneof:index:Pet" {
 resource listedSpec "kube:apps:Deployment" {
   spec = [{ template = "web" }]
 }
+
+resource listedLines "kube:apps:Deployment" {
+  spec = [
+    {
+      template = "web"
+    }
+  ]
+}
