@@ -807,6 +807,48 @@ fn without_file_watching_an_open_reads_the_program_again() {
     shut_down(client);
 }
 
+/// A client that does not watch files for the server: after an edit, the pass that
+/// publishes the files no editor shows reads the program again when its files on disk
+/// changed (one removed here), and when its component's did.
+#[test]
+fn without_file_watching_an_edit_finds_files_changed_on_disk() {
+    let dir = scratch_dir("edit-without-watching");
+    std::fs::create_dir_all(dir.join("net")).expect("mkdir");
+    let main = "w = y\n\ncomponent net \"./net\" {\n  size = 1\n}\n";
+    std::fs::write(dir.join("a.pp"), main).expect("a program file");
+    std::fs::write(dir.join("b.pp"), "y = 1\n").expect("a program file");
+    std::fs::write(dir.join("net/net.pp"), "config size \"int\" {}\n").expect("a component");
+    let uri = |name: &str| format!("file://{}/{name}", dir.display());
+    let mut client = client_with_open_document(&uri("a.pp"), main);
+    std::fs::remove_file(dir.join("b.pp")).expect("b removed on disk");
+    std::fs::write(dir.join("net/net.pp"), "config width \"int\" {}\n").expect("changed");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": uri("a.pp"), "version": 2 },
+        "contentChanges": [{ "text": format!("{main}\n") }] }}),
+    );
+    // At once, as the program was read; then, the delay past, as the disk has it.
+    assert_eq!(
+        next_diagnostics(&mut client, &uri("a.pp")),
+        Vec::<String>::new()
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let published = published_until_answered(&mut client, 2);
+    let [(file, messages)] = published.as_slice() else {
+        panic!("one publication expected: {published:?}");
+    };
+    assert_eq!(file, "a.pp");
+    assert!(
+        messages[0].starts_with("undefined name `y`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("has no input 'size'")),
+        "{messages:?}"
+    );
+    shut_down(client);
+}
+
 /// The references to a name read 20,000 times, its highlights and a rename each indexed
 /// the file's lines once per reference (a minute for a 3 MB file): now once per request.
 #[test]

@@ -217,6 +217,25 @@ impl AnalysisHost {
     }
 
     /// Whether the program in `dir` is loaded.
+    /// The directories of the component programs the program in `dir` uses, through
+    /// its components too.
+    pub fn components_used_by(&self, dir: &str) -> Vec<SmolStr> {
+        let mut found: Vec<SmolStr> = Vec::new();
+        let mut pending = vec![normalise_dir(dir)];
+        while let Some(user) = pending.pop() {
+            let Some(&program) = self.programs.get(&user) else {
+                continue;
+            };
+            for used in self.component_dirs(program) {
+                if !found.contains(&used) {
+                    found.push(used.clone());
+                    pending.push(used);
+                }
+            }
+        }
+        found
+    }
+
     pub fn has_program(&self, dir: &str) -> bool {
         self.programs.contains_key(&normalise_dir(dir))
     }
@@ -921,12 +940,7 @@ fn program_dirs_beside(dir: &str) -> Box<[SmolStr]> {
     let Some(parent) = Path::new(dir).parent() else {
         return Box::default();
     };
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    };
-    let Ok(entries) = std::fs::read_dir(parent) else {
+    let Some(entries) = read_dir_here(parent) else {
         return Box::default();
     };
     let holds_program = |path: &Path| {
@@ -955,15 +969,20 @@ fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, String)>> {
     Ok(files)
 }
 
-/// The files of the program in `dir`: the `.pp` files directly in it, sorted, hidden
-/// ones (`.draft.pp`) skipped. The one rule of `pcl check`, the host and the server.
-pub fn program_file_paths(dir: &Path) -> Vec<std::path::PathBuf> {
-    let read_from = if dir.as_os_str().is_empty() {
+/// The entries of `dir`, the working directory's for an empty path (a file's parent).
+fn read_dir_here(dir: &Path) -> Option<std::fs::ReadDir> {
+    let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {
         dir
     };
-    let Ok(entries) = std::fs::read_dir(read_from) else {
+    std::fs::read_dir(dir).ok()
+}
+
+/// The files of the program in `dir`: the `.pp` files directly in it, sorted, hidden
+/// ones (`.draft.pp`) skipped. The one rule of `pcl check`, the host and the server.
+pub fn program_file_paths(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Some(entries) = read_dir_here(dir) else {
         return Vec::new();
     };
     let mut files: Vec<std::path::PathBuf> = entries

@@ -851,14 +851,21 @@ impl Server {
         let mut messages = Vec::new();
         for dir in due {
             // A client that does not watch files tells of no change on disk: files made,
-            // removed or written since the program was read are looked for here.
-            if !self.client.watch_registration
-                && self
-                    .on_disk
-                    .get(&dir)
-                    .is_some_and(|seen| *seen != disk_state(&dir))
-            {
-                self.refresh_program(&dir);
+            // removed or written since the program and its components were read are
+            // looked for here.
+            if !self.client.watch_registration {
+                let components = self.host.components_used_by(&dir);
+                for read in components.iter().map(SmolStr::as_str).chain([dir.as_str()]) {
+                    let now = disk_state(read);
+                    match self.on_disk.get(read) {
+                        Some(seen) if *seen != now => self.refresh_program(read),
+                        Some(_) => {}
+                        // A component first read since: what it read is the disk now.
+                        None => {
+                            self.on_disk.insert(read.to_owned(), now);
+                        }
+                    }
+                }
             }
             messages.extend(self.publish(&dir, Scope::Program));
         }
@@ -1054,6 +1061,10 @@ impl Server {
     fn refresh_program(&mut self, dir: &str) {
         self.set_program_from_disk(dir);
         self.host.load_dependencies();
+        // The components the host read from disk, as it read them.
+        for component in self.host.components_used_by(dir) {
+            (self.on_disk.entry(component.to_string())).or_insert_with(|| disk_state(&component));
+        }
     }
 
     /// Set the program in `dir` from disk, with open documents over their files.

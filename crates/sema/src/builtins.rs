@@ -516,7 +516,7 @@ fn static_call<'db>(
             .notes
             .push(usage(db, name, signature));
     }
-    if let Some(result) = swapped_arguments(infer, id, name, (args, expand), types, signature) {
+    if let Some(result) = swapped_arguments(infer, id, name, expand, types, signature) {
         return result;
     }
     // With `f(xs...)`, the last argument stands for as many as its elements.
@@ -563,7 +563,7 @@ fn swapped_arguments<'db>(
     infer: &mut Infer<'db>,
     id: ExprId,
     name: &str,
-    (args, expand): (&[ExprId], bool),
+    expand: bool,
     types: &[Ty<'db>],
     signature: &Signature<'db>,
 ) -> Option<Ty<'db>> {
@@ -577,7 +577,6 @@ fn swapped_arguments<'db>(
         pcl_types::conversion(db, input_type(db, param), ty) == pcl_types::Conversion::Safe
     };
     if expand
-        || args.len() != 2
         || fits(first_param, first)
         || fits(second_param, second)
         || !fits(first_param, second)

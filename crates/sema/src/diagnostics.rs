@@ -74,6 +74,20 @@ pub struct SemaDiagnostic<'db> {
     pub fixes: Vec<SemaFix<'db>>,
 }
 
+impl<'db> SemaFix<'db> {
+    /// The fix that writes the value at `at` in `[ ]`.
+    pub(crate) fn wrap_in_brackets(at: Located<'db>) -> SemaFix<'db> {
+        SemaFix {
+            message: "wrap in `[ ]`".to_owned(),
+            at,
+            replacement: "[".to_owned(),
+            after: Some("]".to_owned()),
+            closing: None,
+            keep: None,
+        }
+    }
+}
+
 impl<'db> SemaDiagnostic<'db> {
     pub fn new(code: Code, severity: Severity, message: String, at: Located<'db>) -> Self {
         SemaDiagnostic {

@@ -1692,14 +1692,7 @@ impl<'db> Infer<'db> {
         }
         // Which values the text holds is for the writer to say: with two fixes, neither
         // is preferred.
-        let wrap = crate::diagnostics::SemaFix {
-            message: "wrap in `[ ]`".to_owned(),
-            at,
-            replacement: "[".to_owned(),
-            after: Some("]".to_owned()),
-            closing: None,
-            keep: None,
-        };
+        let wrap = crate::diagnostics::SemaFix::wrap_in_brackets(at);
         match literal_text {
             _ if let Some(split) = split => {
                 diagnostic.notes.push(format!(

@@ -1781,14 +1781,7 @@ fn property_list<'db>(
         );
         if one {
             diagnostic.notes.push("write the name in `[ ]`".to_owned());
-            diagnostic.fixes.push(crate::diagnostics::SemaFix {
-                message: "wrap in `[ ]`".to_owned(),
-                at,
-                replacement: "[".to_owned(),
-                after: Some("]".to_owned()),
-                closing: None,
-                keep: None,
-            });
+            (diagnostic.fixes).push(crate::diagnostics::SemaFix::wrap_in_brackets(at));
         }
         return;
     };
