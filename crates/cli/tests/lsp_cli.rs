@@ -1082,6 +1082,45 @@ fn an_edit_that_breaks_a_file_no_editor_shows() {
     shut_down(client);
 }
 
+/// A component's files are shown with the program that uses it, as `pcl check` of that
+/// program reports them, and taken back when its last file closes.
+#[test]
+fn a_components_files_are_shown_with_its_user() {
+    let dir = scratch_dir("component-shown");
+    std::fs::create_dir_all(dir.join("net")).expect("mkdir");
+    let main = "component net \"./net\" {}\n";
+    std::fs::write(dir.join("main.pp"), main).expect("a program file");
+    std::fs::write(dir.join("net/net.pp"), "x = missing\n").expect("a component");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": { "uri": uri, "languageId": "pcl", "version": 1, "text": main },
+        }}),
+    );
+    let undefined = vec!["undefined name `missing`".to_owned()];
+    assert_eq!(
+        published_next(&mut client, 2),
+        [
+            ("main.pp".to_owned(), vec![]),
+            ("net.pp".to_owned(), undefined)
+        ]
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didClose",
+        "params": { "textDocument": { "uri": uri } } }),
+    );
+    assert_eq!(
+        published_next(&mut client, 2),
+        [
+            ("main.pp".to_owned(), vec![]),
+            ("net.pp".to_owned(), vec![])
+        ]
+    );
+    shut_down(client);
+}
+
 /// The next publishDiagnostics notification.
 fn next_published(client: &mut Client) -> Value {
     client.wait_for(None, Some("textDocument/publishDiagnostics"))

@@ -868,6 +868,12 @@ impl Server {
                 }
             }
             messages.extend(self.publish(&dir, Scope::Program));
+            // Its components' files, shown or taken back with it.
+            for component in self.host.components_used_by(&dir) {
+                if !self.program_open(&component) {
+                    messages.extend(self.publish(&component, Scope::Program));
+                }
+            }
         }
         messages
     }
@@ -974,6 +980,17 @@ impl Server {
     /// Whether a file of the program in `dir` is open.
     fn program_open(&self, dir: &str) -> bool {
         (self.documents.values()).any(|d| d.dir == dir && !d.project_file)
+    }
+
+    /// Whether a program with an open file uses the program in `dir` as a component.
+    fn used_by_open_program(&self, dir: &str) -> bool {
+        let users = self.host.programs_using(dir);
+        (self.documents.values()).any(|d| {
+            !d.project_file
+                && users
+                    .iter()
+                    .any(|user| user.0 == pcl_ide::normalise_dir(&d.dir))
+        })
     }
 
     /// The URI to publish the diagnostics of the file at `path` under: the client's
@@ -1116,7 +1133,9 @@ impl Server {
             None => Vec::new(),
         };
         let open_here = |d: &Document| d.dir == dir && !d.project_file;
-        let program_open = self.program_open(dir);
+        // Shown while a file of it is open, or of a program that uses it as a component
+        // (`pcl check` of that program reports the component's mistakes too).
+        let program_open = self.program_open(dir) || self.used_by_open_program(dir);
         let only = match scope {
             Scope::Document(uri) => Some(uri),
             Scope::OpenDocuments | Scope::Program => None,
@@ -1181,6 +1200,7 @@ impl Server {
         if !matches!(scope, Scope::Program)
             && (program_files.len() > open_count
                 || !self.client.watch_registration
+                || !self.host.components_used_by(dir).is_empty()
                 || self
                     .unopened
                     .get(dir)
