@@ -568,9 +568,9 @@ impl<'db> Resolver<'_, 'db> {
             if let Some(at) = self.span(fix.at) {
                 // What an unwrap removes is brackets, commas and blanks only: a comment
                 // inside is the writer's, and the fix is not offered.
+                let text = fix.at.decl.file(self.db).text(self.db);
                 let kept = match fix.keep {
                     Some(keep) => {
-                        let text = fix.at.decl.file(self.db).text(self.db);
                         let kept = (self.span(keep)).filter(|kept| {
                             kept.file == at.file && brackets_around(text, at, *kept)
                         });
@@ -588,7 +588,6 @@ impl<'db> Resolver<'_, 'db> {
                             file: at.file,
                             range,
                         };
-                        let text = fix.at.decl.file(self.db).text(self.db);
                         let mut edits = vec![TextEdit {
                             span: over(TextRange::new(at.range.start(), kept.range.start())),
                             replacement: style.apply(&fix.replacement),

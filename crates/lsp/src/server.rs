@@ -170,21 +170,23 @@ struct Server {
     /// Where the fetch threads tell the client about their progress.
     client_sender: crossbeam_channel::Sender<Message>,
     /// Each program file's diagnostics as last published, with the document's version
-    /// (none for a file no editor shows): a list that did not change is not sent again (every change once sent every
-    /// open document's, 60-80 ms a keystroke with 100 files open that each had a
-    /// diagnostic of 130 related places).
+    /// (none for a file no editor shows): a list that did not change is not sent again
+    /// (every change once sent every open document's, 60-80 ms a keystroke with 100 files
+    /// open that each had a diagnostic of 130 related places).
     published: HashMap<Url, (Option<i32>, Vec<lsp_types::Diagnostic>)>,
     /// The files of each program directory whose diagnostics are published while no
-    /// editor shows them (`Server::publish`).
-    /// By path, with the URI they were published under.
+    /// editor shows them (`Server::publish`), by path, with the URI they were published
+    /// under.
     unopened: HashMap<String, BTreeMap<String, Url>>,
     /// The text and diagnostics of each of those files, by path, as last converted and
     /// published (while they do not change, they are not converted again: 100 files, each
     /// with an error of 300 related places, took 28 ms a keystroke).
     unopened_found: HashMap<String, (pcl_ide::FileText, Vec<pcl_diagnostics::Diagnostic>)>,
     /// The programs changed since the diagnostics of their files no editor shows were
-    /// published, and since when the first of them is due.
+    /// published.
     unopened_due: BTreeSet<String>,
+    /// Since when the first of them is due (the main loop publishes [`UNOPENED_DELAY`]
+    /// after).
     due_since: Option<Instant>,
     /// The URI the client last opened each path with (it may spell a path otherwise than
     /// `Url::from_file_path`: `a%40b` for `a@b`), to publish under when it is closed.
@@ -1134,8 +1136,9 @@ impl Server {
         };
         let open_here = |d: &Document| d.dir == dir && !d.project_file;
         // Shown while a file of it is open, or of a program that uses it as a component
-        // (`pcl check` of that program reports the component's mistakes too).
-        let program_open = self.program_open(dir) || self.used_by_open_program(dir);
+        // (`pcl check` of that program reports the component's mistakes too): asked only
+        // when the files no editor shows are published, not at each keystroke.
+        let shown = |server: &Server| server.program_open(dir) || server.used_by_open_program(dir);
         let only = match scope {
             Scope::Document(uri) => Some(uri),
             Scope::OpenDocuments | Scope::Program => None,
@@ -1144,7 +1147,7 @@ impl Server {
         // program's in one pass (each file's alone walks the program's diagnostics again:
         // 100 files took 12 ms).
         let mut found: HashMap<SmolStr, Vec<pcl_diagnostics::Diagnostic>> = match scope {
-            Scope::Program if program_open => (analysis.program_diagnostics(&id))
+            Scope::Program if shown(self) => (analysis.program_diagnostics(&id))
                 .unwrap_or_default()
                 .into_iter()
                 .map(|found| (found.path, found.diagnostics))
@@ -1488,7 +1491,7 @@ impl Snapshot {
                     }
                     let mut changes: std::collections::HashMap<Url, Vec<lsp_types::TextEdit>> =
                         std::collections::HashMap::new();
-                    let mut files = HashMap::new();
+                    let mut files = Locations::new(&self.analysis, self.encoding);
                     for (location, _) in self.references(&params.text_document_position) {
                         // A label keeps its quotes (`config "prefix"` to `config "pfx"`).
                         let new_text = match self.is_quoted(&location, &mut files) {
@@ -1742,14 +1745,9 @@ impl Snapshot {
             .collect()
     }
 
-    /// Why what is at a position may not be renamed to `name`, if it may not.
-    /// Whether the text at `location` is in quotes (a label); `files` keeps the text and
-    /// lines of the files not open, read once a request.
-    fn is_quoted(
-        &self,
-        location: &Location,
-        files: &mut HashMap<Url, Option<(pcl_ide::FileText, TextLines)>>,
-    ) -> bool {
+    /// Whether the text at `location` is in quotes (a label); `files` reads the files not
+    /// open once a request.
+    fn is_quoted(&self, location: &Location, files: &mut Locations<'_>) -> bool {
         let quoted = |index: &LineIndex<'_>, text: &str| {
             let start = index.offset(location.range.start, self.encoding);
             let end = index.offset(location.range.end, self.encoding);
@@ -1758,16 +1756,12 @@ impl Snapshot {
         if let Some(document) = self.documents.get(&location.uri) {
             return quoted(&document.index(), &document.text);
         }
-        let file = files.entry(location.uri.clone()).or_insert_with(|| {
-            let path = location.uri.to_file_path().ok()?;
-            let text = self.analysis.file_text(&path.to_string_lossy())?;
-            let lines = TextLines::new(&text);
-            Some((text, lines))
-        });
-        file.as_ref()
-            .is_some_and(|(text, lines)| quoted(&LineIndex::with_lines(text, lines), text))
+        let path = location.uri.to_file_path().ok();
+        (path.and_then(|path| files.file(&path.to_string_lossy())))
+            .is_some_and(|(_, text, lines)| quoted(&LineIndex::with_lines(text, lines), text))
     }
 
+    /// Why what is at a position may not be renamed to `name`, if it may not.
     fn check_rename(
         &self,
         at: &lsp_types::TextDocumentPositionParams,
@@ -2230,6 +2224,14 @@ impl<'a> Locations<'a> {
     /// Where `range` is in the file `path`; `None` for a file the analysis does not have
     /// or a path that makes no URL.
     fn of(&mut self, path: &str, range: pcl_diagnostics::TextRange) -> Option<Location> {
+        let encoding = self.encoding;
+        let (url, text, lines) = self.file(path)?;
+        let index = LineIndex::with_lines(text, lines);
+        Some(Location::new(url.clone(), index.range(range, encoding)))
+    }
+
+    /// The file at `path`: its URL, text and lines, read once.
+    fn file(&mut self, path: &str) -> Option<&(Url, pcl_ide::FileText, TextLines)> {
         let analysis = self.analysis;
         let file = self.files.entry(path.to_owned()).or_insert_with(|| {
             let text = analysis.file_text(path)?;
@@ -2240,11 +2242,6 @@ impl<'a> Locations<'a> {
             let lines = TextLines::new(&text);
             Some((url, text, lines))
         });
-        let (url, text, lines) = file.as_ref()?;
-        let index = LineIndex::with_lines(text, lines);
-        Some(Location::new(
-            url.clone(),
-            index.range(range, self.encoding),
-        ))
+        file.as_ref()
     }
 }
