@@ -7,10 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
-use pcl_ide::{Analysis, ProgramId};
+use pcl_ide::{Analysis, ProgramId, ProjectFileIds, ProjectFiles};
 use pcl_project::{
-    Project, Stack, Syntax, check_local_files, check_project, check_project_values, check_stack,
-    parse_key, parse_project, parse_stack,
+    Project, Stack, Syntax, check_local_files, parse_key, parse_project, parse_stack,
 };
 
 use crate::inputs::SourceFile;
@@ -437,36 +436,38 @@ pub(crate) fn check(
 ) {
     let project_id = FileId(files.len() as u32);
     files.push(request.file.clone());
-    let (project, mut diagnostics) = parse_project(
-        project_id,
-        Syntax::of(&request.file.name),
-        &request.file.text,
-    );
-    if let Some(project) = &project
+    files.extend(request.stacks.iter().cloned());
+    let stacks: Vec<(&str, &str)> = (request.stacks.iter())
+        .map(|stack| (stack.name.as_str(), stack.text.as_str()))
+        .collect();
+    let project_files = ProjectFiles {
+        project: (&request.file.name, &request.file.text),
+        stacks: &stacks,
+    };
+    let ids = ProjectFileIds {
+        project: project_id,
+        first_stack: FileId(project_id.0 + 1),
+    };
+    let Ok(check) = analysis.project_check(id, project_files, ids) else {
+        return;
+    };
+    let mut diagnostics = check.project_file;
+    if request.named
+        && let Some(project) = &check.project
         && !project.is_pcl()
         && let Some(runtime) = &project.runtime
     {
-        diagnostics.push(
-            Diagnostic::warning(
-                codes::OTHER_RUNTIME,
-                format!("the project's runtime is `{}`, not `pcl`", runtime.name),
-                Anchor::Span(Span {
-                    file: project_id,
-                    range: runtime.range,
-                }),
-            )
-            .with_note("the program is checked, but not the stacks' config"),
-        );
-        if let Some(d) = diagnostics.last_mut() {
-            d.severity = pcl_diagnostics::Severity::Note;
-        }
-    }
-    if !request.named {
-        diagnostics.retain(|d| d.code != codes::OTHER_RUNTIME);
-    }
-    let provider = |package: &str| analysis.provider_config(package).ok().flatten();
-    if let Some(project) = project.as_ref().filter(|p| p.is_pcl()) {
-        diagnostics.extend(check_project(project, project_id, &provider));
+        let mut note = Diagnostic::warning(
+            codes::OTHER_RUNTIME,
+            format!("the project's runtime is `{}`, not `pcl`", runtime.name),
+            Anchor::Span(Span {
+                file: project_id,
+                range: runtime.range,
+            }),
+        )
+        .with_note("the program is checked, but not the stacks' config");
+        note.severity = pcl_diagnostics::Severity::Note;
+        diagnostics.push(note);
     }
     let project_file_name = Path::new(request.file.name.as_str()).file_name();
     let project_file_name = project_file_name.map(|n| n.to_string_lossy().into_owned());
@@ -492,7 +493,12 @@ pub(crate) fn check(
         let warning = pcl_project::unread_stack_file(&name, project_name, read_name, anchor);
         diagnostics.push(warning);
     }
+    diagnostics.extend(check.project_values);
+    diagnostics.extend(check.unset_declarations);
     by_file.push(diagnostics);
+    by_file.extend(check.stacks);
+    // Another runtime's stacks are not checked: they get no diagnostics.
+    by_file.resize_with(files.len(), Vec::new);
     let program_files = project_id.0 as usize;
     // The project's diagnostics in the program's files, which their `# pcl-ignore`
     // comments may silence: files it reads that are not there, required configs a stack
@@ -506,35 +512,7 @@ pub(crate) fn check(
         project_dir.unwrap_or(program_dir),
         &|path| path.exists(),
     );
-    let mut in_project = Vec::new();
-    // Another runtime's project: its config is its own program's, not this one's.
-    if let Some(project) = project.filter(Project::is_pcl) {
-        let configs = analysis.program_configs(id).unwrap_or_default();
-        in_project.extend(check_project_values(&project, project_id, &configs));
-        for stack_file in &request.stacks {
-            let stack_id = FileId(files.len() as u32);
-            files.push(stack_file.clone());
-            let (stack, mut diagnostics) =
-                parse_stack(stack_id, Syntax::of(&stack_file.name), &stack_file.text);
-            if let Some(stack) = stack {
-                let found = check_stack(
-                    (&project, project_id),
-                    &stack,
-                    stack_id,
-                    &stack_file.name,
-                    &configs,
-                    &provider,
-                );
-                diagnostics.extend(found.in_stack);
-                in_program.extend(found.in_program);
-                in_project.extend(found.in_project);
-            }
-            by_file.push(diagnostics);
-        }
-    }
-    if let Some(list) = by_file.get_mut(program_files) {
-        list.extend(in_project);
-    }
+    in_program.extend(check.in_program);
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); program_files];
     for d in in_program {
         if let Some(list) = d

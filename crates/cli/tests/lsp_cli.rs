@@ -1438,6 +1438,81 @@ fn stack_files_are_checked_against_the_program() {
     shut_down(client);
 }
 
+/// A required config a stack does not set is shown at the config in the program, as `pcl
+/// check` reports it, with no stack file open; an edit to the stack that sets it takes it
+/// back. A declaration in the project file without a value is shown in the project file.
+#[test]
+fn a_config_a_stack_does_not_set_is_shown_in_the_program() {
+    let dir = scratch_dir("unset-config");
+    let project = "name: shop\nruntime: pcl\nconfig:\n  shop:greeting:\n    type: string\n";
+    let stack = "config:\n  shop:greeting: hi\n";
+    let main = "config port \"int\" {}\n\noutput port {\n  value = port\n}\n";
+    std::fs::write(dir.join("Pulumi.yaml"), project).expect("written");
+    std::fs::write(dir.join("Pulumi.dev.yaml"), stack).expect("written");
+    std::fs::write(dir.join("main.pp"), main).expect("written");
+    let main_uri = format!("file://{}/main.pp", dir.display());
+    let stack_uri = format!("file://{}/Pulumi.dev.yaml", dir.display());
+    let project_uri = format!("file://{}/Pulumi.yaml", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    let published = client.open(&main_uri, main);
+    let found = &published["params"]["diagnostics"];
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{published}");
+    let stack_path = dir.join("Pulumi.dev.yaml");
+    assert_eq!(
+        found[0]["message"].as_str().and_then(|m| m.lines().next()),
+        Some(
+            format!(
+                "the required config `port` is not set in `{}`",
+                stack_path.display()
+            )
+            .as_str()
+        ),
+    );
+    assert_eq!(found[0]["code"], "PCL5008");
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({ "line": 0, "character": 7 })
+    );
+    // The stack opened and its setting removed: the stack shows the declaration it no
+    // longer sets; then the port set there: the program's error goes.
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": stack_uri, "languageId": "yaml", "version": 1, "text": stack } }}),
+    );
+    assert_eq!(next_diagnostics(&mut client, &stack_uri).len(), 1);
+    let set = "config:\n  shop:greeting: hi\n  shop:port: 80\n";
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": stack_uri, "version": 2 },
+        "contentChanges": [{ "text": set }] }}),
+    );
+    assert_eq!(
+        next_diagnostics(&mut client, &main_uri),
+        Vec::<String>::new()
+    );
+    // The greeting no longer set: the open project file shows its declaration unset.
+    let unset = "config:\n  shop:port: 80\n";
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": stack_uri, "version": 3 },
+        "contentChanges": [{ "text": unset }] }}),
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": project_uri, "languageId": "yaml", "version": 1, "text": project } }}),
+    );
+    let in_project = next_diagnostics(&mut client, &project_uri);
+    assert_eq!(in_project.len(), 1, "{in_project:?}");
+    assert!(
+        in_project[0].starts_with(
+            "the config `greeting`, which the project file declares without a value, is not set in"
+        ),
+        "{in_project:?}"
+    );
+    shut_down(client);
+}
+
 /// A file Pulumi does not read, open beside the project file, says so: a second project
 /// file, a stack file of another extension.
 #[test]

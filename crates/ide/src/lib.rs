@@ -44,7 +44,8 @@ pub use pcl_sema::{DeclKind, Leniency};
 pub use pcl_syntax::ChangedRange;
 pub use program_dir::{program_dir_diagnostic, program_dir_problem, project_program_dir};
 pub use project::{
-    ProjectDocument, config_key_ranges, parse_project_main, project_name, stack_dir,
+    ProjectCheck, ProjectDocument, ProjectFileIds, ProjectFiles, config_key_ranges,
+    parse_project_main, project_name, stack_dir,
 };
 pub use reading::{LARGEST_SOURCE, read_source, read_source_file};
 

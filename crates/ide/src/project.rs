@@ -171,12 +171,101 @@ fn config_type<'db>(db: &'db RootDatabase, ty: Ty<'db>, depth: u32) -> ConfigTyp
     }
 }
 
+/// A Pulumi project's files: the project file and the stack files Pulumi reads beside it,
+/// each a path and a text.
+pub struct ProjectFiles<'a> {
+    pub project: (&'a str, &'a str),
+    pub stacks: &'a [(&'a str, &'a str)],
+}
+
+/// The file ids a project's diagnostics are anchored in: the project file's, and its first
+/// stack file's (the i-th is `first_stack + i`).
+#[derive(Clone, Copy)]
+pub struct ProjectFileIds {
+    pub project: FileId,
+    pub first_stack: FileId,
+}
+
+/// What a project and its stacks say of a program, as `pcl check` reports it.
+pub struct ProjectCheck {
+    /// The project file, parsed (`None` when it cannot be read as one).
+    pub project: Option<pcl_project::Project>,
+    /// The project file's syntax and settings.
+    pub project_file: Vec<pcl_diagnostics::Diagnostic>,
+    /// The project file's own config values.
+    pub project_values: Vec<pcl_diagnostics::Diagnostic>,
+    /// The project file's declarations without a value that a stack does not set.
+    pub unset_declarations: Vec<pcl_diagnostics::Diagnostic>,
+    /// Each stack file's own, in order.
+    pub stacks: Vec<Vec<pcl_diagnostics::Diagnostic>>,
+    /// Those in the program's files (a required config a stack does not set), before
+    /// their `# pcl-ignore` comments are applied
+    /// ([`Analysis::apply_project_suppressions`]).
+    pub in_program: Vec<pcl_diagnostics::Diagnostic>,
+}
+
+impl Analysis {
+    /// The project file and each stack file checked against the program `id` (its
+    /// configs) and the providers' schemas. Another runtime's project checks only its
+    /// file's syntax: its config is its own program's.
+    pub fn project_check(
+        &self,
+        id: &ProgramId,
+        files: ProjectFiles<'_>,
+        ids: ProjectFileIds,
+    ) -> Cancellable<ProjectCheck> {
+        let project_id = ids.project;
+        let (project_path, project_text) = files.project;
+        let (project, project_file) =
+            pcl_project::parse_project(project_id, Syntax::of(project_path), project_text);
+        let mut check = ProjectCheck {
+            project: None,
+            project_file,
+            project_values: Vec::new(),
+            unset_declarations: Vec::new(),
+            stacks: Vec::new(),
+            in_program: Vec::new(),
+        };
+        let Some(project) = project else {
+            return Ok(check);
+        };
+        if project.is_pcl() {
+            let provider = |package: &str| self.provider_config(package).ok().flatten();
+            (check.project_file)
+                .extend(pcl_project::check_project(&project, project_id, &provider));
+            let configs = self.program_configs(id)?;
+            check.project_values =
+                pcl_project::check_project_values(&project, project_id, &configs);
+            for (index, (path, text)) in files.stacks.iter().enumerate() {
+                let stack_id = FileId(ids.first_stack.0 + index as u32);
+                let (stack, mut diagnostics) =
+                    pcl_project::parse_stack(stack_id, Syntax::of(path), text);
+                if let Some(stack) = stack {
+                    let project = (&project, project_id);
+                    let found = pcl_project::check_stack(
+                        project, &stack, stack_id, path, &configs, &provider,
+                    );
+                    diagnostics.extend(found.in_stack);
+                    check.in_program.extend(found.in_program);
+                    check.unset_declarations.extend(found.in_project);
+                }
+                check.stacks.push(diagnostics);
+            }
+        }
+        check.project = Some(project);
+        Ok(check)
+    }
+}
+
 /// A project file or one of its stack files, as an editor has it open.
 pub struct ProjectDocument<'a> {
     /// The project file's path and text (`Pulumi.yaml`).
     pub project: (&'a str, &'a str),
     /// The open file's path and text: the project file itself, or a stack file beside it.
     pub document: (&'a str, &'a str),
+    /// The project's stack files, each a path and text: a declaration in the project file
+    /// without a value is reported there when one of them does not set it.
+    pub stacks: &'a [(&'a str, &'a str)],
 }
 
 impl Analysis {
@@ -184,28 +273,28 @@ impl Analysis {
     /// document): the project file's own problems, or a stack's config checked against
     /// the program at the project's `main` (`program`, which the driver has loaded) and
     /// the providers' schemas. A required config the stack does not set, which `pcl
-    /// check` reports at the config in the program, is shown at the stack's `config:` key.
-    /// A file that is no stack of the project has none.
+    /// check` reports at the config in the program, is shown at the stack's `config:` key
+    /// too. A file that is no stack of the project has none.
     pub fn project_document_diagnostics(
         &self,
         files: ProjectDocument<'_>,
         program: &ProgramId,
     ) -> Cancellable<Vec<pcl_diagnostics::Diagnostic>> {
-        let (project_path, project_text) = files.project;
+        let project_path = files.project.0;
         let (path, text) = files.document;
         if path == project_path {
-            let (project, mut diagnostics) =
-                pcl_project::parse_project(FileId(0), Syntax::of(path), text);
-            if let Some(project) = project.filter(|p| p.is_pcl()) {
-                let provider = |package: &str| self.provider_config(package).ok().flatten();
-                diagnostics.extend(pcl_project::check_project(&project, FileId(0), &provider));
-                let configs = self.program_configs(program)?;
-                diagnostics.extend(pcl_project::check_project_values(
-                    &project,
-                    FileId(0),
-                    &configs,
-                ));
-            }
+            let project = ProjectFiles {
+                project: (path, text),
+                stacks: files.stacks,
+            };
+            let ids = ProjectFileIds {
+                project: FileId(0),
+                first_stack: FileId(1),
+            };
+            let check = self.project_check(program, project, ids)?;
+            let mut diagnostics = check.project_file;
+            diagnostics.extend(check.project_values);
+            diagnostics.extend(check.unset_declarations);
             return Ok(diagnostics);
         }
         let file_name = |p: &str| {
@@ -218,35 +307,33 @@ impl Analysis {
         if let Some(unread) = unread_file(&project_name, &name, text) {
             return Ok(vec![unread]);
         }
-        let (Some(project), _) =
-            pcl_project::parse_project(FileId(1), Syntax::of(project_path), project_text)
-        else {
+        if pcl_project::stack_name(&project_name, &name).is_none() {
+            return Ok(Vec::new());
+        }
+        let project = ProjectFiles {
+            project: files.project,
+            stacks: &[(path, text)],
+        };
+        let ids = ProjectFileIds {
+            project: FileId(1),
+            first_stack: FileId(0),
+        };
+        let mut check = self.project_check(program, project, ids)?;
+        let Some(mut diagnostics) = check.stacks.pop() else {
             return Ok(Vec::new());
         };
-        if !project.is_pcl() || pcl_project::stack_name(&project_name, &name).is_none() {
-            return Ok(Vec::new());
-        }
-        let configs = self.program_configs(program)?;
-        let (stack, mut diagnostics) = pcl_project::parse_stack(FileId(0), Syntax::of(path), text);
-        if let Some(stack) = stack {
-            let provider = |package: &str| self.provider_config(package).ok().flatten();
-            let project = (&project, FileId(1));
-            let found =
-                pcl_project::check_stack(project, &stack, FileId(0), path, &configs, &provider);
-            diagnostics.extend(found.in_stack);
-            // A required config the stack does not set is anchored at the config in the
-            // program (or its declaration in the project file); the open stack shows it
-            // too, at its `config:` key (else its start).
-            let at = stack_config_key(text);
-            let missing = found.in_program.into_iter().chain(found.in_project);
-            diagnostics.extend(missing.map(|mut d| {
-                d.anchor = pcl_diagnostics::Anchor::Span(Span {
-                    file: FileId(0),
-                    range: at,
-                });
-                d
-            }));
-        }
+        // A required config the stack does not set is anchored at the config in the
+        // program (or its declaration in the project file); the open stack shows it too,
+        // at its `config:` key (else its start).
+        let at = stack_config_key(text);
+        let missing = (check.in_program.into_iter()).chain(check.unset_declarations);
+        diagnostics.extend(missing.map(|mut d| {
+            d.anchor = pcl_diagnostics::Anchor::Span(Span {
+                file: FileId(0),
+                range: at,
+            });
+            d
+        }));
         Ok(diagnostics)
     }
 }

@@ -194,9 +194,9 @@ struct Server {
     /// The program files on disk when each program directory was last read
     /// ([`disk_state`]), for a client that does not watch files.
     on_disk: HashMap<String, Vec<(PathBuf, Option<std::time::SystemTime>, u64)>>,
-    /// The project directory of each program directory published (`project_dir_of`),
-    /// found again after a project file changes or a document opens.
-    project_dirs: HashMap<String, Option<PathBuf>>,
+    /// The project of each program directory published, as on disk ([`project_of`]),
+    /// read again after a project file changes or a document opens.
+    projects: HashMap<String, Option<Arc<ProjectOnDisk>>>,
     /// The `schemaPath` entries already warned about as no directory.
     warned_schema_paths: Vec<PathBuf>,
 }
@@ -390,7 +390,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         due_since: None,
         client_uris: HashMap::new(),
         on_disk: HashMap::new(),
-        project_dirs: HashMap::new(),
+        projects: HashMap::new(),
         warned_schema_paths: Vec::new(),
     };
     server.add_folders(folders);
@@ -602,7 +602,7 @@ impl Server {
                 self.client_uris.insert(path.clone(), uri.clone());
                 // Opening a file is when a client that does not watch files has the
                 // projects on disk looked at again.
-                self.project_dirs.clear();
+                self.projects.clear();
                 Arc::make_mut(&mut self.documents).insert(
                     document.uri,
                     Document {
@@ -615,7 +615,7 @@ impl Server {
                     },
                 );
                 if project_file {
-                    return self.publish_project_files();
+                    return self.after_project_edit();
                 }
                 // A file of a loaded program opened as it is on disk (as when an editor
                 // opens the files of a workspace one by one): the program need not be read
@@ -681,7 +681,7 @@ impl Server {
                 }
                 document.version = params.text_document.version;
                 if document.project_file {
-                    return self.publish_project_files();
+                    return self.after_project_edit();
                 }
                 let (path, text, dir) = (
                     document.path.clone(),
@@ -749,7 +749,7 @@ impl Server {
                     return Vec::new();
                 };
                 if document.project_file {
-                    return self.publish_project_files();
+                    return self.after_project_edit();
                 }
                 let dir = document.dir.clone();
                 self.refresh_program(&dir);
@@ -785,13 +785,15 @@ impl Server {
                                 .any(|folder| Path::new(dir).starts_with(folder))
                     })
                     .collect();
-                if schemas_changed {
-                    dirs.extend(self.documents.values().map(|d| d.dir.clone()));
-                }
                 let projects_changed =
                     (params.changes.iter()).any(|change| is_project_file(change.uri.path()));
+                // A stack file's change shows in its program's files (a required config it
+                // does not set).
+                if schemas_changed || projects_changed {
+                    dirs.extend(self.documents.values().map(|d| d.dir.clone()));
+                }
                 if projects_changed {
-                    self.project_dirs.clear();
+                    self.projects.clear();
                 }
                 let mut messages = self.recheck(dirs);
                 if projects_changed || schemas_changed {
@@ -841,6 +843,22 @@ impl Server {
         // A stack's checks read the program's configs.
         if self.documents.values().any(|d| d.project_file) {
             messages.extend(self.publish_project_files());
+        }
+        messages
+    }
+
+    /// The diagnostics after a project or stack file was opened, edited or saved: the open
+    /// project files', and the open programs' (a stack that does not set a required config
+    /// has it reported at the config in the program).
+    fn after_project_edit(&mut self) -> Vec<Message> {
+        self.projects.clear();
+        let mut messages = self.publish_project_files();
+        let dirs: BTreeSet<String> = (self.documents.values())
+            .filter(|d| !d.project_file)
+            .map(|d| d.dir.clone())
+            .collect();
+        for dir in dirs {
+            messages.extend(self.publish(&dir, Scope::OpenDocuments));
         }
         messages
     }
@@ -1112,8 +1130,8 @@ impl Server {
     /// an edit that breaks a file no editor shows is seen (as `pcl check` would report
     /// it); none of them once no file of it is open.
     fn publish(&mut self, dir: &str, scope: Scope<'_>) -> Vec<Message> {
-        let project_dir = (self.project_dirs.entry(dir.to_owned()))
-            .or_insert_with(|| project_dir_of(Path::new(dir)))
+        let project = (self.projects.entry(dir.to_owned()))
+            .or_insert_with(|| project_of(Path::new(dir)).map(Arc::new))
             .clone();
         let analysis = self.host.analysis();
         let id = ProgramId(pcl_ide::normalise_dir(dir));
@@ -1124,16 +1142,42 @@ impl Server {
         let mut elsewhere = |file: pcl_diagnostics::FileId, range: pcl_diagnostics::TextRange| {
             locations.of(program_files.get(file.0 as usize)?, range)
         };
-        // The files a project's program reads, looked for on disk (`PCL5011`).
-        let local_files = match project_dir {
-            Some(project_dir) => pcl_ide::check_local_files(
+        // A project's diagnostics in its program's files, as `pcl check` reports them: the
+        // files the program reads, looked for on disk (`PCL5011`), and the required
+        // configs a stack does not set (`PCL5008`; the stack files as open, else on disk).
+        let in_program = project.as_ref().map(|project| {
+            let mut found = pcl_ide::check_local_files(
                 &analysis.program_local_files(&id).unwrap_or_default(),
                 Path::new(dir),
-                &project_dir,
+                &project.dir,
                 &|path| path.exists(),
-            ),
-            None => Vec::new(),
-        };
+            );
+            let edited = |(path, text): &(String, String)| -> (String, String) {
+                let open = self.documents.values().find(|d| d.path == *path);
+                (
+                    path.clone(),
+                    open.map_or_else(|| text.clone(), |d| d.text.clone()),
+                )
+            };
+            let project_file = edited(&project.file);
+            let stacks: Vec<(String, String)> = project.stacks.iter().map(edited).collect();
+            let stacks: Vec<(&str, &str)> = (stacks.iter())
+                .map(|(p, t)| (p.as_str(), t.as_str()))
+                .collect();
+            let files = pcl_ide::ProjectFiles {
+                project: (&project_file.0, &project_file.1),
+                stacks: &stacks,
+            };
+            let project_id = pcl_diagnostics::FileId(program_files.len() as u32);
+            let ids = pcl_ide::ProjectFileIds {
+                project: project_id,
+                first_stack: pcl_diagnostics::FileId(project_id.0 + 1),
+            };
+            if let Ok(check) = analysis.project_check(&id, files, ids) {
+                found.extend(check.in_program);
+            }
+            found
+        });
         let open_here = |d: &Document| d.dir == dir && !d.project_file;
         // Shown while a file of it is open, or of a program that uses it as a component
         // (`pcl check` of that program reports the component's mistakes too): asked only
@@ -1163,16 +1207,19 @@ impl Server {
             let Some(diagnostics) = found.get_mut(path) else {
                 continue;
             };
-            let in_file: Vec<pcl_diagnostics::Diagnostic> = (local_files.iter())
+            // Each file's comments judged with the project's diagnostics, also when it has
+            // none (a `# pcl-ignore` of a project code that silences nothing is reported).
+            let Some(in_program) = &in_program else {
+                continue;
+            };
+            let in_file: Vec<pcl_diagnostics::Diagnostic> = (in_program.iter())
                 .filter(|d| d.span().is_some_and(|s| s.file.0 as usize == file))
                 .cloned()
                 .collect();
-            if !in_file.is_empty() {
-                let file = pcl_diagnostics::FileId(file as u32);
-                diagnostics.extend(
-                    (analysis.apply_project_suppressions(&id, file, in_file)).unwrap_or_default(),
-                );
-            }
+            let file = pcl_diagnostics::FileId(file as u32);
+            diagnostics.extend(
+                (analysis.apply_project_suppressions(&id, file, in_file)).unwrap_or_default(),
+            );
         }
         let mut latest = Vec::new();
         for (uri, document) in (self.documents.iter())
@@ -1300,7 +1347,6 @@ impl Server {
     /// Diagnostics of every open project and stack file: each stack's config checked
     /// against the program at its project's `main` (loaded first when needed).
     fn publish_project_files(&mut self) -> Vec<Message> {
-        self.project_dirs.clear();
         let open: Vec<(Url, Document)> = (self.documents.iter())
             .filter(|(_, d)| d.project_file)
             .map(|(u, d)| (u.clone(), d.clone()))
@@ -1346,9 +1392,22 @@ impl Server {
             self.refresh_program(&main);
         }
         let program = ProgramId(pcl_ide::normalise_dir(&main));
+        let stacks: Vec<(String, String)> = (stack_files(Path::new(&project_path), &project_text))
+            .into_iter()
+            .map(
+                |(path, text)| match self.documents.values().find(|d| d.path == path) {
+                    Some(open) => (path, open.text.clone()),
+                    None => (path, text),
+                },
+            )
+            .collect();
+        let stacks: Vec<(&str, &str)> = (stacks.iter())
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
         let files = pcl_ide::ProjectDocument {
             project: (&project_path, &project_text),
             document: (&document.path, &document.text),
+            stacks: &stacks,
         };
         let mut diagnostics = (self.host.analysis())
             .project_document_diagnostics(files, &program)
@@ -1809,49 +1868,23 @@ impl Snapshot {
         else {
             return Vec::new();
         };
-        let text_of = |path: &Path| {
-            (self.documents.values())
-                .find(|d| Path::new(&d.path) == path)
-                .map(|d| d.text.clone())
-                .or_else(|| std::fs::read_to_string(path).ok())
-        };
-        let Some(project_dir) = project_dir_of(Path::new(&document.dir)) else {
+        let Some(project) = project_of(Path::new(&document.dir)) else {
             return Vec::new();
         };
-        let Some((project_path, project_text)) = (pcl_ide::PROJECT_FILE_NAMES.iter())
-            .map(|name| project_dir.join(name))
-            .find_map(|path| Some((path.clone(), text_of(&path)?)))
-        else {
+        let edited = |path: &str| self.documents.values().find(|d| d.path == path);
+        let project_text = edited(&project.file.0).map_or(&project.file.1, |d| &d.text);
+        let Some(project_name) = pcl_ide::project_name(&project.file.0, project_text) else {
             return Vec::new();
         };
-        let project_file = (project_path.file_name())
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let Some(project) = pcl_ide::project_name(&project_path.to_string_lossy(), &project_text)
-        else {
-            return Vec::new();
-        };
-        let Ok(entries) = std::fs::read_dir(pcl_ide::stack_dir(&project_path, &project_text))
-        else {
-            return Vec::new();
-        };
-        let mut stacks: Vec<PathBuf> = (entries.flatten())
-            .map(|entry| entry.path())
-            .filter(|path| {
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                name.is_some_and(|name| pcl_ide::stack_name(&project_file, &name).is_some())
-            })
-            .collect();
-        stacks.sort();
         let mut edits = Vec::new();
-        for path in stacks {
-            let (Some(text), Ok(uri)) = (text_of(&path), Url::from_file_path(&path)) else {
+        for (path, text) in &project.stacks {
+            let Ok(uri) = Url::from_file_path(path) else {
                 continue;
             };
-            let lines = TextLines::new(&text);
-            let index = LineIndex::with_lines(&text, &lines);
-            let path_text = path.to_string_lossy();
-            for range in pcl_ide::config_key_ranges(&project, &path_text, &text, &old) {
+            let text = edited(path).map_or(text, |d| &d.text);
+            let lines = TextLines::new(text);
+            let index = LineIndex::with_lines(text, &lines);
+            for range in pcl_ide::config_key_ranges(&project_name, path, text, &old) {
                 let range = index.range(range, self.encoding);
                 edits.push((
                     uri.clone(),
@@ -2154,17 +2187,56 @@ fn names_component(dir: &Path, below: &Path) -> bool {
     })
 }
 
-/// The directory of the project whose program is in `dir`, as `pcl check` finds it: the
-/// nearest project file at or above `dir`, when its `main` is `dir`.
-fn project_dir_of(dir: &Path) -> Option<PathBuf> {
+/// A Pulumi project as read from disk: its directory, and its project file and stack files,
+/// each a path and text.
+struct ProjectOnDisk {
+    dir: PathBuf,
+    file: (String, String),
+    stacks: Vec<(String, String)>,
+}
+
+/// The project whose program is in `dir`, as `pcl check` finds it: the nearest project
+/// file at or above `dir`, when its `main` is `dir`.
+fn project_of(dir: &Path) -> Option<ProjectOnDisk> {
     let program = pcl_ide::normalise_dir(&dir.to_string_lossy());
-    let (ancestor, text) = dir.ancestors().find_map(|ancestor| {
-        let text = (pcl_ide::PROJECT_FILE_NAMES.iter())
-            .find_map(|name| std::fs::read_to_string(ancestor.join(name)).ok())?;
-        Some((ancestor, text))
+    let (ancestor, path, text) = dir.ancestors().find_map(|ancestor| {
+        (pcl_ide::PROJECT_FILE_NAMES.iter()).find_map(|name| {
+            let path = ancestor.join(name);
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((ancestor, path, text))
+        })
     })?;
     let main = main_dir(ancestor, &text);
-    (pcl_ide::normalise_dir(&main) == program).then(|| ancestor.to_path_buf())
+    (pcl_ide::normalise_dir(&main) == program).then(|| ProjectOnDisk {
+        dir: ancestor.to_path_buf(),
+        stacks: stack_files(&path, &text),
+        file: (path.display().to_string(), text),
+    })
+}
+
+/// The stack files of the project file at `project_path` with `text` (in its
+/// `stackConfigDir`), in name order, each a path and text as on disk.
+fn stack_files(project_path: &Path, text: &str) -> Vec<(String, String)> {
+    let project_file = (project_path.file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(entries) = std::fs::read_dir(pcl_ide::stack_dir(project_path, text)) else {
+        return Vec::new();
+    };
+    let mut stacks: Vec<PathBuf> = (entries.flatten())
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.is_some_and(|name| pcl_ide::stack_name(&project_file, &name).is_some())
+        })
+        .collect();
+    stacks.sort();
+    (stacks.into_iter())
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((path.display().to_string(), text))
+        })
+        .collect()
 }
 
 /// Whether `path` names a Pulumi project or stack file.
