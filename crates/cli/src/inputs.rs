@@ -32,6 +32,8 @@ pub(crate) struct SourceFile {
     /// How many lines the text has, counted when it was read (on the reading thread,
     /// while the text is in the CPU's cache), for the summary line.
     pub(crate) lines: usize,
+    /// Where a program file's bytes stopped being UTF-8 ([`Input::read_program_file`]).
+    pub(crate) invalid_utf8: Option<pcl_syntax::InvalidUtf8>,
 }
 
 impl SourceFile {
@@ -45,6 +47,15 @@ impl SourceFile {
             lines: crate::report::line_count(&text),
             name,
             text,
+            invalid_utf8: None,
+        }
+    }
+
+    /// The text as the analysis host takes it.
+    pub(crate) fn source_text(&self) -> pcl_ide::SourceText {
+        pcl_ide::SourceText {
+            text: Arc::clone(&self.text),
+            invalid_utf8: self.invalid_utf8,
         }
     }
 }
@@ -56,18 +67,38 @@ pub(crate) enum Input {
 }
 
 impl Input {
+    /// The input as UTF-8 text; other bytes are an error (a file `pcl fmt` would write
+    /// back, or JSON).
     pub(crate) fn read(&self) -> Result<SourceFile, String> {
+        let (name, bytes) = self.read_bytes()?;
+        decode(&name, bytes)
+    }
+
+    /// A program file to check or parse: bytes that are not UTF-8 are read with each
+    /// invalid sequence replaced, and reported as the file's first diagnostic
+    /// (`PCL1016`), as Pulumi's parser goes on past them.
+    pub(crate) fn read_program_file(&self) -> Result<SourceFile, String> {
+        let (name, bytes) = self.read_bytes()?;
+        let (text, invalid_utf8) = pcl_syntax::decode_source(bytes);
+        Ok(SourceFile {
+            invalid_utf8,
+            ..SourceFile::new(name, text)
+        })
+    }
+
+    /// The input's name in messages and its bytes.
+    fn read_bytes(&self) -> Result<(String, Vec<u8>), String> {
         match self {
             Input::Stdin => {
                 let bytes = pcl_ide::read_source(std::io::stdin().lock(), None)
                     .map_err(|err| format!("cannot read {STDIN_NAME}: {}", io_reason(&err)))?;
-                decode(STDIN_NAME, bytes)
+                Ok((STDIN_NAME.to_owned(), bytes))
             }
             Input::File(path) => {
                 let name = path.display().to_string();
                 let bytes = pcl_ide::read_source_file(path)
                     .map_err(|err| format!("cannot read `{name}`: {}", io_reason(&err)))?;
-                decode(&name, bytes)
+                Ok((name, bytes))
             }
         }
     }

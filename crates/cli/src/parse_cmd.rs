@@ -47,7 +47,7 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
     let mut totals = Totals::default();
     let trees = BackgroundDrop::start();
     for input in &inputs {
-        let file = match input.read() {
+        let file = match input.read_program_file() {
             Ok(file) => file,
             Err(message) => {
                 reporter.io_error(&message);
@@ -71,8 +71,9 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
         } else {
             pcl_syntax::syntax_errors(&file.text)
         };
-        let diagnostics: Vec<_> = (errors.iter())
-            .map(|error| error.to_diagnostic(FileId(0)))
+        let encoding = file.invalid_utf8.map(|e| e.to_diagnostic(FileId(0)));
+        let diagnostics: Vec<_> = (encoding.into_iter())
+            .chain(errors.iter().map(|error| error.to_diagnostic(FileId(0))))
             .collect();
         reporter.file(&file, &diagnostics);
     }

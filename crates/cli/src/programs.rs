@@ -140,7 +140,7 @@ pub(crate) fn load(
         };
         let texts = files
             .iter()
-            .map(|f| (SmolStr::new(&f.name), f.text.clone()))
+            .map(|f| (SmolStr::new(&f.name), f.source_text()))
             .collect();
         let id = host.set_program(&dir, texts);
         loaded.push(LoadedProgram {
@@ -190,12 +190,19 @@ pub(crate) fn component_programs(
 /// Reads `inputs` on up to `jobs` threads (each a contiguous run of them), in order.
 fn read_all(inputs: &[Input], jobs: usize) -> Vec<Result<SourceFile, String>> {
     if jobs <= 1 || inputs.len() <= 1 {
-        return inputs.iter().map(Input::read).collect();
+        return inputs.iter().map(Input::read_program_file).collect();
     }
     let run = inputs.len().div_ceil(jobs);
     std::thread::scope(|scope| {
         let readers: Vec<_> = (inputs.chunks(run))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(Input::read).collect::<Vec<_>>()))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(Input::read_program_file)
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         (readers.into_iter())
             .flat_map(|reader| match reader.join() {

@@ -333,22 +333,34 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
     "#]]
     .assert_eq(&deny);
     // A file that cannot be read is an IO error (exit 2) the summary counts, beside the
-    // diagnostics of the files that could.
+    // diagnostics of the files that could (here one past 4 GiB, sparse). A file that is
+    // not UTF-8 is read, with an error at its first invalid byte, as Pulumi's parser does.
     let unreadable = common::scratch(
         "check-unreadable",
-        &[("a.pp", b"a = [1,\n"), ("b.pp", b"c = \"\xff\"\n")],
+        &[("a.pp", b"a = [1,\n"), ("c.pp", b"c = \"\xff\"\nd = c\n")],
     );
+    let huge = std::fs::File::create(unreadable.join("b.pp")).expect("create");
+    huge.set_len(5 << 30).expect("a sparse file");
     let partly = run(&["check", "--color", "never", "."], &unreadable, None);
     expect![[r#"
         pcl check --color never .
-        stderr: error: `./b.pp` is not valid UTF-8: byte 0xff at offset 5 does not start a valid UTF-8 sequence
+        stderr: error: cannot read `./b.pp`: it is larger than 4 GiB, the most pcl reads (offsets into a file are 32-bit)
         stderr: error[PCL1005]: unclosed tuple: this `[` has no matching `]`
         stderr:   ┌─ ./a.pp:1:5
         stderr:   │
         stderr: 1 │ a = [1,
         stderr:   │     ^
         stderr:
-        stderr: checked 1 program, 1 file (1 line, 8 B) in <time>: 1 error in 1 of 1 file, and 1 IO error (above)
+        stderr: error[PCL1016]: this file is not UTF-8: byte 0xff does not start a valid UTF-8 sequence
+        stderr:   ┌─ ./c.pp:1:6
+        stderr:   │
+        stderr: 1 │ c = "�"
+        stderr:   │      ^
+        stderr:   │
+        stderr:   = it is read with the byte replaced by `�`
+        stderr:   = Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)
+        stderr:
+        stderr: checked 1 program, 2 files (3 lines, 24 B) in <time>: 2 errors in 2 of 2 files, and 1 IO error (above)
         exit 2
     "#]]
     .assert_eq(&partly);

@@ -1115,6 +1115,37 @@ fn a_components_files_are_shown_with_its_user() {
     shut_down(client);
 }
 
+/// A file of the program on disk that is not UTF-8 shows the error `pcl check` reports
+/// (`PCL1016`) while another file of it is open; opened, the editor's text is UTF-8 and
+/// the error goes.
+#[test]
+fn a_file_on_disk_that_is_not_utf8_says_so() {
+    let dir = scratch_dir("latin-1");
+    let main = "output greeting {\n  value = word\n}\n";
+    std::fs::write(dir.join("main.pp"), main).expect("a program file");
+    std::fs::write(dir.join("word.pp"), b"word = \"caf\xe9\"\n").expect("a Latin-1 file");
+    let uri = |name: &str| format!("file://{}/{name}", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    let published = client.open(&uri("main.pp"), main);
+    assert_eq!(published["params"]["diagnostics"], json!([]), "{published}");
+    let published = next_published(&mut client);
+    assert_eq!(published["params"]["uri"], uri("word.pp"), "{published}");
+    let found = &published["params"]["diagnostics"];
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{published}");
+    assert_eq!(found[0]["code"], "PCL1016");
+    assert_eq!(
+        found[0]["range"],
+        json!({ "start": { "line": 0, "character": 11 }, "end": { "line": 0, "character": 12 } })
+    );
+    // Opened as the editor decoded it (as Latin-1 here): UTF-8 now, no error.
+    assert_eq!(
+        client.open(&uri("word.pp"), "word = \"café\"\n")["params"]["diagnostics"],
+        json!([])
+    );
+    shut_down(client);
+}
+
 /// The next publishDiagnostics notification.
 fn next_published(client: &mut Client) -> Value {
     client.wait_for(None, Some("textDocument/publishDiagnostics"))

@@ -298,17 +298,41 @@ fn missing_file_is_an_io_error() {
     );
 }
 
+/// A file that is not UTF-8 is parsed with an error at its first invalid byte (each
+/// invalid sequence read as U+FFFD), as Pulumi's parser does; `pcl fmt`, which would write
+/// it back, refuses it.
 #[test]
 fn invalid_utf8_names_the_byte() {
-    let dir = scratch("utf8", &[("bad.pp", b"a = \"ok\"\nb = \"\xff\"\n")]);
-    let run = pcl(&["parse", "bad.pp"], &dir);
+    let dir = scratch(
+        "utf8",
+        &[("bad.pp", b"a = \"ok\"\nb = \"\xff\"\nc = \"caf\xe9\"\n")],
+    );
+    let run = pcl(&["parse", "--color", "never", "bad.pp"], &dir);
+    check(
+        &run,
+        1,
+        expect![""],
+        expect![[r#"
+            error[PCL1016]: this file is not UTF-8: byte 0xff does not start a valid UTF-8 sequence
+              ┌─ bad.pp:2:6
+              │
+            2 │ b = "�"
+              │      ^
+              │
+              = it is read with this and 1 other invalid sequence replaced by `�`
+              = Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)
+
+            parsed 1 file (3 lines, 32 B) in <time>: 1 error in 1 of 1 file
+        "#]],
+    );
+    let run = pcl(&["fmt", "--check", "bad.pp"], &dir);
     check(
         &run,
         2,
         expect![""],
         expect![[r#"
             error: `bad.pp` is not valid UTF-8: byte 0xff at offset 14 does not start a valid UTF-8 sequence
-            parsed 0 files (0 lines, 0 B) in <time>: 1 IO error (above)
+            checked the formatting of 0 files (0 lines, 0 B) in <time>: the files read are formatted, 1 IO error (above)
         "#]],
     );
 }
@@ -324,19 +348,30 @@ fn unreadable_and_oversized_files_are_io_errors_for_every_command() {
     huge.set_len(5 << 30).expect("a sparse file");
     let utf8 = "error: `bad/bad.pp` is not valid UTF-8: byte 0xff at offset 5 does not start a valid UTF-8 sequence";
     let size = "error: cannot read `huge/huge.pp`: it is larger than 4 GiB, the most pcl reads (offsets into a file are 32-bit)";
-    for (args, error) in [
-        (&["check", "--jobs", "2", "bad/bad.pp"][..], utf8),
-        (&["check", "--jobs", "1", "bad"], utf8),
-        (&["types", "--jobs", "2", "bad"], utf8),
-        (&["check", "--jobs", "2", "huge/huge.pp"], size),
-        (&["parse", "huge/huge.pp"], size),
-        (&["fmt", "--check", "huge/huge.pp"], size),
+    let not_utf8 =
+        "error[PCL1016]: this file is not UTF-8: byte 0xff does not start a valid UTF-8 sequence";
+    for (args, code, error) in [
+        (&["check", "--jobs", "2", "huge/huge.pp"][..], 2, size),
+        (&["types", "--jobs", "2", "huge"], 2, size),
+        (&["check", "--jobs", "1", "huge"], 2, size),
+        (&["parse", "huge/huge.pp"], 2, size),
+        (&["fmt", "--check", "huge/huge.pp"], 2, size),
+        (&["fmt", "--check", "bad/bad.pp"], 2, utf8),
+        // Read, with an error: a diagnostic, not an IO error.
+        (&["check", "--jobs", "2", "bad/bad.pp"], 1, not_utf8),
+        (&["check", "--jobs", "1", "bad"], 1, not_utf8),
     ] {
         let run = pcl(args, &dir);
-        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
         assert_eq!(run.stderr.lines().next(), Some(error), "{args:?}");
         assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
     }
+    // `pcl types` reports no diagnostics: the file's declarations, read.
+    let types = pcl(&["types", "--jobs", "2", "bad"], &dir);
+    assert_eq!(
+        (types.code, types.stdout.as_str()),
+        (0, "local a: string\n")
+    );
     // The OS's reason, without Rust's error number.
     #[cfg(unix)]
     {

@@ -44,6 +44,8 @@ codes! {
     INVALID_EXPRESSION = 1014 "invalid-expression";
     /// The parser stopped making progress and gave up on the rest of the file.
     PARSER_STOPPED = 1015 "parser-stopped";
+    /// A source file that is not UTF-8.
+    INVALID_ENCODING = 1016 "invalid-encoding";
 
     // Schemas: finding, reading, indexing and lowering Pulumi package schemas (`pcl-schema`).
     /// A schema file is not valid JSON.

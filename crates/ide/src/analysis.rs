@@ -242,6 +242,9 @@ impl Analysis {
             if !wanted(file) {
                 continue;
             }
+            if let Some(invalid) = file.invalid_utf8(db) {
+                by_file[i].push(invalid.to_diagnostic(FileId(i as u32)));
+            }
             let parse = pcl_sema::parse(db, file);
             by_file[i].extend(
                 parse

@@ -320,7 +320,7 @@ impl AnalysisHost {
     /// Set (or replace) the program in `dir` with the given files (path, text). Texts
     /// equal to what the file already holds are not set again, so nothing re-runs. A text
     /// given as `Arc<String>` (or `String`) is shared, not copied.
-    pub fn set_program<T: Into<Arc<String>>>(
+    pub fn set_program<T: Into<SourceText>>(
         &mut self,
         dir: &str,
         mut files: Vec<(SmolStr, T)>,
@@ -462,6 +462,10 @@ impl AnalysisHost {
             }
             None => self.file(path, text, Durability::LOW),
         };
+        // An editor's text is UTF-8, whatever the file on disk was.
+        if file.invalid_utf8(&self.db).is_some() {
+            file.set_invalid_utf8(&mut self.db).to(None);
+        }
         if self.edited.insert(file) {
             // A document's resources are checked input by input: its edits re-check the
             // inputs that read what they change (the first one checks the file again).
@@ -510,15 +514,15 @@ impl AnalysisHost {
     }
 
     /// The file at `path` with `text`, created at `durability` if it is new.
-    fn file<T: Into<Arc<String>>>(
+    fn file<T: Into<SourceText>>(
         &mut self,
         path: SmolStr,
         text: T,
         durability: Durability,
     ) -> File {
+        let SourceText { text, invalid_utf8 } = text.into();
         match self.files.get(&path) {
             Some(&file) => {
-                let text = text.into();
                 if *file.text(&self.db) != text {
                     // The parse kept for reparsing is the one the items were synced from
                     // (`sync_items` relies on it): a text set whole, from disk, drops it.
@@ -527,10 +531,14 @@ impl AnalysisHost {
                     }
                     file.set_text(&mut self.db).to(text);
                 }
+                if file.invalid_utf8(&self.db) != invalid_utf8 {
+                    file.set_invalid_utf8(&mut self.db).to(invalid_utf8);
+                }
                 file
             }
             None => {
-                let file = File::builder(path.clone(), text.into())
+                let file = File::builder(path.clone(), text)
+                    .invalid_utf8(invalid_utf8)
                     .durability(durability)
                     .new(&self.db);
                 self.files.insert(path, file);
@@ -959,14 +967,47 @@ fn program_dirs_beside(dir: &str) -> Box<[SmolStr]> {
 }
 
 /// The `.pp` files directly in `dir`, sorted, with their texts.
-fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, String)>> {
+fn read_program_files(dir: &Path) -> std::io::Result<Vec<(SmolStr, SourceText)>> {
     let mut files = Vec::new();
     for path in program_file_paths(dir) {
-        let bytes = crate::read_source_file(&path)?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let text = SourceText::decode(crate::read_source_file(&path)?);
         files.push((SmolStr::new(path.to_string_lossy()), text));
     }
     Ok(files)
+}
+
+/// A source file's text as read, and where its bytes stopped being UTF-8 when they did
+/// (the text then has each invalid sequence replaced: [`pcl_syntax::decode_source`]). A
+/// `String` is a text read as UTF-8.
+pub struct SourceText {
+    pub text: Arc<String>,
+    pub invalid_utf8: Option<pcl_syntax::InvalidUtf8>,
+}
+
+impl SourceText {
+    /// A file's text from its bytes, which need not be UTF-8.
+    pub fn decode(bytes: Vec<u8>) -> SourceText {
+        let (text, invalid_utf8) = pcl_syntax::decode_source(bytes);
+        SourceText {
+            text: Arc::new(text),
+            invalid_utf8,
+        }
+    }
+}
+
+impl From<Arc<String>> for SourceText {
+    fn from(text: Arc<String>) -> SourceText {
+        SourceText {
+            text,
+            invalid_utf8: None,
+        }
+    }
+}
+
+impl From<String> for SourceText {
+    fn from(text: String) -> SourceText {
+        SourceText::from(Arc::new(text))
+    }
 }
 
 /// The entries of `dir`, the working directory's for an empty path (a file's parent).

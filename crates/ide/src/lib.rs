@@ -30,7 +30,9 @@ use pcl_types::{Name, NamedObject, Ty};
 
 pub use analysis::{Analysis, Cancellable, DeclarationType, FileDiagnostics, FileText};
 pub use formatting::FormatEdit;
-pub use host::{AnalysisHost, FetchEvent, Fetching, ProgramId, normalise_dir, program_file_paths};
+pub use host::{
+    AnalysisHost, FetchEvent, Fetching, ProgramId, SourceText, normalise_dir, program_file_paths,
+};
 pub use navigation::{
     CompletionItem, CompletionKind, FileSymbol, HoverResult, InlayHint, NavigationTarget,
     Reference, SignatureHelp, TokenClass,

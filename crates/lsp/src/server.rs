@@ -1106,16 +1106,17 @@ impl Server {
 
     /// Set the program in `dir` from disk, with open documents over their files.
     fn set_program_from_disk(&mut self, dir: &str) {
-        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        let mut files: BTreeMap<String, pcl_ide::SourceText> = BTreeMap::new();
         self.on_disk.insert(dir.to_owned(), disk_state(dir));
         for path in pcl_ide::program_file_paths(Path::new(dir)) {
-            let text = pcl_ide::read_source_file(&path)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
-            files.insert(path.display().to_string(), text);
+            let bytes = pcl_ide::read_source_file(&path).unwrap_or_default();
+            files.insert(
+                path.display().to_string(),
+                pcl_ide::SourceText::decode(bytes),
+            );
         }
         for document in (self.documents.values()).filter(|d| d.dir == dir && !d.project_file) {
-            files.insert(document.path.clone(), document.text.clone());
+            files.insert(document.path.clone(), document.text.clone().into());
         }
         let files = files
             .into_iter()

@@ -45,6 +45,11 @@ pub struct File {
     #[default]
     #[returns(copy)]
     pub per_input_memos: bool,
+    /// Where the file's bytes on disk stopped being UTF-8, when they did (its text has
+    /// each invalid sequence replaced by U+FFFD): reported with its syntax errors.
+    #[default]
+    #[returns(copy)]
+    pub invalid_utf8: Option<pcl_syntax::InvalidUtf8>,
 }
 
 /// One top-level item of a file: its syntax (a view of its file's flat tree, its rowan

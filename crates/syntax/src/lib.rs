@@ -9,6 +9,7 @@
 use std::sync::{Arc, OnceLock};
 
 pub mod ast;
+mod encoding;
 mod flat;
 pub mod foreign;
 mod grammar;
@@ -22,6 +23,7 @@ mod token_set;
 #[cfg(test)]
 mod tests;
 
+pub use encoding::{InvalidUtf8, decode_source};
 pub use flat::{ElementRef, ItemSyntax, NodeRef, TokenRef};
 pub use lexer::{LexError, LexedText, fast_path_disagreement, is_identifier};
 pub use parser::SyntaxError;

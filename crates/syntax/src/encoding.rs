@@ -1,0 +1,99 @@
+//! Source files as bytes: a file that is not UTF-8 is read with each invalid byte
+//! sequence replaced by U+FFFD, and its first one reported, as Pulumi's HCL lexer reports
+//! "Invalid character encoding" and goes on, so the rest of the file is still checked.
+
+use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
+use rowan::{TextRange, TextSize};
+
+/// Where a source file's bytes stopped being UTF-8: the first invalid sequence's place in
+/// the decoded text (its U+FFFD), its first byte, and how many invalid sequences the file
+/// has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InvalidUtf8 {
+    pub offset: TextSize,
+    pub byte: u8,
+    pub count: u32,
+}
+
+/// The text of a source file's `bytes`, each invalid UTF-8 sequence replaced by U+FFFD
+/// (as `String::from_utf8_lossy` does), and where the first one was.
+pub fn decode_source(bytes: Vec<u8>) -> (String, Option<InvalidUtf8>) {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return (text, None),
+        Err(error) => error.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len() + 16);
+    let mut first: Option<InvalidUtf8> = None;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        let Some(&byte) = chunk.invalid().first() else {
+            continue;
+        };
+        match &mut first {
+            Some(first) => first.count += 1,
+            None => {
+                first = Some(InvalidUtf8 {
+                    offset: TextSize::try_from(text.len()).unwrap_or(TextSize::from(u32::MAX)),
+                    byte,
+                    count: 1,
+                });
+            }
+        }
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    (text, first)
+}
+
+impl InvalidUtf8 {
+    /// The error, at the first invalid sequence's U+FFFD in `file`'s decoded text.
+    pub fn to_diagnostic(self, file: FileId) -> Diagnostic {
+        let end = self.offset + TextSize::of(char::REPLACEMENT_CHARACTER);
+        let range = TextRange::new(self.offset, end);
+        let mut diagnostic = Diagnostic::error(
+            codes::INVALID_ENCODING,
+            format!(
+                "this file is not UTF-8: byte 0x{:02x} does not start a valid UTF-8 sequence",
+                self.byte
+            ),
+            Anchor::Span(Span { file, range }),
+        );
+        let others = self.count - 1;
+        diagnostic = diagnostic.with_note(match others {
+            0 => "it is read with the byte replaced by `\u{fffd}`".to_owned(),
+            1 => "it is read with this and 1 other invalid sequence replaced by `\u{fffd}`"
+                .to_owned(),
+            n => format!(
+                "it is read with this and {n} other invalid sequences replaced by `\u{fffd}`"
+            ),
+        });
+        diagnostic.with_note(
+            "Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_is_read_as_it_is() {
+        assert_eq!(
+            decode_source(b"a = \"caf\xc3\xa9\"\n".to_vec()),
+            ("a = \"café\"\n".to_owned(), None)
+        );
+    }
+
+    #[test]
+    fn each_invalid_sequence_is_one_replacement_and_the_first_is_reported() {
+        let (text, invalid) = decode_source(b"a = \"caf\xe9\"\nb = \"\xff\xfe\"\n".to_vec());
+        assert_eq!(
+            text,
+            String::from_utf8_lossy(b"a = \"caf\xe9\"\nb = \"\xff\xfe\"\n")
+        );
+        let invalid = invalid.expect("reported");
+        assert_eq!(invalid.byte, 0xe9);
+        assert_eq!(&text[usize::from(invalid.offset)..][..3], "\u{fffd}");
+        assert_eq!(invalid.count, 3);
+    }
+}
