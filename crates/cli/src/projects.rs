@@ -504,7 +504,7 @@ pub(crate) fn check(
     // comments may silence: files it reads that are not there, required configs a stack
     // does not set.
     let project_dir = Path::new(request.file.name.as_str()).parent();
-    let local_files = analysis.program_local_files(id).unwrap_or_default();
+    let local_files = analysis.program_local_files(id, None).unwrap_or_default();
     let program_dir = Path::new(&request.program_dir);
     let mut in_program = check_local_files(
         &local_files,

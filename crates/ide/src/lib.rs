@@ -39,7 +39,8 @@ pub use navigation::{
 };
 pub use parallel::CHECK_STACK_SIZE;
 pub use pcl_project::{
-    ConfigType, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig, check_local_files, stack_name,
+    ConfigType, LocalFileUse, PROJECT_FILE_NAMES, ProgramConfig, ProviderConfig, check_local_files,
+    stack_name,
 };
 pub use pcl_schema::{FetchError, FetchRequest, fetch_schema};
 pub use pcl_sema::{DeclKind, Leniency};

@@ -5,7 +5,7 @@
 use pcl_diagnostics::{FileId, Span, TextRange, TextSize};
 use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig, Syntax};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
-use pcl_sema::{BlockId, DeclKind, Expr, infer, program_decls, program_graph};
+use pcl_sema::{BlockId, DeclKind, Expr, infer};
 use pcl_types::{Ty, TyKind};
 use smol_str::SmolStr;
 
@@ -23,18 +23,20 @@ impl Analysis {
             let Some(program) = self.program_of(id) else {
                 return Vec::new();
             };
-            for &decl in program_graph(db, program).order.iter() {
-                let _ = pcl_sema::decl_ty(db, decl);
-            }
+            // Only the configs are typed here (an editor asks at each keystroke): what a
+            // default reads is typed on the way, on a thread whose stack takes any chain
+            // of references (`CHECK_STACK_SIZE`).
             let files = program.files(db);
             let mut configs = Vec::new();
-            for &decl in program_decls(db, program).iter() {
-                if decl.kind(db) != DeclKind::Config {
-                    continue;
-                }
-                let Some(index) = files.iter().position(|&f| f == decl.file(db)) else {
-                    continue;
-                };
+            // Found by the files' item outlines (a declaration's kind would be a lookup
+            // per declaration).
+            let config_decls = (files.iter().enumerate()).flat_map(|(index, &file)| {
+                let items = file.declarations(db).items.iter();
+                (items.zip(pcl_sema::file_decls(db, program, file).iter()))
+                    .filter(|(item, _)| item.key.kind == DeclKind::Config)
+                    .map(move |(_, &decl)| (index, decl))
+            });
+            for (index, decl) in config_decls {
                 let Some(range) =
                     site_range(db, pcl_sema::Located::new(decl, pcl_sema::Site::Name))
                 else {
@@ -66,16 +68,24 @@ impl Analysis {
     }
 
     /// The files the program reads at literal paths (`fileAsset("./www/index.html")`),
-    /// in source order; an argument's `FileId(i)` is the program's i-th file.
-    pub fn program_local_files(&self, id: &ProgramId) -> Cancellable<Vec<LocalFileUse>> {
+    /// in source order, in all its files or in `only` the one at that path; an argument's
+    /// `FileId(i)` is the program's i-th file.
+    pub fn program_local_files(
+        &self,
+        id: &ProgramId,
+        only: Option<&str>,
+    ) -> Cancellable<Vec<LocalFileUse>> {
         salsa::Cancelled::catch(|| {
             let db = self.db();
             let Some(program) = self.program_of(id) else {
                 return Vec::new();
             };
             let files = program.files(db);
+            let wanted =
+                (files.iter()).filter(|file| only.is_none_or(|path| file.path(db) == path));
+            let decls = wanted.flat_map(|&file| pcl_sema::file_decls(db, program, file).iter());
             let mut uses = Vec::new();
-            for &decl in program_decls(db, program).iter() {
+            for &decl in decls {
                 for (path_arg, function, path) in pcl_sema::literal_file_reads(db, decl).iter() {
                     let at = pcl_sema::Located::new(decl, pcl_sema::Site::Expr(*path_arg));
                     let file = files.iter().position(|&f| f == decl.file(db));

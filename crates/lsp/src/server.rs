@@ -1146,13 +1146,38 @@ impl Server {
         // A project's diagnostics in its program's files, as `pcl check` reports them: the
         // files the program reads, looked for on disk (`PCL5011`), and the required
         // configs a stack does not set (`PCL5008`; the stack files as open, else on disk).
+        // Only the files published are looked through (all, when the program's are).
+        let published_paths: Option<Vec<&str>> = match scope {
+            Scope::Program => None,
+            Scope::Document(uri) => Some(
+                self.documents
+                    .get(uri)
+                    .map(|d| d.path.as_str())
+                    .into_iter()
+                    .collect(),
+            ),
+            Scope::OpenDocuments => Some(
+                (self.documents.values())
+                    .filter(|d| d.dir == dir && !d.project_file)
+                    .map(|d| d.path.as_str())
+                    .collect(),
+            ),
+        };
         let in_program = project.as_ref().map(|project| {
-            let mut found = pcl_ide::check_local_files(
-                &analysis.program_local_files(&id).unwrap_or_default(),
-                Path::new(dir),
-                &project.dir,
-                &|path| path.exists(),
-            );
+            let local_files: Vec<pcl_ide::LocalFileUse> = match &published_paths {
+                None => analysis.program_local_files(&id, None).unwrap_or_default(),
+                Some(paths) => (paths.iter())
+                    .flat_map(|path| {
+                        analysis
+                            .program_local_files(&id, Some(path))
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            };
+            let mut found =
+                pcl_ide::check_local_files(&local_files, Path::new(dir), &project.dir, &|path| {
+                    path.exists()
+                });
             let edited = |(path, text): &(String, String)| -> (String, String) {
                 let open = self.documents.values().find(|d| d.path == *path);
                 (
