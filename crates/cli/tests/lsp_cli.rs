@@ -1544,6 +1544,43 @@ fn a_config_a_stack_does_not_set_is_shown_in_the_program() {
     shut_down(client);
 }
 
+/// A stack file no editor shows has its diagnostics published with its program's files,
+/// as `pcl check` reports them, and taken back with them.
+#[test]
+fn a_stack_file_no_editor_shows_is_published_with_its_program() {
+    let dir = scratch_dir("unopened-stack");
+    let main = "config port \"int\" {}\n\noutput port {\n  value = port\n}\n";
+    std::fs::write(dir.join("Pulumi.yaml"), "name: shop\nruntime: pcl\n").expect("written");
+    std::fs::write(dir.join("Pulumi.dev.yaml"), "config:\n  shop:prot: 80\n").expect("written");
+    std::fs::write(dir.join("main.pp"), main).expect("written");
+    let uri = format!("file://{}/main.pp", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    let published = client.open(&uri, main);
+    let code = &published["params"]["diagnostics"][0]["code"];
+    assert_eq!(code, "PCL5008", "{published}");
+    let stack = published_next(&mut client, 1);
+    assert_eq!(
+        stack,
+        [(
+            "Pulumi.dev.yaml".to_owned(),
+            vec!["the program has no config `prot`".to_owned()]
+        )]
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didClose",
+        "params": { "textDocument": { "uri": uri } } }),
+    );
+    assert_eq!(
+        published_next(&mut client, 2),
+        [
+            ("Pulumi.dev.yaml".to_owned(), vec![]),
+            ("main.pp".to_owned(), vec![])
+        ]
+    );
+    shut_down(client);
+}
+
 /// A file Pulumi does not read, open beside the project file, says so: a second project
 /// file, a stack file of another extension.
 #[test]

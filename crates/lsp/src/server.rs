@@ -1163,6 +1163,11 @@ impl Server {
                     .collect(),
             ),
         };
+        // And the project and stack files' own, as `pcl check` shows them: published when
+        // the program's files are, for those no editor shows (each path, text and
+        // diagnostics).
+        let mut project_files_found: Vec<(String, String, Vec<pcl_diagnostics::Diagnostic>)> =
+            Vec::new();
         let in_program = project.as_ref().map(|project| {
             let local_files: Vec<pcl_ide::LocalFileUse> = match &published_paths {
                 None => analysis.program_local_files(&id, None).unwrap_or_default(),
@@ -1201,6 +1206,23 @@ impl Server {
             };
             if let Ok(check) = analysis.project_check(&id, files, ids) {
                 found.extend(check.in_program);
+                let pcl_ide::ProjectCheck {
+                    project_file: mut in_project,
+                    project_values,
+                    unset_declarations,
+                    stacks: in_stacks,
+                    ..
+                } = check;
+                in_project.extend(project_values);
+                in_project.extend(unset_declarations);
+                project_files_found.push((
+                    project_file.0.clone(),
+                    project_file.1.clone(),
+                    in_project,
+                ));
+                for ((path, text), found) in stacks.iter().zip(in_stacks) {
+                    project_files_found.push((path.to_string(), text.to_string(), found));
+                }
             }
             found
         });
@@ -1275,6 +1297,7 @@ impl Server {
         let open_count = self.documents.values().filter(|d| open_here(d)).count();
         if !matches!(scope, Scope::Program)
             && (program_files.len() > open_count
+                || project.is_some()
                 || !self.client.watch_registration
                 || !self.host.components_used_by(dir).is_empty()
                 || self
@@ -1286,15 +1309,26 @@ impl Server {
             self.unopened_due.insert(dir.to_owned());
         }
         if let Scope::Program = scope {
-            // What is left is the files no editor shows.
-            let unopened: Vec<_> = (program_files.iter())
-                .filter_map(|path| Some((path, found.remove(path)?)))
-                .filter_map(|(path, found)| Some((path, self.uri_of(path)?, found)))
+            // What is left is the files no editor shows, the project's too.
+            let mut unopened: Vec<_> = (program_files.iter())
+                .filter_map(|path| Some((path.to_string(), found.remove(path)?)))
+                .filter_map(|(path, found)| {
+                    let text = analysis.file_text(&path);
+                    Some((self.uri_of(&path)?, path, found, text))
+                })
                 .collect();
+            if shown(self) {
+                for (path, text, found) in project_files_found {
+                    if self.documents.values().any(|d| d.path == path) {
+                        continue;
+                    }
+                    let text = Some(pcl_ide::FileText::Program(Arc::new(text)));
+                    unopened.extend(self.uri_of(&path).map(|uri| (uri, path, found, text)));
+                }
+            }
             let mut shown = BTreeMap::new();
-            for (path, uri, found) in unopened {
+            for (uri, path, found, text) in unopened {
                 shown.insert(path.to_string(), uri.clone());
-                let text = analysis.file_text(path);
                 // As last converted (no line index built, no label placed again) while
                 // the file's text is the same, unless a label is in another file, whose
                 // text may have moved it.
