@@ -114,6 +114,10 @@ pub struct Item {
     /// For a resource or read: whether its `options` block sets `range`, which makes its
     /// type depend on its body. Without it the type comes from its token alone.
     pub ranged: bool,
+    /// For a resource or read whose `options` name its provider in quotes (`provider =
+    /// "k8s"`, an error of its own): the name, so the provider is not also reported
+    /// unused.
+    pub quoted_provider: Option<SmolStr>,
     /// Its syntax.
     pub source: ItemSource,
 }
@@ -137,6 +141,8 @@ struct ItemOutline {
     declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
     /// A resource or read whose `options` block sets `range`.
     ranged: bool,
+    /// A resource or read whose `options` block names its provider in quotes.
+    quoted_provider: Option<SmolStr>,
     /// The packages it names: a resource's type token (with the version its options ask
     /// for), a `package` block's name, literal `invoke` tokens. Exact-sized: one per
     /// item is kept for the whole check.
@@ -236,6 +242,10 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
                     })
             };
             outline.ranged = option("range").is_some();
+            outline.quoted_provider = (option("provider").and_then(NodeRef::first_expr))
+                .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
+                .and_then(NodeRef::template_literal)
+                .map(SmolStr::from);
             let version = (option("version").and_then(NodeRef::first_expr))
                 .filter(|value| value.kind() == SyntaxKind::TEMPLATE_EXPR)
                 .and_then(NodeRef::template_literal)
@@ -302,6 +312,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
             },
             label: label.clone(),
             ranged: outline.ranged,
+            quoted_provider: outline.quoted_provider.clone(),
             source,
         });
         *index += 1;

@@ -380,9 +380,12 @@ fn unused_providers<'db>(
     edges: &Lists,
 ) -> Box<[DeclId<'db>]> {
     let items = || (program.files(db).iter()).flat_map(|&file| file.declarations(db).items.iter());
-    let providers: Vec<(usize, &str)> = (items().enumerate())
+    let providers: Vec<(usize, &str, &str)> = (items().enumerate())
         .filter(|(_, item)| item.key.kind == DeclKind::Resource)
-        .filter_map(|(i, item)| Some((i, provider_package(item.label.as_deref()?)?)))
+        .filter_map(|(i, item)| {
+            let package = provider_package(item.label.as_deref()?)?;
+            Some((i, package, item.key.name.as_str()))
+        })
         .collect();
     if providers.is_empty() {
         return Box::default();
@@ -395,6 +398,9 @@ fn unused_providers<'db>(
         .filter(|token| provider_package(token).is_none())
         .filter_map(crate::items::token_package)
         .collect();
+    // A provider named in quotes has its own error (`provider = "k8s"`): not both.
+    let quoted: FxHashSet<&str> =
+        (items().filter_map(|item| item.quoted_provider.as_deref())).collect();
     let mut read = vec![false; decls.len()];
     for (decl, dependencies) in edges.iter().enumerate() {
         for &dependency in dependencies.iter().filter(|&&d| d != decl) {
@@ -402,8 +408,10 @@ fn unused_providers<'db>(
         }
     }
     (providers.into_iter())
-        .filter(|&(i, package)| !read[i] && resource_packages.contains(package))
-        .map(|(i, _)| decls[i])
+        .filter(|&(i, package, name)| {
+            !read[i] && resource_packages.contains(package) && !quoted.contains(name)
+        })
+        .map(|(i, _, _)| decls[i])
         .collect()
 }
 

@@ -53,6 +53,15 @@ resource forgotten "pulumi:providers:kube" {}
 
 resource usesDefault "kube:apps:Deployment" {}
 
+# A provider named in quotes is an error at the quotes, not also a provider no resource uses.
+resource quotedProvider "pulumi:providers:kube" {}
+
+resource quotesItsProvider "kube:apps:Deployment" {
+  options {
+    provider = "quotedProvider"
+  }
+}
+
 # With no resource of its package, a provider is declared for its own sake: no warning.
 resource ownSake "pulumi:providers:enums" {}
 
