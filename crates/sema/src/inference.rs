@@ -287,6 +287,11 @@ fn check_decl<'db>(
 /// is typed by its token, without checking its block (the same type `infer` gives it).
 #[salsa::tracked(returns(copy), cycle_result = |db, _id, _decl| Ty::dynamic(db))]
 pub fn decl_ty<'db>(db: &'db dyn pcl_types::Db, decl: DeclId<'db>) -> Ty<'db> {
+    // A component's outputs are its program's, whatever its inputs read (two components
+    // may read each other's).
+    if let Some(ty) = crate::resources::unranged_component_ty(db, decl) {
+        return ty;
+    }
     if decl_cycle(db, decl).is_some() {
         return Ty::dynamic(db);
     }
@@ -1099,17 +1104,18 @@ impl<'db> Infer<'db> {
     }
 
     /// Whether a reference to `target` has `target`'s `decl_ty`: not when it is the
-    /// declaration itself or in its reference cycle, nor `pulumi`, a hook or a package
-    /// (those are `dynamic`).
+    /// declaration itself or in its reference cycle (unless it is a component without
+    /// `range`, typed by its source alone), nor `pulumi`, a hook or a package (those are
+    /// `dynamic`).
     pub(crate) fn sees_decl_ty(&mut self, target: DeclId<'db>) -> bool {
+        let kind = target.kind(self.db);
         target != self.decl
-            && !matches!(
-                target.kind(self.db),
-                DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package
-            )
-            && !self
+            && !matches!(kind, DeclKind::Hook | DeclKind::Pulumi | DeclKind::Package)
+            && (!self
                 .own_cycle()
                 .is_some_and(|cycle| cycle.contains(&target))
+                || (kind == DeclKind::Component
+                    && crate::resources::unranged_component_ty(self.db, target).is_some()))
     }
 
     /// The reference cycle the declaration is in, if any (asked once).

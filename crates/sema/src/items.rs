@@ -111,8 +111,9 @@ pub struct Item {
     /// The resource or read type token, the config or output type label, or the
     /// component source, as written.
     pub label: Option<SmolStr>,
-    /// For a resource or read: whether its `options` block sets `range`, which makes its
-    /// type depend on its body. Without it the type comes from its token alone.
+    /// For a resource, read or component: whether its `options` block sets `range`, which
+    /// makes its type depend on its body. Without it the type comes from its token (its
+    /// source, for a component) alone.
     pub ranged: bool,
     /// For a resource or read whose `options` name its provider in quotes (`provider =
     /// "k8s"`, an error of its own): the name, so the provider is not also reported
@@ -139,7 +140,7 @@ struct ItemOutline {
     /// The kind, name and main label of what it declares; `None` when it declares nothing
     /// (an unknown block, labels that do not fit, an attribute without a name).
     declares: Option<(DeclKind, SmolStr, Option<SmolStr>)>,
-    /// A resource or read whose `options` block sets `range`.
+    /// A resource, read or component whose `options` block sets `range`.
     ranged: bool,
     /// A resource or read whose `options` block names its provider in quotes.
     quoted_provider: Option<SmolStr>,
@@ -225,8 +226,10 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
             // The options block checking reads: the first one (looked for only in items
             // with blocks inside: reaching each child of a large file's item is a cache
             // miss, a quarter of outlining it).
-            let options = (matches!(kind, DeclKind::Resource | DeclKind::Read)
-                && syntax.has_nested_blocks())
+            let options = (matches!(
+                kind,
+                DeclKind::Resource | DeclKind::Read | DeclKind::Component
+            ) && syntax.has_nested_blocks())
             .then(|| {
                 (root.child(SyntaxKind::BODY)?)
                     .children_where(|kind| kind == SyntaxKind::BLOCK)

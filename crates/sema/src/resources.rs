@@ -1992,7 +1992,6 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         Some(target) => {
             let scope = program_scope(db, target);
             let mut inputs: Vec<Input<'db>> = Vec::new();
-            let mut outputs = Vec::new();
             let mut configs: Vec<_> = scope
                 .names
                 .values()
@@ -2011,12 +2010,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
                     missing_package: None,
                 });
             }
-            for &output in scope.outputs.values() {
-                let value = infer_decl(db, output).value_ty;
-                let name = Name::from(logical_name(db, output));
-                outputs.push((name, Ty::output(db, value)));
-            }
-            (Some(inputs), Ty::object(db, outputs))
+            (Some(inputs), component_outputs(db, target))
         }
         None => (None, infer.dynamic()),
     };
@@ -2045,6 +2039,35 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),
         _ => element,
     }
+}
+
+/// The type of a component of `target`: an object of its outputs (by logical name), each
+/// an `output`.
+fn component_outputs<'db>(db: &'db dyn pcl_types::Db, target: Program) -> Ty<'db> {
+    let outputs = (program_scope(db, target).outputs.values()).map(|&output| {
+        let value = infer_decl(db, output).value_ty;
+        (Name::from(logical_name(db, output)), Ty::output(db, value))
+    });
+    Ty::object(db, outputs.collect::<Vec<_>>())
+}
+
+/// The type of a component without `range`, read from its source alone (as a resource
+/// without `range` is typed by its token): so two components may read each other's
+/// outputs (Pulumi resolves them lazily), and what reads them is still checked. `None`
+/// when its source is no other program (its check says why).
+pub(crate) fn unranged_component_ty<'db>(
+    db: &'db dyn pcl_types::Db,
+    decl: crate::items::DeclId<'db>,
+) -> Option<Ty<'db>> {
+    if decl.kind(db) != DeclKind::Component {
+        return None;
+    }
+    let item = crate::items::decl_item(db, decl)?;
+    let source = item.label.as_deref().filter(|_| !item.ranged)?;
+    let program = decl.program(db);
+    let dir = join_dir(program.dir(db), source);
+    let target = program_at(db, &dir).filter(|_| dir != *program.dir(db))?;
+    (!component_closure(db, target).contains(&program)).then(|| component_outputs(db, target))
 }
 
 /// A component program whose configs or outputs set a `__logicalName` other than their

@@ -44,3 +44,17 @@ component "databases" "./renamed" {
 output "firstDatabase" {
   value = databases[0].connectionUrl
 }
+
+# Two components may read each other's outputs (Pulumi resolves them lazily): what they
+# read is still checked against the outputs of their programs.
+component "front" "./renamed" {
+  dbHost = back.connectionUrl
+}
+
+component "back" "./renamed" {
+  dbHost = front.connectionUrll
+}
+
+output "frontUrl" {
+  value = front.conectionUrl
+}
