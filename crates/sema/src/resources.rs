@@ -1340,7 +1340,15 @@ const RESOURCE_LIST_OPTIONS: &[&str] = &["dependsOn", "replaceWith"];
 /// when a string names a resource or the value is an attribute of one.
 fn resource_option_values(infer: &mut Infer<'_>, name: &str, value: ExprId) {
     let body = infer.body;
-    if RESOURCE_OPTIONS.contains(&name) {
+    if name == "provider" && matches!(body.expr(value), Expr::Object(_)) {
+        let message = "option `provider` takes one provider resource, not a map of them";
+        let note = "providers by package (for a component's children) are the option `providers`: write `providers = { ... }`";
+        one_provider_or_many(infer, value, message, note);
+    } else if name == "providers" && is_one_resource(infer, value) {
+        let message = "option `providers` takes a list or a map of provider resources, not one";
+        let note = "for this resource's own provider write `provider = ...`; for a component's children, `providers = [...]`";
+        one_provider_or_many(infer, value, message, note);
+    } else if RESOURCE_OPTIONS.contains(&name) {
         not_a_resource(infer, &format!("option `{name}`"), value, true);
     } else if RESOURCE_LIST_OPTIONS.contains(&name)
         && let Expr::Tuple(elements) = body.expr(value)
@@ -1355,6 +1363,26 @@ fn resource_option_values(infer: &mut Infer<'_>, name: &str, value: ExprId) {
             }
         }
     }
+}
+
+/// `provider` given a map, or `providers` one provider: beyond Go, which takes any value
+/// (the SDKs fail at deploy, or drop the providers).
+fn one_provider_or_many(infer: &mut Infer<'_>, value: ExprId, message: &str, note: &str) {
+    let severity = infer.beyond_go_severity();
+    let site = Site::Expr(value);
+    let diagnostic = infer.push(codes::TYPE_MISMATCH, severity, site, message.to_owned());
+    diagnostic.notes.push(note.to_owned());
+}
+
+/// Whether `value` is one resource (an object with a `urn`), or an output of one.
+fn is_one_resource(infer: &mut Infer<'_>, value: ExprId) -> bool {
+    let db = infer.db;
+    let ty = infer.ty_of(value);
+    let ty = match ty.kind(db) {
+        TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
+        _ => ty,
+    };
+    matches!(ty.kind(db), TyKind::Object(properties) if properties.iter().any(|(name, _)| &**name == "urn"))
 }
 
 /// Whether `value` is a map (`Some(true)`) or a list, tuple or set (`Some(false)`) of

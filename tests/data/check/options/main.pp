@@ -62,6 +62,20 @@ resource quotesItsProvider "kube:apps:Deployment" {
   }
 }
 
+# `provider` takes one provider, `providers` a list or map of them: each written for the
+# other is an error (the SDKs fail at deploy, or drop the providers).
+resource providerMap "kube:apps:Deployment" {
+  options {
+    provider = { kube = kubeProvider }
+  }
+}
+
+resource oneProviders "kube:apps:Deployment" {
+  options {
+    providers = kubeProvider
+  }
+}
+
 # With no resource of its package, a provider is declared for its own sake: no warning.
 resource ownSake "pulumi:providers:enums" {}
 
