@@ -128,30 +128,15 @@ fn named_project_file(path: &Path) -> Option<(PathBuf, Option<String>)> {
 fn read(path: &Path) -> Result<SourceFile, String> {
     let name = path.display().to_string();
     match pcl_ide::read_source_file(path) {
-        Ok(bytes) => match utf16_text(&bytes) {
-            Some(text) => Ok(SourceFile::new(name, text)),
-            None => crate::inputs::decode(&name, bytes),
+        Ok(bytes) => match pcl_ide::decode_project_file(bytes) {
+            Ok(text) => Ok(SourceFile::new(name, text)),
+            Err(bytes) => crate::inputs::decode(&name, bytes),
         },
         Err(err) => Err(format!(
             "cannot read `{name}`: {}",
             crate::inputs::io_reason(&err)
         )),
     }
-}
-
-/// The text of UTF-16 bytes that start with a byte order mark (PowerShell 5 writes YAML so),
-/// as UTF-8 with the mark kept (the YAML reader skips it); `None` for other bytes or
-/// invalid UTF-16.
-fn utf16_text(bytes: &[u8]) -> Option<String> {
-    let from: fn([u8; 2]) -> u16 = match bytes {
-        [0xFF, 0xFE, ..] => u16::from_le_bytes,
-        [0xFE, 0xFF, ..] => u16::from_be_bytes,
-        _ => return None,
-    };
-    let units = bytes.chunks_exact(2).map(|pair| from([pair[0], pair[1]]));
-    char::decode_utf16(units)
-        .collect::<Result<String, _>>()
-        .ok()
 }
 
 /// The program directory a project file's `main` names (a file's directory).

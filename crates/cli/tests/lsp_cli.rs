@@ -1581,6 +1581,65 @@ fn a_stack_file_no_editor_shows_is_published_with_its_program() {
     shut_down(client);
 }
 
+/// A stack file in the project's `stackConfigDir` (`./config`): its edits in the editor are
+/// what the program is checked against, and it is never also published as a file no
+/// editor shows (its path is the open document's, not `./config`'s spelling).
+#[test]
+fn a_stack_in_a_stack_config_dir_is_checked_as_edited() {
+    let dir = scratch_dir("stack-config-dir");
+    std::fs::create_dir_all(dir.join("config")).expect("mkdir");
+    let project = "name: shop\nruntime: pcl\nstackConfigDir: ./config\n";
+    let stack = "config:\n  shop:other: 1\n";
+    let main = "config port \"int\" {}\n\noutput port {\n  value = port\n}\n";
+    std::fs::write(dir.join("Pulumi.yaml"), project).expect("written");
+    std::fs::write(dir.join("config/Pulumi.dev.yaml"), stack).expect("written");
+    std::fs::write(dir.join("main.pp"), main).expect("written");
+    let main_uri = format!("file://{}/main.pp", dir.display());
+    let stack_uri = format!("file://{}/config/Pulumi.dev.yaml", dir.display());
+    let mut client = Client::start();
+    client.initialize();
+    let published = client.open(&main_uri, main);
+    assert_eq!(published["params"]["diagnostics"][0]["code"], "PCL5008");
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": { "uri": stack_uri, "languageId": "yaml", "version": 1, "text": stack } }}),
+    );
+    let open = next_diagnostics(&mut client, &stack_uri);
+    assert!(
+        open.iter()
+            .any(|m| m.starts_with("the program has no config `other`")),
+        "{open:?}"
+    );
+    client.send(
+        &json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": { "uri": stack_uri, "version": 2 },
+        "contentChanges": [{ "text": "config:\n  shop:port: 80\n" }] }}),
+    );
+    // Every publication from now on, the delayed pass's included: the program clean, the
+    // stack clean at its version.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    client.send(&json!({ "jsonrpc": "2.0", "id": 7, "method": "shutdown" }));
+    let mut main_clean = false;
+    loop {
+        let message = client.receive();
+        if message["id"] == 7 {
+            break;
+        }
+        if message["method"] != "textDocument/publishDiagnostics" {
+            continue;
+        }
+        let params = &message["params"];
+        assert_eq!(params["diagnostics"], json!([]), "{message}");
+        if params["uri"] == stack_uri.as_str() {
+            assert_eq!(params["version"], 2, "{message}");
+        }
+        main_clean |= params["uri"] == main_uri.as_str();
+    }
+    assert!(main_clean, "the program was not published clean");
+    client.send(&json!({ "jsonrpc": "2.0", "method": "exit" }));
+    assert!(client.child.wait().expect("the server exits").success());
+}
+
 /// A file Pulumi does not read, open beside the project file, says so: a second project
 /// file, a stack file of another extension.
 #[test]

@@ -50,7 +50,7 @@ pub use project::{
     ProjectCheck, ProjectDocument, ProjectFileIds, ProjectFiles, config_key_ranges,
     parse_project_main, project_name, stack_dir,
 };
-pub use reading::{LARGEST_SOURCE, read_source, read_source_file};
+pub use reading::{LARGEST_SOURCE, decode_project_file, read_source, read_source_file};
 
 /// The database every pcl front end drives.
 #[salsa::db]

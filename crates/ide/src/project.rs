@@ -5,7 +5,7 @@
 use pcl_diagnostics::{FileId, Span, TextRange, TextSize};
 use pcl_project::{ConfigType, LocalFileUse, ProgramConfig, ProviderConfig, Syntax};
 use pcl_schema::{ItemKind, SchemaItem, config_types, package_named};
-use pcl_sema::{BlockId, DeclKind, Expr, infer};
+use pcl_sema::{BlockId, DeclId, DeclKind, Expr, infer, program_graph};
 use pcl_types::{Ty, TyKind};
 use smol_str::SmolStr;
 
@@ -23,19 +23,28 @@ impl Analysis {
             let Some(program) = self.program_of(id) else {
                 return Vec::new();
             };
-            // Only the configs are typed here (an editor asks at each keystroke): what a
-            // default reads is typed on the way, on a thread whose stack takes any chain
-            // of references (`CHECK_STACK_SIZE`).
+            // Only the configs are typed here (an editor asks at each keystroke), found by
+            // the files' item outlines (a declaration's kind would be a lookup per
+            // declaration). A default that reads other declarations (rare) has the program
+            // typed in dependency order first, so no chain of references is typed by
+            // recursion (200,000 locals overflowed the stack).
             let files = program.files(db);
+            let config_decls: Vec<(usize, DeclId<'_>)> = (files.iter().enumerate())
+                .flat_map(|(index, &file)| {
+                    let items = file.declarations(db).items.iter();
+                    (items.zip(pcl_sema::file_decls(db, program, file).iter()))
+                        .filter(|(item, _)| item.key.kind == DeclKind::Config)
+                        .map(move |(_, &decl)| (index, decl))
+                })
+                .collect();
+            let reads_others = (config_decls.iter())
+                .any(|&(_, decl)| !pcl_sema::bind(db, decl).dependencies.is_empty());
+            if reads_others {
+                for &decl in program_graph(db, program).order.iter() {
+                    let _ = pcl_sema::decl_ty(db, decl);
+                }
+            }
             let mut configs = Vec::new();
-            // Found by the files' item outlines (a declaration's kind would be a lookup
-            // per declaration).
-            let config_decls = (files.iter().enumerate()).flat_map(|(index, &file)| {
-                let items = file.declarations(db).items.iter();
-                (items.zip(pcl_sema::file_decls(db, program, file).iter()))
-                    .filter(|(item, _)| item.key.kind == DeclKind::Config)
-                    .map(move |(_, &decl)| (index, decl))
-            });
             for (index, decl) in config_decls {
                 let Some(range) =
                     site_range(db, pcl_sema::Located::new(decl, pcl_sema::Site::Name))

@@ -1,6 +1,7 @@
 //! Reading a source from disk or a stream, within the size pcl can hold: offsets into a
 //! text are 32-bit, so a file past 4 GiB would have wrapped them, and an endless input
-//! (`pcl check /dev/zero`, a pipe that never closes) was read until memory ran out.
+//! (`pcl check /dev/zero`, a pipe that never closes) was read until memory ran out. And a
+//! Pulumi project or stack file decoded as Pulumi reads it.
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -42,6 +43,21 @@ fn read_at_most(reader: impl Read, known_len: Option<u64>, limit: u64) -> io::Re
         return Err(too_large());
     }
     Ok(bytes)
+}
+
+/// The text of a Pulumi project or stack file's `bytes`, as Pulumi reads it: UTF-8, or
+/// UTF-16 with a byte order mark (PowerShell 5 writes YAML so; the mark is kept, as the
+/// YAML reader skips it). Other bytes are given back, for the caller to say why.
+pub fn decode_project_file(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+    let from: fn([u8; 2]) -> u16 = match bytes.as_slice() {
+        [0xFF, 0xFE, ..] => u16::from_le_bytes,
+        [0xFE, 0xFF, ..] => u16::from_be_bytes,
+        _ => return String::from_utf8(bytes).map_err(|error| error.into_bytes()),
+    };
+    let units = bytes.chunks_exact(2).map(|pair| from([pair[0], pair[1]]));
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .map_err(|_| bytes.clone())
 }
 
 #[cfg(test)]

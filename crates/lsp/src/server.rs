@@ -724,6 +724,12 @@ impl Server {
                         clear,
                     )));
                 }
+                // A project or stack file closed: the programs see it as it is on disk (an
+                // edit not saved is gone), and it is shown again as a file no editor shows.
+                if document.project_file {
+                    messages.extend(self.after_project_edit());
+                    return messages;
+                }
                 // A document closed as it is on disk leaves the program as it is (when the
                 // client watches files for the server, as for an open).
                 let on_disk = (self.client.watch_registration)
@@ -852,14 +858,16 @@ impl Server {
     /// has it reported at the config in the program).
     fn after_project_edit(&mut self) -> Vec<Message> {
         self.projects.clear();
-        let mut messages = self.publish_project_files();
         let dirs: BTreeSet<String> = (self.documents.values())
             .filter(|d| !d.project_file)
             .map(|d| d.dir.clone())
             .collect();
+        let mut messages = Vec::new();
         for dir in dirs {
             messages.extend(self.publish(&dir, Scope::OpenDocuments));
         }
+        // After the programs, whose projects are then read.
+        messages.extend(self.publish_project_files());
         messages
     }
 
@@ -874,6 +882,8 @@ impl Server {
             // removed or written since the program and its components were read are
             // looked for here.
             if !self.client.watch_registration {
+                // Stack files made, renamed or removed (`pulumi config set`) are read too.
+                self.projects.remove(&dir);
                 let components = self.host.components_used_by(&dir);
                 for read in components.iter().map(SmolStr::as_str).chain([dir.as_str()]) {
                     let now = disk_state(read);
@@ -1433,21 +1443,43 @@ impl Server {
         &mut self,
         document: &Document,
     ) -> Vec<pcl_diagnostics::Diagnostic> {
+        let text_of =
+            |path: &Path| match self.documents.values().find(|d| Path::new(&d.path) == path) {
+                Some(open) => Some(open.text.clone()),
+                None => read_project_file(path),
+            };
+        // The project file beside it, else one above whose `stackConfigDir` it is in.
         let dir = Path::new(&document.dir);
-        let Some(project_path) = (pcl_ide::PROJECT_FILE_NAMES.iter())
+        let beside = (pcl_ide::PROJECT_FILE_NAMES.iter())
             .map(|name| dir.join(name))
-            .find(|path| {
-                path.is_file() || self.documents.values().any(|d| Path::new(&d.path) == path)
-            })
-        else {
+            .find_map(|path| Some((text_of(&path)?, path)));
+        let above = || {
+            (dir.ancestors().skip(1).take(3))
+                .flat_map(|ancestor| {
+                    pcl_ide::PROJECT_FILE_NAMES
+                        .iter()
+                        .map(|name| ancestor.join(name))
+                })
+                .filter_map(|path| Some((text_of(&path)?, path)))
+                .find(|(text, path)| {
+                    let stacks = pcl_ide::stack_dir(path, text);
+                    pcl_ide::normalise_dir(&stacks.to_string_lossy())
+                        == pcl_ide::normalise_dir(&document.dir)
+                })
+        };
+        // Or elsewhere (`stackConfigDir: ../shared`), as a program's project read it.
+        let elsewhere = || {
+            let project = (self.projects.values().flatten())
+                .find(|p| p.stacks.iter().any(|(path, _)| *path == document.path))?;
+            let path = PathBuf::from(&project.file.0);
+            Some((text_of(&path)?, path))
+        };
+        let Some((project_text, project_path)) = beside.or_else(above).or_else(elsewhere) else {
             return Vec::new();
         };
+        let project_dir = project_path.parent().unwrap_or(dir).to_path_buf();
         let project_path = project_path.display().to_string();
-        let project_text = match self.documents.values().find(|d| d.path == project_path) {
-            Some(open) => open.text.clone(),
-            None => std::fs::read_to_string(&project_path).unwrap_or_default(),
-        };
-        let main = main_dir(dir, &project_text);
+        let main = main_dir(&project_dir, &project_text);
         if !self.host.has_program(&main) {
             self.refresh_program(&main);
         }
@@ -2262,7 +2294,7 @@ fn project_of(dir: &Path) -> Option<ProjectOnDisk> {
     let (ancestor, path, text) = dir.ancestors().find_map(|ancestor| {
         (pcl_ide::PROJECT_FILE_NAMES.iter()).find_map(|name| {
             let path = ancestor.join(name);
-            let text = std::fs::read_to_string(&path).ok()?;
+            let text = read_project_file(&path)?;
             Some((ancestor, path, text))
         })
     })?;
@@ -2274,13 +2306,23 @@ fn project_of(dir: &Path) -> Option<ProjectOnDisk> {
     })
 }
 
+/// A project or stack file's text, as Pulumi reads it (UTF-8, or UTF-16 with a byte order
+/// mark); `None` when it cannot be read.
+fn read_project_file(path: &Path) -> Option<String> {
+    let bytes = pcl_ide::read_source_file(path).ok()?;
+    pcl_ide::decode_project_file(bytes).ok()
+}
+
 /// The stack files of the project file at `project_path` with `text` (in its
-/// `stackConfigDir`), in name order, each a path and text as on disk.
+/// `stackConfigDir`, its path made plain: `/p/config`, not `/p/./config`, so it is an open
+/// document's), in name order, each a path and text as on disk.
 fn stack_files(project_path: &Path, text: &str) -> Vec<(String, String)> {
     let project_file = (project_path.file_name())
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let Ok(entries) = std::fs::read_dir(pcl_ide::stack_dir(project_path, text)) else {
+    let dir = pcl_ide::stack_dir(project_path, text);
+    let dir = PathBuf::from(pcl_ide::normalise_dir(&dir.to_string_lossy()).as_str());
+    let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
     };
     let mut stacks: Vec<PathBuf> = (entries.flatten())
@@ -2293,7 +2335,7 @@ fn stack_files(project_path: &Path, text: &str) -> Vec<(String, String)> {
     stacks.sort();
     (stacks.into_iter())
         .filter_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
+            let text = read_project_file(&path)?;
             Some((path.display().to_string(), text))
         })
         .collect()
