@@ -80,6 +80,12 @@ impl Input {
     pub(crate) fn read_program_file(&self) -> Result<SourceFile, String> {
         let (name, bytes) = self.read_bytes()?;
         let (text, invalid_utf8) = pcl_syntax::decode_source(bytes);
+        // Each invalid byte read as U+FFFD takes three: offsets must still fit 32 bits.
+        if text.len() as u64 > pcl_ide::LARGEST_SOURCE {
+            return Err(format!(
+                "cannot read `{name}`: it is larger than 4 GiB once its invalid UTF-8 is replaced, the most pcl reads (offsets into a file are 32-bit)"
+            ));
+        }
         Ok(SourceFile {
             invalid_utf8,
             ..SourceFile::new(name, text)

@@ -71,9 +71,13 @@ pub(crate) fn run(args: ParseArgs, color: ColorWhen) -> ExitCode {
         } else {
             pcl_syntax::syntax_errors(&file.text)
         };
-        let encoding = file.invalid_utf8.map(|e| e.to_diagnostic(FileId(0)));
-        let diagnostics: Vec<_> = (encoding.into_iter())
-            .chain(errors.iter().map(|error| error.to_diagnostic(FileId(0))))
+        let invalid = file.invalid_utf8;
+        let diagnostics: Vec<_> = (invalid.map(|e| e.to_diagnostic(FileId(0))).into_iter())
+            .chain(
+                (errors.iter())
+                    .filter(|e| !invalid.is_some_and(|invalid| invalid.explains(e, &file.text)))
+                    .map(|error| error.to_diagnostic(FileId(0))),
+            )
             .collect();
         reporter.file(&file, &diagnostics);
     }

@@ -357,7 +357,7 @@ fn a_file_is_checked_with_its_siblings_and_stdin_is_one_file() {
         stderr: 1 │ c = "�"
         stderr:   │      ^
         stderr:   │
-        stderr:   = it is read with the byte replaced by `�`
+        stderr:   = it is read with it replaced by `�`
         stderr:   = Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)
         stderr:
         stderr: checked 1 program, 2 files (3 lines, 24 B) in <time>: 2 errors in 2 of 2 files, and 1 IO error (above)

@@ -303,9 +303,13 @@ fn missing_file_is_an_io_error() {
 /// it back, refuses it.
 #[test]
 fn invalid_utf8_names_the_byte() {
+    // An invalid byte outside a string has this error only, not also "invalid character".
     let dir = scratch(
         "utf8",
-        &[("bad.pp", b"a = \"ok\"\nb = \"\xff\"\nc = \"caf\xe9\"\n")],
+        &[(
+            "bad.pp",
+            b"a = \"ok\"\nb = \"\xff\"\nc = \"caf\xe9\"\nd = \xe2\x82\n",
+        )],
     );
     let run = pcl(&["parse", "--color", "never", "bad.pp"], &dir);
     check(
@@ -319,10 +323,10 @@ fn invalid_utf8_names_the_byte() {
             2 │ b = "�"
               │      ^
               │
-              = it is read with this and 1 other invalid sequence replaced by `�`
+              = it is read with it and 2 other invalid sequences replaced by `�`
               = Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)
 
-            parsed 1 file (3 lines, 32 B) in <time>: 1 error in 1 of 1 file
+            parsed 1 file (4 lines, 40 B) in <time>: 1 error in 1 of 1 file
         "#]],
     );
     let run = pcl(&["fmt", "--check", "bad.pp"], &dir);

@@ -242,14 +242,13 @@ impl Analysis {
             if !wanted(file) {
                 continue;
             }
-            if let Some(invalid) = file.invalid_utf8(db) {
-                by_file[i].push(invalid.to_diagnostic(FileId(i as u32)));
-            }
+            let invalid_utf8 = file.invalid_utf8(db);
+            by_file[i].extend(invalid_utf8.map(|invalid| invalid.to_diagnostic(FileId(i as u32))));
             let parse = pcl_sema::parse(db, file);
+            let text = file.text(db);
             by_file[i].extend(
-                parse
-                    .errors()
-                    .iter()
+                (parse.errors().iter())
+                    .filter(|e| !invalid_utf8.is_some_and(|invalid| invalid.explains(e, text)))
                     .map(|e| e.to_diagnostic(FileId(i as u32))),
             );
             for problem in structure_diagnostics(db, file) {

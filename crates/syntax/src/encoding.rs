@@ -6,12 +6,13 @@ use pcl_diagnostics::{Anchor, Diagnostic, FileId, Span, codes};
 use rowan::{TextRange, TextSize};
 
 /// Where a source file's bytes stopped being UTF-8: the first invalid sequence's place in
-/// the decoded text (its U+FFFD), its first byte, and how many invalid sequences the file
-/// has.
+/// the decoded text (its U+FFFD), its bytes (one, or the start of a sequence cut short:
+/// at most three), and how many invalid sequences the file has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InvalidUtf8 {
     pub offset: TextSize,
-    pub byte: u8,
+    pub bytes: [u8; 3],
+    pub len: u8,
     pub count: u32,
 }
 
@@ -26,15 +27,20 @@ pub fn decode_source(bytes: Vec<u8>) -> (String, Option<InvalidUtf8>) {
     let mut first: Option<InvalidUtf8> = None;
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());
-        let Some(&byte) = chunk.invalid().first() else {
+        let invalid = chunk.invalid();
+        if invalid.is_empty() {
             continue;
-        };
+        }
         match &mut first {
             Some(first) => first.count += 1,
             None => {
+                let mut bytes = [0; 3];
+                let len = invalid.len().min(3);
+                bytes[..len].copy_from_slice(&invalid[..len]);
                 first = Some(InvalidUtf8 {
                     offset: TextSize::try_from(text.len()).unwrap_or(TextSize::from(u32::MAX)),
-                    byte,
+                    bytes,
+                    len: len as u8,
                     count: 1,
                 });
             }
@@ -49,26 +55,44 @@ impl InvalidUtf8 {
     pub fn to_diagnostic(self, file: FileId) -> Diagnostic {
         let end = self.offset + TextSize::of(char::REPLACEMENT_CHARACTER);
         let range = TextRange::new(self.offset, end);
-        let mut diagnostic = Diagnostic::error(
-            codes::INVALID_ENCODING,
-            format!(
-                "this file is not UTF-8: byte 0x{:02x} does not start a valid UTF-8 sequence",
-                self.byte
+        let bytes = &self.bytes[..usize::from(self.len)];
+        let written: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
+        let message = match bytes {
+            [byte] => format!(
+                "this file is not UTF-8: byte 0x{byte:02x} does not start a valid UTF-8 sequence"
             ),
+            _ => format!(
+                "this file is not UTF-8: bytes {} start a UTF-8 sequence that is cut short",
+                written.join(" ")
+            ),
+        };
+        let diagnostic = Diagnostic::error(
+            codes::INVALID_ENCODING,
+            message,
             Anchor::Span(Span { file, range }),
         );
-        let others = self.count - 1;
-        diagnostic = diagnostic.with_note(match others {
-            0 => "it is read with the byte replaced by `\u{fffd}`".to_owned(),
-            1 => "it is read with this and 1 other invalid sequence replaced by `\u{fffd}`"
+        let replaced = match self.count - 1 {
+            0 => "it is read with them replaced by `\u{fffd}`".to_owned(),
+            1 => "it is read with them and 1 other invalid sequence replaced by `\u{fffd}`"
                 .to_owned(),
             n => format!(
-                "it is read with this and {n} other invalid sequences replaced by `\u{fffd}`"
+                "it is read with them and {n} other invalid sequences replaced by `\u{fffd}`"
             ),
-        });
-        diagnostic.with_note(
+        };
+        let replaced = match bytes.len() {
+            1 => replaced.replacen("them", "it", 1),
+            _ => replaced,
+        };
+        diagnostic.with_note(replaced).with_note(
             "Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)",
         )
+    }
+
+    /// Whether `error` is the parser's at a U+FFFD this decoding put in (an invalid
+    /// character outside a string): this error says it already.
+    pub fn explains(&self, error: &crate::SyntaxError, text: &str) -> bool {
+        error.code == codes::INVALID_CHARACTER
+            && text.get(std::ops::Range::<usize>::from(error.range)) == Some("\u{fffd}")
     }
 }
 
@@ -92,8 +116,24 @@ mod tests {
             String::from_utf8_lossy(b"a = \"caf\xe9\"\nb = \"\xff\xfe\"\n")
         );
         let invalid = invalid.expect("reported");
-        assert_eq!(invalid.byte, 0xe9);
+        assert_eq!(&invalid.bytes[..usize::from(invalid.len)], [0xe9]);
         assert_eq!(&text[usize::from(invalid.offset)..][..3], "\u{fffd}");
         assert_eq!(invalid.count, 3);
+    }
+
+    #[test]
+    fn a_sequence_cut_short_is_one_replacement_named_by_its_bytes() {
+        let (text, invalid) = decode_source(b"a = \"\xe2\x82\"\n".to_vec());
+        assert_eq!(text, "a = \"\u{fffd}\"\n");
+        let invalid = invalid.expect("reported");
+        assert_eq!(
+            (&invalid.bytes[..usize::from(invalid.len)], invalid.count),
+            (&[0xe2, 0x82][..], 1)
+        );
+        let message = invalid.to_diagnostic(FileId(0)).message;
+        assert_eq!(
+            message,
+            "this file is not UTF-8: bytes 0xe2 0x82 start a UTF-8 sequence that is cut short"
+        );
     }
 }
