@@ -768,6 +768,9 @@ impl<'db> Infer<'db> {
             Some(Resolution::Unresolved) if name == "range" && self.sets_terraform_range() => {
                 self.dynamic()
             }
+            // A block that declares nothing has its error: reading the name it meant is
+            // not also one (`resouce "res" ...`, then `res.id`).
+            Some(Resolution::Unresolved) if self.names_broken_block(name) => self.dynamic(),
             Some(Resolution::Unresolved) => {
                 let suggestion = self.closest_name(name);
                 let at = self.at(Site::Expr(id));
@@ -1101,6 +1104,18 @@ impl<'db> Infer<'db> {
         };
         self.referenced.insert(target, ty);
         ty
+    }
+
+    /// Whether `name` is one a block of the program that declares nothing may have meant
+    /// ([`crate::items::ItemTree::broken_names`]).
+    fn names_broken_block(&self, name: &str) -> bool {
+        let program = self.decl.program(self.db);
+        (program.files(self.db).iter()).any(|file| {
+            file.declarations(self.db)
+                .broken_names
+                .iter()
+                .any(|n| n == name)
+        })
     }
 
     /// Whether a reference to `target` has `target`'s `decl_ty`: not when it is the

@@ -131,6 +131,10 @@ pub struct ItemTree {
     pub items: Box<[Item]>,
     pub packages: Box<[PackageUse]>,
     pub component_sources: Box<[SmolStr]>,
+    /// The names a block that declares nothing may have meant to declare (its type word
+    /// and its first label: `resouce "res" ...`, `fileContent readFile(..)`): its own error
+    /// says what is wrong, so reading them is not also an undefined name.
+    pub broken_names: Box<[SmolStr]>,
 }
 
 /// What one top-level item declares and needs, without ranges (memoized in runs of items:
@@ -150,6 +154,9 @@ struct ItemOutline {
     packages: Box<[PackageUse]>,
     /// Problems with its structure, with ranges relative to the item's start.
     problems: Vec<StructureProblem>,
+    /// For a block that declares nothing: the names it may have meant
+    /// ([`ItemTree::broken_names`]).
+    broken_names: Box<[SmolStr]>,
 }
 
 /// The outlines of a run of a file's items ([`OUTLINE_CHUNK`] of them from `chunk`'s
@@ -264,6 +271,16 @@ fn item_outline(syntax: &ItemSyntax) -> ItemOutline {
     if declares.is_some() && may_invoke {
         collect_invoke_packages(root, &mut packages);
     }
+    if declares.is_none() && root.kind() == SyntaxKind::BLOCK {
+        let type_word = root
+            .token(&[SyntaxKind::IDENT])
+            .map(|t| SmolStr::new(t.text()));
+        let first_label = (root.children_where(|kind| kind == SyntaxKind::BLOCK_LABEL))
+            .next()
+            .and_then(NodeRef::label_value)
+            .map(|label| SmolStr::new(label.as_ref()));
+        outline.broken_names = type_word.into_iter().chain(first_label).collect();
+    }
     outline.declares = declares;
     outline.packages = packages.into_boxed_slice();
     outline
@@ -290,8 +307,10 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
     let mut component_sources = Vec::new();
     let mut seen: FxHashMap<(DeclKind, SmolStr), u32> =
         FxHashMap::with_capacity_and_hasher(count, Default::default());
+    let mut broken_names = Vec::new();
     for (source, outline) in outlined_items(db, file) {
         let Some((kind, name, label)) = &outline.declares else {
+            broken_names.extend(outline.broken_names.iter().cloned());
             continue;
         };
         // Sorted and deduplicated below; runs of items naming the same package (most
@@ -326,6 +345,7 @@ pub fn item_tree(db: &dyn salsa::Database, file: File) -> Arc<ItemTree> {
         items: items.into_boxed_slice(),
         packages: packages.into_boxed_slice(),
         component_sources: component_sources.into_boxed_slice(),
+        broken_names: broken_names.into_boxed_slice(),
     };
     // The synced summary itself when equal: syncing then compares two pointers at every
     // later edit, not the trees (this runs again after an item's first edit, for one).
@@ -997,14 +1017,19 @@ fn block_labels<'a>(
         // No body: the parser reported the missing `{` (`const x = 1`, `import pulumi`),
         // which is the one cause.
         block.child(SyntaxKind::BODY)?;
-        let note = match (
-            foreign_block(type_name),
-            pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied()),
-        ) {
+        let closest = pcl_types::closest_name(type_name, BLOCK_TYPES.iter().copied());
+        let note = match (foreign_block(type_name), &closest) {
             (Some(way), _) => way.to_owned(),
             (None, Some(known)) => format!("did you mean `{known}`?"),
             (None, None) => format!("PCL's top-level blocks are {}", BLOCK_TYPES.join(", ")),
         };
+        let misspelt = (foreign_block(type_name).is_none())
+            .then_some(closest)
+            .flatten()
+            .map(|known| {
+                let edit = (type_token.text_range(), known.to_string());
+                (format!("replace with `{known}`"), vec![edit])
+            });
         problems.push(StructureProblem {
             code: pcl_diagnostics::codes::UNKNOWN_BLOCK,
             // Beyond Go, which ignores the block: a warning only under `--lenient`
@@ -1013,7 +1038,7 @@ fn block_labels<'a>(
             message: format!("unknown block type `{type_name}`"),
             range: type_token.text_range(),
             note,
-            fix: terraform_block_fix(block, type_name),
+            fix: terraform_block_fix(block, type_name).or(misspelt),
         });
         return None;
     };

@@ -17,3 +17,13 @@ package "web" {
 package "labelled" {
   baseProviderVersion = "1.0.0"
 }
+
+# A misspelt keyword declares nothing, and says so once: the name it meant is not also
+# undefined where it is read.
+resouce bucket "web:index:Bucket" {
+  name = "assets"
+}
+
+output bucketName {
+  value = bucket.name
+}
