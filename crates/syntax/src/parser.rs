@@ -605,11 +605,28 @@ impl<'t> Parser<'t> {
     /// Whether the current token starts a line indented no deeper than `open_indent`, in a file
     /// whose brackets do not balance: then it most likely does not belong to an unclosed
     /// construct opened on a line with that indentation.
-    pub(crate) fn at_outdented_line(&self, open_indent: u32) -> bool {
+    /// `None` (from [`Parser::contents_indent`]) never is.
+    pub(crate) fn at_outdented_line(&self, open_indent: Option<u32>) -> bool {
         self.input.unbalanced
+            && open_indent.is_some_and(|open_indent| {
+                self.at_line_start()
+                    && self.line_indent() <= open_indent
+                    && !matches!(self.current(), R_CURLY | R_BRACK | R_PAREN | EOF)
+            })
+    }
+
+    /// The indentation [`Parser::at_outdented_line`] compares with, for a construct opened
+    /// on a line indented `open_indent` whose contents begin at the current token: none
+    /// when they begin on a line of their own indented no deeper (an unindented file,
+    /// as converters write), where only brackets tell where the construct ends. Each line
+    /// of such a body would otherwise end it, and one missing `}` became an error at every
+    /// block of the file.
+    pub(crate) fn contents_indent(&self, open_indent: u32) -> Option<u32> {
+        let unindented = self.input.unbalanced
             && self.at_line_start()
             && self.line_indent() <= open_indent
-            && !matches!(self.current(), R_CURLY | R_BRACK | R_PAREN | EOF)
+            && !matches!(self.current(), R_CURLY | R_BRACK | R_PAREN | EOF);
+        (!unindented).then_some(open_indent)
     }
 
     pub(crate) fn bump(&mut self) {

@@ -887,6 +887,7 @@ fn comma_list(p: &mut Parser<'_>, spec: ListSpec) {
     let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(false);
+    let open_indent = p.contents_indent(open_indent);
     p.enter_list_nesting();
     while !list_ends(p, spec.close, open_indent) {
         if p.at(DOT3) {
@@ -1002,7 +1003,7 @@ fn opener(close: SyntaxKind) -> &'static str {
 /// Whether a bracketed list closed by `close` ends here: at its closer, at another closing
 /// bracket or the end of a template, at the end of input, or (in a file whose brackets do not
 /// balance) at a line indented no deeper than the line that opened the list.
-fn list_ends(p: &mut Parser<'_>, close: SyntaxKind, open_indent: u32) -> bool {
+fn list_ends(p: &mut Parser<'_>, close: SyntaxKind, open_indent: Option<u32>) -> bool {
     p.at(close) || p.at(EOF) || p.at_ts(LIST_STOP) || p.at_outdented_line(open_indent)
 }
 
@@ -1040,6 +1041,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     let open_range = p.current_range();
     p.bump();
     let significant = p.set_newlines_significant(true);
+    let open_indent = p.contents_indent(open_indent);
     p.enter_list_nesting();
     while !list_ends(p, R_CURLY, open_indent) {
         let before = p.progress();

@@ -10,8 +10,9 @@ use super::*;
 /// What a block body knows of its block.
 #[derive(Clone, Copy)]
 pub(super) struct BlockCtx {
-    /// Indentation of the line holding the opening `{`.
-    pub(super) open_indent: u32,
+    /// Indentation of the line holding the opening `{`, when the body's lines are indented
+    /// deeper ([`Parser::contents_indent`]).
+    pub(super) open_indent: Option<u32>,
     /// The closing `}` may follow an attribute on the same line (single-line blocks).
     pub(super) close_on_same_line: bool,
 }
@@ -80,6 +81,17 @@ impl<'t> SeenAttributes<'t> {
     }
 }
 
+/// Whether, in a file whose brackets do not balance, a line starts a block that PCL has
+/// only at the top level (`resource name "token" {`): the block around it most likely
+/// lacks its `}`, whatever the indentation says.
+fn at_top_level_block(p: &mut Parser<'_>) -> bool {
+    p.unbalanced()
+        && p.at_line_start()
+        && p.at(IDENT)
+        && matches!(p.nth_text(0), "resource" | "component" | "output" | "config")
+        && matches!(p.nth(1), IDENT | OPEN_QUOTE)
+}
+
 /// Items until the end of input, or until the `}` closing the block `block`.
 pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
     let m = p.start_known(BODY);
@@ -89,7 +101,7 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
             break;
         }
         if let Some(ctx) = block {
-            if p.at(R_CURLY) || p.at_outdented_line(ctx.open_indent) {
+            if p.at(R_CURLY) || p.at_outdented_line(ctx.open_indent) || at_top_level_block(p) {
                 break;
             }
         } else if p.at_ts(CLOSING) {
@@ -498,7 +510,7 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         body(
             p,
             Some(BlockCtx {
-                open_indent,
+                open_indent: p.contents_indent(open_indent),
                 close_on_same_line: false,
             }),
         );
@@ -538,7 +550,7 @@ fn unquoted_token(p: &mut Parser<'_>, start: rowan::TextSize, name: &str) {
 fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     let m = p.start();
     let ctx = BlockCtx {
-        open_indent,
+        open_indent: Some(open_indent),
         close_on_same_line: true,
     };
     if p.at(IDENT) && matches!(p.nth(1), IDENT | OPEN_QUOTE | L_CURLY) {
@@ -575,7 +587,7 @@ fn single_line_body(p: &mut Parser<'_>, open_indent: u32) {
     }
     // Recover from the errors above: the rest is a normal body, where a `}` may still follow
     // on the same line as an attribute.
-    while !p.at(EOF) && !p.at(R_CURLY) && !p.at_outdented_line(open_indent) {
+    while !p.at(EOF) && !p.at(R_CURLY) && !p.at_outdented_line(Some(open_indent)) {
         let before = p.progress();
         item(p, Some(ctx), &mut seen);
         if p.progress() == before {

@@ -1,0 +1,9 @@
+resource a "pkg:index:Thing" {
+list = [
+1,
+2
+]
+}
+
+output x {
+value = a.list
