@@ -1539,8 +1539,15 @@ impl<'db> Infer<'db> {
     /// The key and value types of iterating over a value of type `ty` (§3.5).
     pub(crate) fn collection_types(&mut self, at: ExprId, ty: Ty<'db>) -> (Ty<'db>, Ty<'db>) {
         let db = self.db;
+        // A member of unknown type (from an error reported where it was made, such as a
+        // misspelt function) may be the collection: not an error of its own.
+        let has_dynamic = |ty: Ty<'db>| match ty.kind(db) {
+            TyKind::Union(members) => members.iter().any(|m| m.is_dynamic(db)),
+            _ => false,
+        };
         match collection_types(db, ty) {
             Some(types) => types,
+            None if has_dynamic(ty) => (self.dynamic(), self.dynamic()),
             None => {
                 let message = format!("cannot iterate over a value of type {}", pretty(db, ty));
                 let severity = match self.leniency.skip_range_typecheck {

@@ -14,3 +14,9 @@ resource b1 "web:index:Bucket" {
   }
 }
 c = b1.website
+
+# A misspelt function is one error: a value that may be its result is not also one that
+# cannot be iterated over.
+config many "bool" {}
+names = splitt(",", "a,b")
+buckets = [for name in many ? names : ["c"] : "bucket-${name}"]
