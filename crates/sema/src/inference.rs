@@ -1109,13 +1109,7 @@ impl<'db> Infer<'db> {
     /// Whether `name` is one a block of the program that declares nothing may have meant
     /// ([`crate::items::ItemTree::broken_names`]).
     fn names_broken_block(&self, name: &str) -> bool {
-        let program = self.decl.program(self.db);
-        (program.files(self.db).iter()).any(|file| {
-            file.declarations(self.db)
-                .broken_names
-                .iter()
-                .any(|n| n == name)
-        })
+        crate::scope::names_broken_block(self.db, self.decl.program(self.db), name)
     }
 
     /// Whether a reference to `target` has `target`'s `decl_ty`: not when it is the

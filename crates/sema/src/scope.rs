@@ -168,6 +168,13 @@ pub(crate) fn declared_names(db: &dyn salsa::Database, program: Program) -> Cand
     CandidateNames::new(names.map(|name| name.0.clone()))
 }
 
+/// Whether `name` is one a block of `program` that declares nothing may have meant
+/// ([`crate::items::ItemTree::broken_names`]).
+pub(crate) fn names_broken_block(db: &dyn salsa::Database, program: Program, name: &str) -> bool {
+    (program.files(db).iter())
+        .any(|file| file.declarations(db).broken_names.iter().any(|n| n == name))
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'db> {
     let scope = program_scope(db, decl.program(db));
@@ -179,7 +186,13 @@ pub fn bind<'db>(db: &'db dyn salsa::Database, decl: DeclId<'db>) -> Bindings<'d
     let mut dependencies = Distinct::default();
     let mut names: Vec<(SmolStr, Resolution<'db>)> = (names.items.into_iter())
         .map(|name| {
-            let target = (scope.names.get(name)).or_else(|| scope.outputs.get(name));
+            // An output only when no block that declares nothing meant the name (`hash
+            // sha1(..)` for `hash = sha1(..)`, read by `output hash`): that block has its
+            // error, and the output is not also read by itself.
+            let target = (scope.names.get(name)).or_else(|| {
+                let output = scope.outputs.get(name)?;
+                (!names_broken_block(db, decl.program(db), name)).then_some(output)
+            });
             let resolution = match target {
                 Some(&target) => {
                     dependencies.insert(target);

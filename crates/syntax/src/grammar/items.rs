@@ -88,7 +88,10 @@ fn at_top_level_block(p: &mut Parser<'_>) -> bool {
     p.unbalanced()
         && p.at_line_start()
         && p.at(IDENT)
-        && matches!(p.nth_text(0), "resource" | "component" | "output" | "config")
+        && matches!(
+            p.nth_text(0),
+            "resource" | "component" | "output" | "config"
+        )
         && matches!(p.nth(1), IDENT | OPEN_QUOTE)
 }
 
@@ -475,17 +478,19 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
         }
     }
     if !p.at(L_CURLY) || p.at_line_start() {
-        let instead = match p.at(EQ) {
-            true => equals_after_labels(
-                p.idents_since(block_start)
-                    .first()
-                    .copied()
-                    .unwrap_or_default(),
-            ),
-            false => None,
+        let idents = p.idents_since(block_start);
+        let instead = match p.current() {
+            EQ => equals_after_labels(idents.first().copied().unwrap_or_default())
+                .map(str::to_owned),
+            // `hash sha1("text")`: a name, then a call.
+            L_PAREN if idents.len() == 2 && p.position() == block_start + 2 => Some(format!(
+                "`{0} {1}(` reads as a block `{0}`: a value is `{0} = {1}(...)`",
+                idents[0], idents[1]
+            )),
+            _ => None,
         };
         match instead {
-            Some(instead) => p.error(codes::EXPECTED_TOKEN, instead.to_owned()),
+            Some(instead) => p.error(codes::EXPECTED_TOKEN, instead),
             None => p.error_expected("`{` to open the block body"),
         }
         // A next line that goes on with labels or the `{` belongs to this broken header:

@@ -27,3 +27,11 @@ resouce bucket "web:index:Bucket" {
 output bucketName {
   value = bucket.name
 }
+
+# A value missing its `=` reads as a block that declares nothing: that is its one error,
+# and the output of the same name does not read itself.
+digest sha1("text")
+
+output digest {
+  value = digest
+}

@@ -1,0 +1,1 @@
+hash sha1("text")
