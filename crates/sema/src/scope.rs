@@ -158,6 +158,13 @@ impl<'db> Bindings<'db> {
         };
         Some(&self.resolutions[index])
     }
+
+    /// The names the declaration uses that resolve to nothing.
+    pub fn unresolved_names(&self) -> impl Iterator<Item = &str> {
+        (self.names.iter().zip(&self.resolutions))
+            .filter(|(_, resolution)| matches!(resolution, Resolution::Unresolved))
+            .map(|(name, _)| name.as_str())
+    }
 }
 
 /// The program's declared names (outputs' apart) for "did you mean" suggestions, sorted
@@ -420,11 +427,25 @@ fn unused_providers<'db>(
             read[dependency] = true;
         }
     }
-    (providers.into_iter())
+    let unused: Vec<(usize, &str)> = (providers.into_iter())
         .filter(|&(i, package, name)| {
             !read[i] && resource_packages.contains(package) && !quoted.contains(name)
         })
-        .map(|(i, _, _)| decls[i])
+        .map(|(i, _, name)| (i, name))
+        .collect();
+    if unused.is_empty() {
+        return Box::default();
+    }
+    // A name that resolves to nothing, one slip from an unused provider's (`provv`): its
+    // error's did-you-mean names the provider, so it is not also unused.
+    let unresolved: Vec<&str> = (decls.iter())
+        .flat_map(|&decl| bind(db, decl).unresolved_names())
+        .collect();
+    (unused.into_iter())
+        .filter(|&(_, name)| {
+            !(unresolved.iter()).any(|n| pcl_types::closest_name(n, [name]).is_some())
+        })
+        .map(|(i, _)| decls[i])
         .collect()
 }
 

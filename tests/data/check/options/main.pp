@@ -76,6 +76,15 @@ resource oneProviders "kube:apps:Deployment" {
   }
 }
 
+# A misspelt provider is one error, with its did-you-mean: the provider is not also unused.
+resource misspeltProvider "pulumi:providers:kube" {}
+
+resource namesItMisspelt "kube:apps:Deployment" {
+  options {
+    provider = misspeltProvidr
+  }
+}
+
 # With no resource of its package, a provider is declared for its own sake: no warning.
 resource ownSake "pulumi:providers:enums" {}
 
