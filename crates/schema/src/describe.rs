@@ -100,6 +100,9 @@ pub struct PropertyDescription {
 pub struct DiscriminatorDescription {
     pub property: SmolStr,
     pub members: BTreeMap<SmolStr, String>,
+    /// Whether it picks the member of each element of a list (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub of_elements: bool,
 }
 
 #[derive(Serialize, Debug)]
@@ -384,6 +387,7 @@ impl ItemDescription {
                                 (SmolStr::new(&**value), readable(db, *member).to_string())
                             })
                             .collect(),
+                        of_elements: discriminated.of_elements,
                     }
                 }),
             })
@@ -451,10 +455,15 @@ impl ItemDescription {
                     let _ = writeln!(out, "    {summary}");
                 }
                 if let Some(discriminator) = &property.discriminator {
+                    let each = if discriminator.of_elements {
+                        "each element, "
+                    } else {
+                        ""
+                    };
                     for (value, member) in &discriminator.members {
                         let _ = writeln!(
                             out,
-                            "    when {} = {value:?}: {member}",
+                            "    {each}when {} = {value:?}: {member}",
                             discriminator.property
                         );
                     }

@@ -59,6 +59,9 @@ pub struct MissingPackageRef {
 pub struct Discriminated<'db> {
     pub property: Name,
     pub members: Box<[(Name, Ty<'db>)]>,
+    /// Whether it picks the member of each element of a list (the `items` of an array
+    /// property), not of the value itself.
+    pub of_elements: bool,
 }
 
 /// The properties of a schema object type, in both forms the database hands out.
@@ -539,6 +542,12 @@ impl<'db> Lowerer<'db> {
         shape: Shape,
         path: &mut JsonPath,
     ) -> Option<Discriminated<'db>> {
+        let of_elements = spec.discriminator.is_none();
+        let spec = match (&spec.items, of_elements) {
+            // A list of a discriminated union: each element's member.
+            (Some(items), true) if spec.kind.as_deref() == Some("array") => items,
+            _ => spec,
+        };
         let discriminator = spec
             .discriminator
             .as_ref()
@@ -556,6 +565,7 @@ impl<'db> Lowerer<'db> {
         Some(Discriminated {
             property: Name::from(discriminator.property_name.as_str()),
             members,
+            of_elements,
         })
     }
 

@@ -358,6 +358,9 @@ pub(crate) struct Infer<'db> {
     /// The literals it went into, by expression: how, and against what type, which
     /// `check_value` then asks again (empty until the first).
     pub(crate) descents: Vec<Option<(Ty<'db>, Descent<'db>)>>,
+    /// The list literal given for an input whose elements are a discriminated union, and
+    /// the union: each element is checked as the member it names.
+    pub(crate) element_members: Option<(ExprId, &'db pcl_schema::Discriminated<'db>)>,
 }
 
 impl<'db> Infer<'db> {
@@ -394,6 +397,7 @@ impl<'db> Infer<'db> {
             diagnostics_only: false,
             deferred: Vec::new(),
             descents: Vec::new(),
+            element_members: None,
         }
     }
 
@@ -1112,6 +1116,15 @@ impl<'db> Infer<'db> {
         crate::scope::names_broken_block(self.db, self.decl.program(self.db), name)
     }
 
+    /// The member of a discriminated union element `element` of the list literal `list`
+    /// names, when `list` is given for an input of such elements (`element_members`).
+    pub(crate) fn element_member(&self, list: ExprId, element: ExprId) -> Option<Ty<'db>> {
+        let (given, discriminated) = self.element_members?;
+        (given == list)
+            .then(|| crate::resources::discriminated_member(self, discriminated, element))
+            .flatten()
+    }
+
     /// Whether a reference to `target` has `target`'s `decl_ty`: not when it is the
     /// declaration itself or in its reference cycle (unless it is a component without
     /// `range`, typed by its source alone), nor `pulumi`, a hook or a package (those are
@@ -1821,6 +1834,7 @@ impl<'db> Infer<'db> {
             (Descent::Elements(element), Expr::Tuple(elements)) => {
                 let mut ok = true;
                 for (i, &e) in body.list(*elements).iter().enumerate() {
+                    let element = self.element_member(id, e).unwrap_or(element);
                     ok &= self.check_value(e, element, &format_args!("element {i} of {what}"));
                 }
                 return ok;

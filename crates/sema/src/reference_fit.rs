@@ -126,6 +126,7 @@ impl<'db> Infer<'db> {
             }
             (Descent::Elements(element), Expr::Tuple(elements)) => {
                 for &e in body.list(*elements) {
+                    let element = self.element_member(id, e).unwrap_or(element);
                     self.expr_to_check(e, element);
                 }
             }

@@ -700,6 +700,9 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         options_input_of_options(infer, data.value);
     }
     let expected = narrow_discriminated(infer, input, data.value);
+    // A list of a discriminated union: each element checked as the member it names.
+    infer.element_members =
+        (input.discriminator.filter(|d| d.of_elements)).map(|d| (data.value, d));
     // A name alone (rare among inputs' values) where text goes.
     if matches!(infer.body.expr(data.value), Expr::Name(_))
         && pcl_types::plain_alternatives(infer.db, expected)
@@ -725,6 +728,7 @@ fn check_input<'db>(infer: &mut Infer<'db>, attr: AttrId, input: &Input<'db>) {
         expected,
         &format_args!("input '{}'", infer.body.str(data.name)),
     );
+    infer.element_members = None;
 }
 
 /// A value given for a type of a package no source has (a schema's `$ref` to
@@ -831,10 +835,21 @@ fn placeholder_within<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, depth: usize
 /// The member of a discriminated union an object literal names by its discriminator
 /// (only at the top of an input, as the reference does).
 fn narrow_discriminated<'db>(infer: &Infer<'db>, input: &Input<'db>, value: ExprId) -> Ty<'db> {
+    (input.discriminator.filter(|d| !d.of_elements))
+        .and_then(|discriminated| discriminated_member(infer, discriminated, value))
+        .unwrap_or(input.ty)
+}
+
+/// The member of `discriminated` an object literal `value` names by its discriminator, in
+/// input form.
+pub(crate) fn discriminated_member<'db>(
+    infer: &Infer<'db>,
+    discriminated: &pcl_schema::Discriminated<'db>,
+    value: ExprId,
+) -> Option<Ty<'db>> {
     let body = infer.body;
-    let (Some(discriminated), Expr::Object(items)) = (&input.discriminator, body.expr(value))
-    else {
-        return input.ty;
+    let Expr::Object(items) = body.expr(value) else {
+        return None;
     };
     for &[key, value] in body.pairs(*items) {
         if matches!(body.expr(key), Expr::String(k) if *body.str(*k) == *discriminated.property)
@@ -845,10 +860,10 @@ fn narrow_discriminated<'db>(infer: &Infer<'db>, input: &Input<'db>, value: Expr
                 .iter()
                 .find(|(name, _)| **name == *chosen || name.rsplit(':').next() == Some(chosen))
         {
-            return input_type(infer.db, *ty);
+            return Some(input_type(infer.db, *ty));
         }
     }
-    input.ty
+    None
 }
 
 /// `options = { dependsOn = [...] }` where the resource has an input named `options` (a

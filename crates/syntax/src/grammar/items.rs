@@ -480,8 +480,9 @@ fn block(p: &mut Parser<'_>, close_on_same_line: bool) {
     if !p.at(L_CURLY) || p.at_line_start() {
         let idents = p.idents_since(block_start);
         let instead = match p.current() {
-            EQ => equals_after_labels(idents.first().copied().unwrap_or_default())
-                .map(str::to_owned),
+            EQ => {
+                equals_after_labels(idents.first().copied().unwrap_or_default()).map(str::to_owned)
+            }
             // `hash sha1("text")`: a name, then a call.
             L_PAREN if idents.len() == 2 && p.position() == block_start + 2 => Some(format!(
                 "`{0} {1}(` reads as a block `{0}`: a value is `{0} = {1}(...)`",

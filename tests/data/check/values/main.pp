@@ -72,6 +72,12 @@ resource portLike "oneof:index:Pet" {
   size   = "8080"
 }
 
+# Each element of a list of a discriminated union is checked as the member it names.
+resource litterOfPets "oneof:index:Pet" {
+  animal = { kind = "dog", good = true }
+  litter = [{ kind = "cat", lives = 9 }, { kind = "dog", goood = true }]
+}
+
 # One object in `[ ]` where the object goes.
 resource listedSpec "kube:apps:Deployment" {
   spec = [{ template = "web" }]
