@@ -158,6 +158,11 @@ fn item<'t>(p: &mut Parser<'t>, block: Option<BlockCtx>, seen: &mut SeenAttribut
                 let close_on_same_line = block.is_some_and(|ctx| ctx.close_on_same_line);
                 return attribute(p, close_on_same_line, colon);
             }
+            L_CURLY if object_keys_follow(p) => {
+                seen.record(p, block.is_some());
+                let close_on_same_line = block.is_some_and(|ctx| ctx.close_on_same_line);
+                return attribute_without_equals(p, close_on_same_line);
+            }
             IDENT | OPEN_QUOTE | L_CURLY => {
                 return self::block(p, block.is_some_and(|ctx| ctx.close_on_same_line));
             }
@@ -401,6 +406,38 @@ fn attribute(p: &mut Parser<'_>, close_on_same_line: bool, colon: bool) {
         p.skip_until(TokenSet::new(&[]), true);
         return;
     }
+    item_end(p, close_on_same_line, "the attribute value");
+}
+
+/// Whether `name {` opens lines that only an object has (`"my key" = 1`, `key: 1`; a
+/// block's attributes are never quoted nor written with `:`): an object value missing its
+/// `=`.
+fn object_keys_follow(p: &mut Parser<'_>) -> bool {
+    p.ensure_ahead(6);
+    if !p.nth_at_line_start(2) {
+        return false;
+    }
+    let quoted_key =
+        p.nth(2) == OPEN_QUOTE && p.nth(3) == TEMPLATE_CHUNK && p.nth(4) == CLOSE_QUOTE;
+    let key_then = if quoted_key { p.nth(5) } else { p.nth(3) };
+    (quoted_key && matches!(key_then, EQ | COLON)) || (p.nth(2) == IDENT && key_then == COLON)
+}
+
+/// `value {` over an object's lines: the attribute `value = {`, its `=` reported once (each
+/// key was an error of its own, and then the block was one where a value goes).
+#[cold]
+fn attribute_without_equals(p: &mut Parser<'_>, close_on_same_line: bool) {
+    let m = p.start();
+    let name = p.nth_text(0);
+    p.bump();
+    p.error(
+        codes::EXPECTED_TOKEN,
+        format!("expected `=` before `{{`: its lines are an object's keys, so this is the value `{name} = {{ ... }}`"),
+    );
+    let significant = p.set_newlines_significant(true);
+    super::expressions::expr(p);
+    p.set_newlines_significant(significant);
+    m.complete(p, ATTRIBUTE);
     item_end(p, close_on_same_line, "the attribute value");
 }
 
