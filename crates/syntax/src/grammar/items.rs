@@ -84,9 +84,9 @@ impl<'t> SeenAttributes<'t> {
 /// Whether, in a file whose brackets do not balance, a line starts a block that PCL has
 /// only at the top level (`resource name "token" {`): the block around it most likely
 /// lacks its `}`, whatever the indentation says.
+#[cold]
 fn at_top_level_block(p: &mut Parser<'_>) -> bool {
-    p.unbalanced()
-        && p.at_line_start()
+    p.at_line_start()
         && p.at(IDENT)
         && matches!(
             p.nth_text(0),
@@ -104,7 +104,11 @@ pub(super) fn body(p: &mut Parser<'_>, block: Option<BlockCtx>) {
             break;
         }
         if let Some(ctx) = block {
-            if p.at(R_CURLY) || p.at_outdented_line(ctx.open_indent) || at_top_level_block(p) {
+            // Recovery's questions only where the brackets do not balance.
+            if p.at(R_CURLY)
+                || (p.unbalanced()
+                    && (p.at_outdented_line(ctx.open_indent) || at_top_level_block(p)))
+            {
                 break;
             }
         } else if p.at_ts(CLOSING) {
