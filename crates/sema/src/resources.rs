@@ -44,7 +44,7 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let range = options
         .and_then(|o| body.find_attr(o, "range"))
         .map(|a| body.attr(a).value);
-    let range_ty = range.map(|r| infer.expr(r));
+    let range_ty = range.map(|r| range_value_type(infer, r));
     let lookup = lookup_resource(db, token, read);
     let schema = resolve_resource(infer, token, &lookup.found);
     let outputs = lookup.outputs;
@@ -52,7 +52,7 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         schema.map(|types| resource_inputs(db, types, read).collect());
     let range_var = range
         .zip(range_ty)
-        .map(|(r, t)| range_variable(infer, r, t, false));
+        .map(|(r, (t, _))| range_variable(infer, r, t, false));
     if let Some(Some(var)) = range_var {
         infer.locals.push(("range".into(), var));
     }
@@ -74,7 +74,8 @@ pub(crate) fn resource<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         check_options(infer, options, (inputs.as_deref(), outputs), range, custom);
     }
     match (range, range_ty) {
-        (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, outputs, false),
+        (Some(_), Some((_, true))) => infer.dynamic(),
+        (Some(range), Some((range_ty, _))) => ranged_type(infer, range, range_ty, outputs, false),
         _ => outputs,
     }
 }
@@ -1989,6 +1990,15 @@ fn range_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, component: bool) -> 
 
 /// The declaration type of a ranged resource or component whose single instance has
 /// type `element`.
+/// The type of a `range` value, and whether its own error made it `dynamic` (a misspelt
+/// name): the declaration is then `dynamic`, not a collection its readers are told to index
+/// (one mistake, one error).
+fn range_value_type<'db>(infer: &mut Infer<'db>, range: ExprId) -> (Ty<'db>, bool) {
+    let reported = infer.diagnostics.len();
+    let ty = infer.expr(range);
+    (ty, ty.is_dynamic(infer.db) && infer.diagnostics.len() > reported)
+}
+
 fn ranged_type<'db>(
     infer: &mut Infer<'db>,
     range: ExprId,
@@ -2028,7 +2038,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     let range = options
         .and_then(|o| body.find_attr(o, "range"))
         .map(|a| body.attr(a).value);
-    let range_ty = range.map(|r| infer.expr(r));
+    let range_ty = range.map(|r| range_value_type(infer, r));
     let program = infer.decl.program(db);
     let target = component_program(infer, program);
     let (inputs, element) = match target {
@@ -2059,7 +2069,7 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
     };
     let range_var = range
         .zip(range_ty)
-        .map(|(r, t)| range_variable(infer, r, t, true));
+        .map(|(r, (t, _))| range_variable(infer, r, t, true));
     if let Some(Some(var)) = range_var {
         infer.locals.push(("range".into(), var));
     }
@@ -2079,7 +2089,8 @@ pub(crate) fn component<'db>(infer: &mut Infer<'db>) -> Ty<'db> {
         check_options(infer, options, (None, None), range, None);
     }
     match (range, range_ty) {
-        (Some(range), Some(range_ty)) => ranged_type(infer, range, range_ty, element, true),
+        (Some(_), Some((_, true))) => infer.dynamic(),
+        (Some(range), Some((range_ty, _))) => ranged_type(infer, range, range_ty, element, true),
         _ => element,
     }
 }

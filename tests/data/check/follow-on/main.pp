@@ -20,3 +20,13 @@ c = b1.website
 config many "bool" {}
 names = splitt(",", "a,b")
 buckets = [for name in many ? names : ["c"] : "bucket-${name}"]
+
+# A misspelt name in `range` is one error: the resource is not also a collection to index.
+config withBucket "bool" {}
+resource maybeBucket "web:index:Bucket" {
+  name = "b"
+  options {
+    range = withBuckt
+  }
+}
+bucketArn = maybeBucket.arn
