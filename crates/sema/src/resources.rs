@@ -1996,7 +1996,10 @@ fn range_kind<'db>(db: &'db dyn pcl_types::Db, ty: Ty<'db>, component: bool) -> 
 fn range_value_type<'db>(infer: &mut Infer<'db>, range: ExprId) -> (Ty<'db>, bool) {
     let reported = infer.diagnostics.len();
     let ty = infer.expr(range);
-    (ty, ty.is_dynamic(infer.db) && infer.diagnostics.len() > reported)
+    (
+        ty,
+        ty.is_dynamic(infer.db) && infer.diagnostics.len() > reported,
+    )
 }
 
 fn ranged_type<'db>(
