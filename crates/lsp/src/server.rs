@@ -1193,20 +1193,13 @@ impl Server {
                 pcl_ide::check_local_files(&local_files, Path::new(dir), &project.dir, &|path| {
                     path.exists()
                 });
-            let edited = |(path, text): &(String, String)| -> (String, String) {
-                let open = self.documents.values().find(|d| d.path == *path);
-                (
-                    path.clone(),
-                    open.map_or_else(|| text.clone(), |d| d.text.clone()),
-                )
-            };
-            let project_file = edited(&project.file);
-            let stacks: Vec<(String, String)> = project.stacks.iter().map(edited).collect();
-            let stacks: Vec<(&str, &str)> = (stacks.iter())
-                .map(|(p, t)| (p.as_str(), t.as_str()))
+            let documents = &*self.documents;
+            let project_file = as_edited(documents, &project.file);
+            let stacks: Vec<(&str, &str)> = (project.stacks.iter())
+                .map(|file| as_edited(documents, file))
                 .collect();
             let files = pcl_ide::ProjectFiles {
-                project: (&project_file.0, &project_file.1),
+                project: project_file,
                 stacks: &stacks,
             };
             let project_id = pcl_diagnostics::FileId(program_files.len() as u32);
@@ -1226,8 +1219,8 @@ impl Server {
                 in_project.extend(project_values);
                 in_project.extend(unset_declarations);
                 project_files_found.push((
-                    project_file.0.clone(),
-                    project_file.1.clone(),
+                    project_file.0.to_owned(),
+                    project_file.1.to_owned(),
                     in_project,
                 ));
                 for ((path, text), found) in stacks.iter().zip(in_stacks) {
@@ -1443,11 +1436,10 @@ impl Server {
         &mut self,
         document: &Document,
     ) -> Vec<pcl_diagnostics::Diagnostic> {
-        let text_of =
-            |path: &Path| match self.documents.values().find(|d| Path::new(&d.path) == path) {
-                Some(open) => Some(open.text.clone()),
-                None => read_project_file(path),
-            };
+        let text_of = |path: &Path| match open_text(&self.documents, &path.to_string_lossy()) {
+            Some(open) => Some(open.to_owned()),
+            None => read_project_file(path),
+        };
         // The project file beside it, else one above whose `stackConfigDir` it is in.
         let dir = Path::new(&document.dir);
         let beside = (pcl_ide::PROJECT_FILE_NAMES.iter())
@@ -1484,17 +1476,9 @@ impl Server {
             self.refresh_program(&main);
         }
         let program = ProgramId(pcl_ide::normalise_dir(&main));
-        let stacks: Vec<(String, String)> = (stack_files(Path::new(&project_path), &project_text))
-            .into_iter()
-            .map(
-                |(path, text)| match self.documents.values().find(|d| d.path == path) {
-                    Some(open) => (path, open.text.clone()),
-                    None => (path, text),
-                },
-            )
-            .collect();
-        let stacks: Vec<(&str, &str)> = (stacks.iter())
-            .map(|(p, t)| (p.as_str(), t.as_str()))
+        let on_disk = stack_files(Path::new(&project_path), &project_text);
+        let stacks: Vec<(&str, &str)> = (on_disk.iter())
+            .map(|file| as_edited(&self.documents, file))
             .collect();
         let files = pcl_ide::ProjectDocument {
             project: (&project_path, &project_text),
@@ -1963,8 +1947,7 @@ impl Snapshot {
         let Some(project) = project_of(Path::new(&document.dir)) else {
             return Vec::new();
         };
-        let edited = |path: &str| self.documents.values().find(|d| d.path == path);
-        let project_text = edited(&project.file.0).map_or(&project.file.1, |d| &d.text);
+        let project_text = open_text(&self.documents, &project.file.0).unwrap_or(&project.file.1);
         let Some(project_name) = pcl_ide::project_name(&project.file.0, project_text) else {
             return Vec::new();
         };
@@ -1973,7 +1956,7 @@ impl Snapshot {
             let Ok(uri) = Url::from_file_path(path) else {
                 continue;
             };
-            let text = edited(path).map_or(text, |d| &d.text);
+            let text = open_text(&self.documents, path).unwrap_or(text);
             let lines = TextLines::new(text);
             let index = LineIndex::with_lines(text, &lines);
             for range in pcl_ide::config_key_ranges(&project_name, path, text, &old) {
@@ -2304,6 +2287,21 @@ fn project_of(dir: &Path) -> Option<ProjectOnDisk> {
         stacks: stack_files(&path, &text),
         file: (path.display().to_string(), text),
     })
+}
+
+/// The text of the document open at `path`, as the editor has it.
+fn open_text<'a>(documents: &'a BTreeMap<Url, Document>, path: &str) -> Option<&'a str> {
+    (documents.values())
+        .find(|d| Path::new(&d.path) == Path::new(path))
+        .map(|d| d.text.as_str())
+}
+
+/// A file read from disk (a path and its text), with the editor's text when it is open.
+fn as_edited<'a>(
+    documents: &'a BTreeMap<Url, Document>,
+    (path, text): &'a (String, String),
+) -> (&'a str, &'a str) {
+    (path.as_str(), open_text(documents, path).unwrap_or(text))
 }
 
 /// A project or stack file's text, as Pulumi reads it (UTF-8, or UTF-16 with a byte order

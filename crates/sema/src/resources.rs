@@ -1390,14 +1390,19 @@ fn one_provider_or_many(infer: &mut Infer<'_>, value: ExprId, message: &str, not
     diagnostic.notes.push(note.to_owned());
 }
 
+/// The type of `value`, or of what it is an output or a promise of.
+fn eventual_value_type<'db>(infer: &mut Infer<'db>, value: ExprId) -> Ty<'db> {
+    let ty = infer.ty_of(value);
+    match ty.kind(infer.db) {
+        TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
+        _ => ty,
+    }
+}
+
 /// Whether `value` is one resource (an object with a `urn`), or an output of one.
 fn is_one_resource(infer: &mut Infer<'_>, value: ExprId) -> bool {
     let db = infer.db;
-    let ty = infer.ty_of(value);
-    let ty = match ty.kind(db) {
-        TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
-        _ => ty,
-    };
+    let ty = eventual_value_type(infer, value);
     matches!(ty.kind(db), TyKind::Object(properties) if properties.iter().any(|(name, _)| &**name == "urn"))
 }
 
@@ -1405,11 +1410,7 @@ fn is_one_resource(infer: &mut Infer<'_>, value: ExprId) -> bool {
 /// resources, an output of one included.
 fn collection_kind(infer: &mut Infer<'_>, value: ExprId) -> Option<bool> {
     let db = infer.db;
-    let ty = infer.ty_of(value);
-    let ty = match ty.kind(db) {
-        TyKind::Output(inner) | TyKind::Promise(inner) => *inner,
-        _ => ty,
-    };
+    let ty = eventual_value_type(infer, value);
     // Of resources (objects) or of what is not known: a list of strings is no collection
     // of resources, and what it is wrong with is said elsewhere.
     let of_resources =

@@ -71,17 +71,15 @@ impl InvalidUtf8 {
             message,
             Anchor::Span(Span { file, range }),
         );
+        let these = if bytes.len() == 1 { "it" } else { "them" };
         let replaced = match self.count - 1 {
-            0 => "it is read with them replaced by `\u{fffd}`".to_owned(),
-            1 => "it is read with them and 1 other invalid sequence replaced by `\u{fffd}`"
-                .to_owned(),
-            n => format!(
-                "it is read with them and {n} other invalid sequences replaced by `\u{fffd}`"
+            0 => format!("it is read with {these} replaced by `\u{fffd}`"),
+            1 => format!(
+                "it is read with {these} and 1 other invalid sequence replaced by `\u{fffd}`"
             ),
-        };
-        let replaced = match bytes.len() {
-            1 => replaced.replacen("them", "it", 1),
-            _ => replaced,
+            n => format!(
+                "it is read with {these} and {n} other invalid sequences replaced by `\u{fffd}`"
+            ),
         };
         diagnostic.with_note(replaced).with_note(
             "Pulumi reads PCL files as UTF-8 and rejects this one too: save it as UTF-8 (a Latin-1 `é` is the one byte 0xe9, which UTF-8 writes as two)",
